@@ -1,0 +1,27 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail"), required=True, help_text=_("Used only to reset your password.")
+    )
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=80,
+        required=False,
+        help_text=_("How your name appears in pairings and standings."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "first_name", "last_name", "email")

@@ -1,0 +1,1 @@
+"""Matches, result reports, disputes, judge calls, rulings and penalties (coming with the matches issue)."""

@@ -1,0 +1,214 @@
+"""REST API for events and registrations: thin views that validate input and call services."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.errors import Forbidden, ServiceError
+from tournaments import permissions as perms
+from tournaments import serializers as s
+from tournaments import services
+from tournaments.models import Registration, Tournament
+
+
+def _event_queryset(user) -> object:  # type: ignore[no-untyped-def]
+    return (
+        Tournament.objects.visible_to(user)
+        .annotate(registered_count=Count("registrations", filter=Q(registrations__status="registered")))
+        .prefetch_related("organisers")
+        .order_by("starts_at", "id")
+    )
+
+
+class EventViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """Events: anyone may read published events; organisers create and manage their own."""
+
+    serializer_class = s.EventOutput
+    lookup_field = "slug"
+    filterset_fields = ("game", "status", "mode", "format_key")
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return _event_queryset(self.request.user)
+
+    @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
+    def create(self, request: Request) -> Response:
+        data = _valid(s.EventInput, request.data)
+        event = services.event_create(actor=request.user, **data)
+        return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.EventInput, responses=s.EventOutput)
+    def partial_update(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = _valid(s.EventInput, request.data, partial=True)
+        event = services.event_update(actor=request.user, tournament=event, **data)
+        return Response(s.EventOutput(event).data)
+
+    @extend_schema(request=s.TransitionInput, responses=s.EventOutput)
+    @action(detail=True, methods=["post"])
+    def transition(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = _valid(s.TransitionInput, request.data)
+        event = services.event_transition(actor=request.user, tournament=event, to=data["to"])
+        return Response(s.EventOutput(event).data)
+
+    @extend_schema(request=s.PlayerCheckInInput, responses=s.EventOutput)
+    @action(detail=True, methods=["post"], url_path="player-check-in")
+    def player_check_in(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = _valid(s.PlayerCheckInInput, request.data)
+        event = services.event_set_player_check_in(
+            actor=request.user, tournament=event, open=data["open"]
+        )
+        return Response(s.EventOutput(event).data)
+
+    @extend_schema(request=s.JudgeInput, responses={204: None})
+    @action(detail=True, methods=["post"])
+    def judges(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = _valid(s.JudgeInput, request.data)
+        from accounts.player_ids import normalise_player_id
+
+        user = get_user_model().objects.filter(
+            player_id=normalise_player_id(data["player_id"])
+        ).first()
+        if user is None:
+            raise ServiceError("player_id: no account has this player id.", field="player_id")
+        services.event_set_judge(
+            actor=request.user, tournament=event, user=user, assigned=data["assigned"]
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=s.RegistrationOutput(many=True))
+    @action(detail=True, methods=["get"])
+    def registrations(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        qs = services.registration_list(actor=request.user, tournament=event)
+        serializer = (
+            s.RegistrationStaffOutput if perms.is_staff_of(request.user, event) else s.RegistrationOutput
+        )
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(serializer(page, many=True).data)
+
+    @extend_schema(request=None, responses={201: s.RegistrationOutput})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def register(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        registration = services.registration_register(actor=request.user, tournament=event)
+        return Response(s.RegistrationOutput(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.WalkInInput, responses={201: s.RegistrationStaffOutput})
+    @action(detail=True, methods=["post"], url_path="walk-ins")
+    def walk_ins(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = _valid(s.WalkInInput, request.data)
+        registration = services.registration_add_walk_in(actor=request.user, tournament=event, **data)
+        return Response(s.RegistrationStaffOutput(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.AuditOutput(many=True))
+    @action(detail=True, methods=["get"])
+    def audit(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        perms.require_staff(request.user, event)
+        page = self.paginate_queryset(event.audit_entries.select_related("actor"))
+        return self.get_paginated_response(s.AuditOutput(page, many=True).data)
+
+
+class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One registration: its player, and the event's organisers and judges, may see it."""
+
+    serializer_class = s.RegistrationOutput
+    permission_classes = [permissions.IsAuthenticated]
+    queryset = Registration.objects.select_related("tournament", "player")
+
+    def get_object(self) -> Registration:
+        registration = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        if not perms.can_view_registration(self.request.user, registration):
+            raise Forbidden("You may not see this registration.")
+        return registration
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        registration = self.get_object()
+        return Response(self._out(registration))
+
+    def _out(self, registration: Registration) -> dict:  # type: ignore[type-arg]
+        if perms.is_staff_of(self.request.user, registration.tournament):
+            return s.RegistrationStaffOutput(registration).data
+        return s.RegistrationOutput(registration).data
+
+    @extend_schema(request=None, responses=s.RegistrationOutput)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        registration = services.registration_withdraw(actor=request.user, registration=self.get_object())
+        return Response(self._out(registration))
+
+    @extend_schema(request=s.RemoveInput, responses=s.RegistrationStaffOutput)
+    @action(detail=True, methods=["post"])
+    def remove(self, request: Request, pk: str) -> Response:
+        data = _valid(s.RemoveInput, request.data)
+        registration = services.registration_remove(
+            actor=request.user, registration=self.get_object(), **data
+        )
+        return Response(self._out(registration))
+
+    @extend_schema(request=None, responses=s.RegistrationStaffOutput)
+    @action(detail=True, methods=["post"])
+    def reactivate(self, request: Request, pk: str) -> Response:
+        registration = services.registration_reactivate(
+            actor=request.user, registration=self.get_object()
+        )
+        return Response(self._out(registration))
+
+    @extend_schema(request=s.CheckInInput, responses=s.RegistrationOutput)
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request: Request, pk: str) -> Response:
+        data = _valid(s.CheckInInput, request.data)
+        registration = services.registration_check_in(
+            actor=request.user, registration=self.get_object(), **data
+        )
+        return Response(self._out(registration))
+
+    @extend_schema(request=s.DropInput, responses=s.RegistrationOutput)
+    @action(detail=True, methods=["post"])
+    def drop(self, request: Request, pk: str) -> Response:
+        data = _valid(s.DropInput, request.data)
+        registration = services.registration_drop(
+            actor=request.user, registration=self.get_object(), **data
+        )
+        return Response(self._out(registration))
+
+    @extend_schema(request=None, responses=s.RegistrationStaffOutput)
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request: Request, pk: str) -> Response:
+        registration = services.registration_reinstate(actor=request.user, registration=self.get_object())
+        return Response(self._out(registration))
+
+    @extend_schema(request=s.ClaimInput, responses=s.RegistrationOutput)
+    @action(detail=False, methods=["post"])
+    def claim(self, request: Request) -> Response:
+        data = _valid(s.ClaimInput, request.data)
+        registration = services.registration_claim(actor=request.user, claim_code=data["claim_code"])
+        return Response(s.RegistrationOutput(registration).data)
+
+    @extend_schema(responses=s.RegistrationOutput(many=True))
+    @action(detail=False, methods=["get"])
+    def mine(self, request: Request) -> Response:
+        qs = self.get_queryset().filter(player=request.user).order_by("-tournament__starts_at")
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(s.RegistrationOutput(page, many=True).data)
+
+
+def _valid(serializer_class, data, *, partial: bool = False) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    if not hasattr(data, "get"):
+        raise ServiceError("The request body must be a JSON object.", field="body")
+    serializer = serializer_class(data=data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -1,0 +1,256 @@
+"""Events, registrations and the audit trail.
+
+Vocabulary: an *event* (model Tournament) is one tournament; a *registration* ties a person
+(an account, or a walk-in known only by name until an account claims it) to an event; the
+*waitlist* holds registrations beyond capacity, promoted in the order they joined it. Every
+change to an event or registration is an AuditEntry: who, when, what.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from engine.games import GAMES, game_choices, get_game
+from tournaments.status import LABELS, PUBLIC, EventStatus
+
+STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
+TOP_CUT_CHOICES = [(0, _("No top cut")), (2, "2"), (4, "4"), (8, "8"), (16, "16")]
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("'%(value)s' is not a known time zone."), params={"value": value})
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def visible_to(self, user) -> TournamentQuerySet:  # type: ignore[no-untyped-def]
+        public = Q(status__in=[s.value for s in PUBLIC])
+        if user is not None and user.is_authenticated:
+            return self.filter(public | Q(organisers=user)).distinct()
+        return self.filter(public)
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=140, unique=True)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices(), default="boba")
+    mode = models.CharField(_("game mode"), max_length=30)
+    format_key = models.CharField(_("format"), max_length=40)
+    match_structure = models.CharField(_("match structure"), max_length=10, default="bo1")
+    description = models.TextField(_("description"), blank=True)
+    starts_at = models.DateTimeField(_("start time"))
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
+    )
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    capacity = models.PositiveIntegerField(
+        _("capacity"), null=True, blank=True, help_text=_("Blank: no limit.")
+    )
+    registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    decklist_deadline = models.DateTimeField(_("decklist deadline"), null=True, blank=True)
+    round_minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=50)
+    planned_rounds = models.PositiveSmallIntegerField(
+        _("Swiss rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Blank: recommended from attendance."),
+    )
+    top_cut_size = models.PositiveSmallIntegerField(
+        _("top cut"), choices=TOP_CUT_CHOICES, default=8
+    )
+    status = models.CharField(
+        _("status"), max_length=30, choices=STATUS_CHOICES, default=EventStatus.DRAFT.value
+    )
+    player_check_in_open = models.BooleanField(
+        _("players may check themselves in"), default=False
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_events", verbose_name=_("organisers")
+    )
+    judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="judged_events",
+        blank=True,
+        verbose_name=_("judges"),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["starts_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in EventStatus]), name="tournament_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(registration_closes_at__isnull=True)
+                | Q(registration_opens_at__isnull=True)
+                | Q(registration_closes_at__gt=models.F("registration_opens_at")),
+                name="tournament_registration_window_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if self.game not in GAMES:
+            errors["game"] = _("Unknown game.")
+        else:
+            game = get_game(self.game)
+            if game.mode(self.mode) is None:
+                errors["mode"] = _("'%(mode)s' is not a mode of %(game)s.") % {
+                    "mode": self.mode,
+                    "game": game.name,
+                }
+            fmt = game.format(self.format_key)
+            if fmt is None:
+                errors["format_key"] = _("'%(fmt)s' is not a format of %(game)s.") % {
+                    "fmt": self.format_key,
+                    "game": game.name,
+                }
+            elif fmt.mode != self.mode and "mode" not in errors:
+                errors["format_key"] = _(
+                    "The format '%(fmt)s' is played in %(fmode)s mode, not %(mode)s."
+                ) % {"fmt": fmt.label, "fmode": fmt.mode, "mode": self.mode}
+            if game.match_structure(self.match_structure) is None:
+                errors["match_structure"] = _("Unknown match structure.")
+        if (
+            self.registration_opens_at
+            and self.registration_closes_at
+            and self.registration_closes_at <= self.registration_opens_at
+        ):
+            errors["registration_closes_at"] = _("Registration must close after it opens.")
+        if self.capacity is not None and self.capacity < 2:
+            errors["capacity"] = _("An event needs room for at least two players.")
+        if errors:
+            raise ValidationError(errors)
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("event_detail", kwargs={"slug": self.slug})
+
+    @property
+    def status_enum(self) -> EventStatus:
+        return EventStatus(self.status)
+
+    @property
+    def format_label(self) -> str:
+        fmt = get_game(self.game).format(self.format_key)
+        return fmt.label if fmt else self.format_key
+
+    @property
+    def game_name(self) -> str:
+        return get_game(self.game).name
+
+
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    WAITLISTED = "waitlisted", _("Waitlisted")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+    REMOVED = "removed", _("Removed by organiser")
+
+
+ACTIVE_STATUSES = (RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED)
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="registrations",
+    )
+    walk_in_name = models.CharField(_("walk-in name"), max_length=80, blank=True)
+    claim_code = models.CharField(max_length=12, null=True, blank=True, unique=True)
+    status = models.CharField(
+        max_length=20, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
+    )
+    # Waitlist order: when the registration last joined the waitlist.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    drop_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(player__isnull=False),
+                name="registration_one_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | ~Q(walk_in_name=""),
+                name="registration_has_a_person",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.tournament}"
+
+    @property
+    def name(self) -> str:
+        return self.player.public_name if self.player_id else self.walk_in_name
+
+    @property
+    def is_walk_in(self) -> bool:
+        return self.player_id is None
+
+    @property
+    def checked_in(self) -> bool:
+        return self.checked_in_at is not None
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_at is not None
+
+
+class AuditEntry(models.Model):
+    """One change, kept forever: who did what to which object of an event, and when."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="audit_entries"
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=60)
+    target = models.CharField(max_length=80, blank=True, help_text="model:id of what changed")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"

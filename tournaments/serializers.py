@@ -1,0 +1,147 @@
+"""API input and output shapes. Input serializers validate types; services decide the rest."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from engine.games import game_choices
+from tournaments.models import TOP_CUT_CHOICES, AuditEntry, Registration, Tournament
+from tournaments.status import EventStatus
+
+
+class EventOutput(serializers.ModelSerializer):
+    format_label = serializers.CharField(read_only=True)
+    registered_count = serializers.SerializerMethodField()
+    organisers = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = (
+            "id",
+            "slug",
+            "name",
+            "game",
+            "mode",
+            "format_key",
+            "format_label",
+            "match_structure",
+            "description",
+            "starts_at",
+            "time_zone",
+            "venue",
+            "capacity",
+            "registration_opens_at",
+            "registration_closes_at",
+            "decklist_deadline",
+            "round_minutes",
+            "planned_rounds",
+            "top_cut_size",
+            "status",
+            "player_check_in_open",
+            "registered_count",
+            "organisers",
+        )
+
+    def get_registered_count(self, obj: Tournament) -> int:
+        annotated = getattr(obj, "registered_count", None)
+        if annotated is not None:
+            return int(annotated)
+        return obj.registrations.filter(status="registered").count()
+
+    def get_organisers(self, obj: Tournament) -> list[str]:
+        return [u.public_name for u in obj.organisers.all()]
+
+
+class EventInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.ChoiceField(choices=game_choices(), default="boba")
+    mode = serializers.CharField(max_length=30)
+    format_key = serializers.CharField(max_length=40)
+    match_structure = serializers.CharField(max_length=10, default="bo1")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
+    starts_at = serializers.DateTimeField()
+    time_zone = serializers.CharField(max_length=64, default="UTC")
+    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    capacity = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100_000)
+    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    round_minutes = serializers.IntegerField(required=False, min_value=5, max_value=600)
+    planned_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=30)
+    top_cut_size = serializers.ChoiceField(choices=[c[0] for c in TOP_CUT_CHOICES], required=False)
+
+
+class TransitionInput(serializers.Serializer):
+    to = serializers.ChoiceField(choices=[s.value for s in EventStatus])
+
+
+class JudgeInput(serializers.Serializer):
+    player_id = serializers.CharField(max_length=12)
+    assigned = serializers.BooleanField(default=True)
+
+
+class PlayerCheckInInput(serializers.Serializer):
+    open = serializers.BooleanField()
+
+
+class RegistrationOutput(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+    player_id = serializers.SerializerMethodField()
+    checked_in = serializers.BooleanField(read_only=True)
+    dropped = serializers.BooleanField(read_only=True)
+    event = serializers.SlugRelatedField(source="tournament", slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Registration
+        fields = (
+            "id",
+            "event",
+            "name",
+            "player_id",
+            "status",
+            "checked_in",
+            "checked_in_at",
+            "dropped",
+            "drop_round",
+            "created_at",
+        )
+
+    def get_player_id(self, obj: Registration) -> str | None:
+        return obj.player.player_id if obj.player_id else None
+
+
+class RegistrationStaffOutput(RegistrationOutput):
+    class Meta(RegistrationOutput.Meta):
+        fields = (*RegistrationOutput.Meta.fields, "walk_in_name", "claim_code", "queued_at")
+
+
+class WalkInInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    over_capacity = serializers.BooleanField(default=False)
+
+
+class CheckInInput(serializers.Serializer):
+    checked_in = serializers.BooleanField(default=True)
+
+
+class ClaimInput(serializers.Serializer):
+    claim_code = serializers.CharField(max_length=20)
+
+
+class DropInput(serializers.Serializer):
+    round_number = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+class RemoveInput(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class AuditOutput(serializers.ModelSerializer):
+    actor = serializers.SerializerMethodField()
+
+    class Meta:
+        model = AuditEntry
+        fields = ("id", "created_at", "actor", "action", "target", "registration", "data")
+
+    def get_actor(self, obj: AuditEntry) -> str | None:
+        return obj.actor.public_name if obj.actor_id else None

@@ -1,0 +1,329 @@
+"""Pages for events and registrations. Each action calls the same service as the API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.player_ids import normalise_player_id
+from config.errors import Forbidden, ServiceError
+from tournaments import permissions as perms
+from tournaments import services
+from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.status import LABELS, EventStatus, allowed_transitions
+
+
+def _visible_event(request: HttpRequest, slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+
+
+def _attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
+    """Run a service call; report its outcome to the person as a message."""
+    try:
+        action()
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return False
+    messages.success(request, success)
+    return True
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    events = Tournament.objects.visible_to(request.user).annotate(
+        registered_count=Count("registrations", filter=Q(registrations__status="registered"))
+    )
+    running = events.filter(status__in=[EventStatus.RUNNING, EventStatus.TOP_CUT])
+    upcoming = events.filter(
+        status__in=[
+            EventStatus.REGISTRATION_OPEN,
+            EventStatus.REGISTRATION_CLOSED,
+            EventStatus.DRAFT,
+        ]
+    )
+    return render(request, "tournaments/home.html", {"running": running, "upcoming": upcoming})
+
+
+def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    registration = services.registration_for(user=request.user, tournament=event)
+    context = {
+        "event": event,
+        "registration": registration,
+        "counts": services.registration_counts(event),
+        "registration_open": services.registration_is_open(event),
+        "is_organiser": perms.is_organiser_of(request.user, event),
+        "is_staff": perms.is_staff_of(request.user, event),
+        "status_label": LABELS[event.status_enum],
+        "claim_form": ClaimForm(),
+    }
+    return render(request, "tournaments/event_detail.html", context)
+
+
+@require_POST
+@login_required
+def event_register(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+
+    def register() -> None:
+        registration = services.registration_register(actor=request.user, tournament=event)
+        if registration.status == RegistrationStatus.WAITLISTED:
+            messages.info(request, _("The event is full: you are on the waitlist."))
+
+    _attempt(request, register, _("You are registered."))
+    return redirect("event_detail", slug=slug)
+
+
+@require_POST
+@login_required
+def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    registration = _own_or_managed_registration(request, pk)
+    _attempt(
+        request,
+        lambda: services.registration_withdraw(actor=request.user, registration=registration),
+        _("Registration withdrawn."),
+    )
+    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+
+
+@require_POST
+@login_required
+def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    registration = _own_or_managed_registration(request, pk)
+    checked_in = request.POST.get("checked_in", "1") == "1"
+    _attempt(
+        request,
+        lambda: services.registration_check_in(
+            actor=request.user, registration=registration, checked_in=checked_in
+        ),
+        _("%(name)s checked in.") % {"name": registration.name}
+        if checked_in
+        else _("%(name)s is no longer checked in.") % {"name": registration.name},
+    )
+    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+
+
+@require_POST
+@login_required
+def registration_drop(request: HttpRequest, pk: int) -> HttpResponse:
+    registration = _own_or_managed_registration(request, pk)
+    _attempt(
+        request,
+        lambda: services.registration_drop(actor=request.user, registration=registration),
+        _("%(name)s dropped.") % {"name": registration.name},
+    )
+    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+
+
+@require_POST
+@login_required
+def registration_manage(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
+    """Organiser-only operations on one registration from the dashboard."""
+    registration = _own_or_managed_registration(request, pk)
+    operations: dict[str, tuple[Callable[[], Any], str]] = {
+        "remove": (
+            lambda: services.registration_remove(actor=request.user, registration=registration),
+            _("Registration removed."),
+        ),
+        "reactivate": (
+            lambda: services.registration_reactivate(actor=request.user, registration=registration),
+            _("Registration reactivated."),
+        ),
+        "reinstate": (
+            lambda: services.registration_reinstate(actor=request.user, registration=registration),
+            _("Player reinstated."),
+        ),
+    }
+    if operation not in operations:
+        raise Http404
+    action, success = operations[operation]
+    _attempt(request, action, success)
+    return redirect("event_dashboard", slug=registration.tournament.slug)
+
+
+def _own_or_managed_registration(request: HttpRequest, pk: int) -> Registration:
+    registration = get_object_or_404(Registration.objects.select_related("tournament", "player"), pk=pk)
+    if not perms.can_view_registration(request.user, registration):
+        raise PermissionDenied
+    return registration
+
+
+@login_required
+def registration_claim(request: HttpRequest) -> HttpResponse:
+    form = ClaimForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = services.registration_claim(
+                actor=request.user, claim_code=form.cleaned_data["claim_code"]
+            )
+        except ServiceError as exc:
+            form.add_error("claim_code", exc.message)
+        else:
+            messages.success(request, _("Registration claimed."))
+            return redirect(registration.tournament.get_absolute_url())
+    return render(request, "tournaments/claim.html", {"form": form})
+
+
+@login_required
+def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    if not perms.is_staff_of(request.user, event):
+        raise PermissionDenied
+    query = request.GET.get("q", "").strip()
+    status_filter = request.GET.get("status", "")
+    registrations = event.registrations.select_related("player").order_by(
+        "status", "queued_at", "player__display_name", "walk_in_name"
+    )
+    if query:
+        registrations = registrations.filter(
+            Q(player__display_name__icontains=query)
+            | Q(player__username__icontains=query)
+            | Q(player__player_id__icontains=query)
+            | Q(walk_in_name__icontains=query)
+        )
+    if status_filter in RegistrationStatus.values:
+        registrations = registrations.filter(status=status_filter)
+    context = {
+        "event": event,
+        "registrations": registrations,
+        "query": query,
+        "status_filter": status_filter,
+        "status_choices": RegistrationStatus.choices,
+        "counts": services.registration_counts(event),
+        "is_organiser": perms.is_organiser_of(request.user, event),
+        "transitions": [(s.value, LABELS[s]) for s in allowed_transitions(event.status)],
+        "status_label": LABELS[event.status_enum],
+        "walk_in_form": WalkInForm(),
+        "judge_form": JudgeForm(),
+        "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
+    }
+    return render(request, "tournaments/dashboard.html", context)
+
+
+@require_POST
+@login_required
+def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    form = WalkInForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Walk-in name: %(error)s") % {"error": form.errors["name"][0]})
+    else:
+        _attempt(
+            request,
+            lambda: services.registration_add_walk_in(
+                actor=request.user, tournament=event, **form.cleaned_data
+            ),
+            _("Walk-in %(name)s added.") % {"name": form.cleaned_data["name"]},
+        )
+    return redirect("event_dashboard", slug=slug)
+
+
+@require_POST
+@login_required
+def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    target = request.POST.get("to", "")
+    _attempt(
+        request,
+        lambda: services.event_transition(actor=request.user, tournament=event, to=target),
+        _("Event status changed."),
+    )
+    return redirect("event_dashboard", slug=slug)
+
+
+@require_POST
+@login_required
+def event_player_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    open_ = request.POST.get("open") == "1"
+    _attempt(
+        request,
+        lambda: services.event_set_player_check_in(actor=request.user, tournament=event, open=open_),
+        _("Players can now check in from their phones.") if open_ else _("Player check-in closed."),
+    )
+    return redirect("event_dashboard", slug=slug)
+
+
+@require_POST
+@login_required
+def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    form = JudgeForm(request.POST)
+    assigned = request.POST.get("assigned", "1") == "1"
+    user = None
+    if form.is_valid():
+        user = get_user_model().objects.filter(
+            player_id=normalise_player_id(form.cleaned_data["player_id"])
+        ).first()
+    if user is None:
+        messages.error(request, _("Judge's player id: no account has this player id."))
+    else:
+        _attempt(
+            request,
+            lambda: services.event_set_judge(
+                actor=request.user, tournament=event, user=user, assigned=assigned
+            ),
+            _("Judges updated."),
+        )
+    return redirect("event_dashboard", slug=slug)
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    if not perms.can_create_events(request.user):
+        raise PermissionDenied
+    return _event_form(request, None)
+
+
+@login_required
+def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _visible_event(request, slug)
+    if not perms.is_organiser_of(request.user, event):
+        raise PermissionDenied
+    return _event_form(request, event)
+
+
+def _event_form(request: HttpRequest, event: Tournament | None) -> HttpResponse:
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        try:
+            if event is None:
+                event = services.event_create(actor=request.user, **data)
+            else:
+                event = services.event_update(actor=request.user, tournament=event, **data)
+        except Forbidden as exc:
+            raise PermissionDenied(exc.message) from None
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("event_dashboard", slug=event.slug)
+    return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+
+
+@login_required
+def my_events(request: HttpRequest) -> HttpResponse:
+    registrations = (
+        Registration.objects.filter(player=request.user)
+        .select_related("tournament")
+        .order_by("-tournament__starts_at")
+    )
+    context = {
+        "registrations": registrations,
+        "organised": request.user.organised_events.order_by("-starts_at"),
+        "judging": request.user.judged_events.order_by("-starts_at"),
+    }
+    return render(request, "tournaments/my_events.html", context)
