@@ -123,7 +123,6 @@ ZONES_DISCARD_FROM = (
     "hand_plays",
     "hero_deck_top",
     "playbook_top",
-    "active_hero",
     "hot_dogs",
 )
 ZONES_HERO_FROM = ("hand", "discard", "hero_deck_top", "future")

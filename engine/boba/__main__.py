@@ -1,0 +1,43 @@
+"""CLI: ``python -m engine.boba replay RECORD.json [--json] [--upto K]``.
+
+Exit status 0 when every action is legal, 1 at an illegal action, 2 for a malformed record
+(spec: Replay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .replay import EXIT_MALFORMED, Replay, ReplayError, describe, dumps, replay_text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.boba")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rp = sub.add_parser("replay", help="replay a BoBA game record")
+    rp.add_argument("record", help="path to the record (JSON), or - for stdin")
+    rp.add_argument("--json", action="store_true", help="print the replay as JSON")
+    rp.add_argument("--upto", type=int, default=None, help="replay only the first K actions")
+    args = parser.parse_args(argv)
+    try:
+        if args.record == "-":
+            data: bytes = sys.stdin.buffer.read()
+        else:
+            with open(args.record, "rb") as fh:
+                data = fh.read(64 * 1024 * 1024 + 1)
+        result = replay_text(data, upto=args.upto)
+    except OSError as exc:
+        result = Replay(
+            None, None, error=ReplayError("unreadable_record", None, str(exc), None, "record")
+        )
+    print(dumps(result) if args.json else describe(result))
+    return (
+        result.exit_status
+        if result.error is None or result.error.action is not None
+        else EXIT_MALFORMED
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

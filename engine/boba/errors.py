@@ -1,0 +1,45 @@
+"""Typed errors of the BoBA engine.
+
+``RecordError``: the record itself is malformed (bad JSON, a missing or wrongly typed field,
+an unknown card id); it names the offending ``field`` (replay exit status 2).
+``IllegalActionError``: a well-formed action the rules forbid; it carries a stable snake_case
+``code``, the ``rule`` it breaks (``"CR 4.2.2"``) and a ``message`` a player understands
+(replay exit status 1). ``needs`` is set when the action lacks an outcome the engine must not
+invent (a coin, a die, a drawn card, a choice): the random game generator fills it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class RecordError(ValueError):
+    """A malformed record: `field` names the offending part (``setup.A.battles``)."""
+
+    code = "malformed_record"
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What an action is missing: ``kind`` random/drawn/choice, with details."""
+
+    kind: str
+    detail: str = ""
+    options: tuple[Any, ...] = ()
+
+
+class IllegalActionError(Exception):
+    """An action the rules do not allow at this point."""
+
+    def __init__(self, code: str, rule: str, message: str, needs: Need | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+        self.needs = needs

@@ -1,0 +1,209 @@
+"""Replay a game record: the trace a judge reads (spec: Replay).
+
+:func:`replay` runs every action through :class:`~engine.boba.state.GameState` and stops at
+the first illegal one; :func:`what_if` replaces action k and carries on with the rest;
+:func:`replay_text` is the CLI's entry (JSON text in, exit status and output out). Nothing
+here raises on bad input: malformed records and illegal actions come back as an ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .errors import IllegalActionError, RecordError
+from .record import Record, load_record, parse_record
+from .rules import PLAYERS
+from .state import BattleResult, GameState, Outcome
+
+REPLAY_FORMAT = "boba-replay/1"
+EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """Why a replay stopped: an illegal action (``action`` its index) or a malformed record
+    (``field`` the offending part, ``action`` None)."""
+
+    code: str
+    rule: str | None
+    message: str
+    action: int | None = None
+    field: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "action": self.action,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+        }
+        if self.field is not None or self.action is None:
+            out["field"] = self.field
+        return out
+
+
+@dataclass(slots=True)
+class Replay:
+    """The trace of a replayed game."""
+
+    record: Record | None
+    state: GameState | None
+    states: list[GameState] = field(default_factory=list)
+    error: ReplayError | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.error is None
+
+    @property
+    def exit_status(self) -> int:
+        if self.error is None:
+            return EXIT_OK
+        return EXIT_MALFORMED if self.error.action is None else EXIT_ILLEGAL
+
+    @property
+    def battles(self) -> list[BattleResult]:
+        return self.state.history if self.state else []
+
+    @property
+    def result(self) -> Outcome | None:
+        if self.error is not None or self.state is None:
+            return None
+        return self.state.result
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.state
+        out: dict[str, Any] = {
+            "format": REPLAY_FORMAT,
+            "legal": self.legal,
+            "battles": [b.to_json() for b in self.battles],
+            "trophies": {p: s.p[i].trophies for i, p in enumerate(PLAYERS)} if s else None,
+            "hot_dogs": {p: s.p[i].hot_dogs for i, p in enumerate(PLAYERS)} if s else None,
+            "result": self.result.to_json() if self.result else None,
+            "error": self.error.to_json() if self.error else None,
+        }
+        if s is not None and self.error is None and s.result is None:
+            out["next"] = s.next_expected()
+        return out
+
+
+def replay(record: Record | Any, upto: int | None = None, keep_states: bool = True) -> Replay:
+    """Replay ``record`` (a Record or decoded JSON). ``upto=k`` replays the first k actions.
+    ``states[i]`` is the position after action i (when ``keep_states``)."""
+    if not isinstance(record, Record):
+        try:
+            record = parse_record(record)
+        except RecordError as exc:
+            return Replay(
+                None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field)
+            )
+    actions = record.actions if upto is None else record.actions[: max(0, upto)]
+    return _run(record, actions, keep_states)
+
+
+def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Replay:
+    state = GameState.initial(record)
+    out = Replay(record, state)
+    for i, action in enumerate(actions):
+        before = state.clone() if not keep_states and action.do == "run" else None
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            if keep_states:
+                out.state = out.states[-1] if out.states else GameState.initial(record)
+            elif before is not None:
+                out.state = before
+            out.error = ReplayError(exc.code, exc.rule, exc.message, i)
+            return out
+        except (RecursionError, ValueError, KeyError, TypeError, AssertionError) as exc:
+            # A corner the rules code did not foresee: report it, never crash (STYLE).
+            if keep_states:
+                out.state = out.states[-1] if out.states else GameState.initial(record)
+            elif before is not None:
+                out.state = before
+            out.error = ReplayError(
+                "unresolvable_action", "CR 5.2.1", f"The action cannot be resolved: {exc!r}", i
+            )
+            return out
+        if keep_states:
+            out.states.append(state.clone())
+    if keep_states and out.states:
+        out.state = out.states[-1]
+    return out
+
+
+def what_if(record: Record, k: int, action: Action | None) -> Replay:
+    """Replace action k by ``action`` (None: drop it) and replay the rest after it."""
+    acts = list(record.actions)
+    if action is None:
+        del acts[k : k + 1]
+    elif k >= len(acts):
+        acts.append(action)
+    else:
+        acts[k] = action
+    return _run(record, tuple(acts), True)
+
+
+def replay_text(text: str | bytes, upto: int | None = None) -> Replay:
+    """Load JSON text and replay it (malformed input comes back as an error, exit 2)."""
+    try:
+        record = load_record(text)
+    except RecordError as exc:
+        return Replay(None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field))
+    return replay(record, upto=upto, keep_states=False)
+
+
+def describe(r: Replay) -> str:
+    """A readable account of a replay (the CLI without --json)."""
+    lines: list[str] = []
+    rec = r.record
+    if rec is not None:
+        lines.append(
+            f"{rec.mode.capitalize()} game: A {rec.players['A']} vs B {rec.players['B']}; "
+            f"{rec.honors} has honors in battle 1."
+        )
+    for b in r.battles:
+        pa, pb = b.power
+        mods = []
+        for i, p in enumerate(PLAYERS):
+            for src, amt in b.modifiers[i]:
+                mods.append(f"{p} {amt:+d} from {src}")
+        why = {"power": "higher power", "super": "Super tie breaker (CR 4.3.2)", "draw": "a draw"}
+        winner = "nobody" if b.winner is None else PLAYERS[b.winner]
+        lines.append(
+            f"Battle {b.battle}: A {b.heroes[0]} {pa} vs B {b.heroes[1]} {pb}"
+            + (f" [{'; '.join(mods)}]" if mods else "")
+            + f": {winner} wins by {why[b.decided_by]}; honors next: {PLAYERS[b.honors_next]}."
+        )
+    s = r.state
+    if s is not None:
+        lines.append(
+            f"Trophies: A {s.p[0].trophies}, B {s.p[1].trophies}. "
+            f"Hot dogs: A {s.p[0].hot_dogs}, B {s.p[1].hot_dogs}."
+        )
+    res = r.result
+    if res is not None:
+        for rd in res.sudden_death:
+            w = "nobody" if rd.winner is None else PLAYERS[rd.winner]
+            lines.append(
+                f"Sudden death {rd.round}: A {rd.heroes[0]} {rd.power[0]} vs B {rd.heroes[1]} "
+                f"{rd.power[1]}: {w} ({rd.decided_by})."
+            )
+        who = "a draw" if res.winner is None else f"{PLAYERS[res.winner]} wins"
+        lines.append(f"Result: {who}, decided after battle {res.decided_after_battle}.")
+    if r.error is not None:
+        e = r.error
+        where = f"action {e.action}" if e.action is not None else f"field {e.field}"
+        lines.append(f"Error at {where}: {e.message} ({e.code}, {e.rule or 'record format'})")
+    elif s is not None and s.result is None:
+        nxt = s.next_expected()
+        if nxt:
+            lines.append(f"Next: {nxt['player']} to {' or '.join(nxt['expects'])}.")
+    return "\n".join(lines)
+
+
+def dumps(r: Replay) -> str:
+    return json.dumps(r.to_json(), indent=2, sort_keys=False)

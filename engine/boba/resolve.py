@@ -1,0 +1,1157 @@
+"""What each effect step does (CR 5): the resolver behind :mod:`engine.boba.effects`.
+
+A :class:`Context` answers counts and conditions for one player (the play's owner); a
+:class:`Resolver` runs a list of steps for one play under the "if able" rule (CR 5.2.1),
+reading coins and dice from the action's ``random``, cards from hidden zones from its
+``drawn`` and decisions from its ``choices``. Missing outcomes raise IllegalActionError with
+``needs`` set (the generator fills them in); outcomes left over are illegal too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .cards import Hero, Play
+from .effects import EffectError, step_kind, validate_effect
+from .errors import IllegalActionError, Need
+from .rules import BATTLES, HOT_DOGS, PLAYERS
+
+if TYPE_CHECKING:
+    from .state import GameState, Ongoing
+
+OTHER = (1, 0)
+MAX_DEPTH = 4
+
+
+def _who(me: int, who: str) -> tuple[int, ...]:
+    if who == "both":
+        return (me, OTHER[me])
+    return (me,) if who == "own" else (OTHER[me],)
+
+
+def _weapon_in(weapon: str, wanted: Any) -> bool:
+    if isinstance(wanted, list):
+        return weapon in wanted
+    return bool(weapon == wanted)
+
+
+class Cursor:
+    """The outcomes an action supplies, consumed in order."""
+
+    __slots__ = ("choices", "di", "drawn", "option_i", "random", "ri")
+
+    def __init__(self, action: Action | None) -> None:
+        self.random: tuple[str | int, ...] = action.random if action else ()
+        self.drawn: tuple[str, ...] = action.drawn if action else ()
+        self.choices: dict[str, Any] = action.choices if action else {}
+        self.ri = 0
+        self.di = 0
+        self.option_i = 0
+
+
+class Context:
+    """Counts and conditions seen from player ``me`` while ``play`` resolves."""
+
+    def __init__(
+        self, s: GameState, me: int, play: Play | None, cursor: Cursor | None = None
+    ) -> None:
+        self.s = s
+        self.me = me
+        self.opp = OTHER[me]
+        self.play = play
+        self.cur = cursor or Cursor(None)
+        self.heads = 0
+        self.tails = 0
+        self.coin: str | None = None
+        self.dice: list[int] = []
+        self.opp_dice: list[int] = []
+        self.paid = 0
+        self.discarded = 0
+        self.drawn_power = 0
+        self.drawn_cost = 0
+        self.result: str | None = None  # inside battle-end triggers: won/lost/draw for me
+
+    # ---------------------------------------------------------------- amounts
+
+    def amount(self, v: Any) -> int:
+        if isinstance(v, int):
+            return v
+        if v in ("all", "any"):
+            return HOT_DOGS
+        n: int = self.count(v) * int(v.get("times", 1)) + int(v.get("plus", 0))
+        if "max" in v:
+            n = min(n, v["max"])
+        if "min" in v:
+            n = max(n, v["min"])
+        return n
+
+    def _weapon_param(self, v: Any, pi: int) -> Any:
+        if v == "active":
+            return self.s.weapon(pi)
+        if v == "chosen":
+            return self.cur.choices.get("weapon")
+        if v == "same":
+            return self.s.weapon(OTHER[pi])
+        return v
+
+    def count(self, spec: dict[str, Any]) -> int:
+        s = self.s
+        name = spec["count"]
+        pi = self.opp if spec.get("whose") == "opp" else self.me
+        ps = s.p[pi]
+        if name == "paid":
+            return self.paid
+        if name == "heads":
+            return self.heads
+        if name == "tails":
+            return self.tails
+        if name == "die":
+            dice = self.opp_dice if pi != self.me else self.dice
+            return dice[-1] if dice else 0
+        if name == "dice_sum":
+            return sum(self.dice)
+        if name == "rolls_matching":
+            values = spec.get("values", [])
+            return sum(1 for d in self.dice if d in values)
+        if name == "hot_dogs":
+            return ps.hot_dogs
+        if name == "hot_dogs_discarded":
+            return HOT_DOGS - ps.hot_dogs
+        if name == "hot_dogs_spent_this_battle":
+            return ps.spent_battle
+        if name == "heroes_in_discard":
+            w = self._weapon_param(spec.get("weapon"), pi)
+            return sum(
+                1
+                for c in ps.discard
+                if isinstance(h := s.cards[c], Hero) and (w is None or _weapon_in(h.weapon, w))
+            )
+        if name == "cards_in_discard":
+            return len(ps.discard)
+        if name == "hand_size":
+            return len(ps.bench) + len(ps.hand)
+        if name == "hand_heroes":
+            return len(ps.bench)
+        if name == "hand_plays":
+            return len(ps.hand)
+        if name == "plays_this_battle":
+            return len(ps.plays_battle)
+        if name == "plays_last_battle":
+            return sum(1 for b, _c in ps.used if b == s.battle - 1)
+        if name == "battles_won":
+            return ps.results.count("won")
+        if name == "battles_lost":
+            return ps.results.count("lost")
+        if name == "battles_remaining":
+            return BATTLES - s.battle
+        if name == "battle":
+            return s.battle
+        if name == "heroes_revealed":
+            return len(ps.revealed)
+        if name == "weapon_types_revealed":
+            kinds = set()
+            for p in s.p:
+                for c in p.revealed:
+                    h = s.cards[c]
+                    if isinstance(h, Hero):
+                        kinds.add(h.weapon)
+            return len(kinds)
+        if name == "heroes_used_with_weapon":
+            w = self._weapon_param(spec.get("weapon", "active"), pi)
+            return sum(
+                1
+                for c in ps.revealed
+                if isinstance(h := s.cards[c], Hero) and _weapon_in(h.weapon, w)
+            )
+        if name == "power":
+            return s.power(pi)
+        if name == "starting_power":
+            return s.hero(pi).power
+        if name == "power_margin":
+            return s.power(self.me) - s.power(self.opp)
+        if name == "extra_power_previous":
+            for rec in reversed(s.history):
+                if rec.battle == s.battle - 1:
+                    base = s.cards[rec.heroes[pi]]
+                    return max(0, rec.power[pi] - (base.power if isinstance(base, Hero) else 0))
+            return 0
+        if name == "discarded":
+            return self.discarded
+        if name == "drawn_power":
+            return self.drawn_power
+        if name == "drawn_cost":
+            return self.drawn_cost
+        if name == "win_streak":
+            n = 0
+            for r in reversed(ps.results):
+                if r != "won":
+                    break
+                n += 1
+            return n
+        raise IllegalActionError("unknown_count", "CR 5.1.1", f"Unknown count {name!r}.")
+
+    # ---------------------------------------------------------------- conditions
+
+    def cond(self, c: dict[str, Any]) -> bool:
+        s = self.s
+        pi = self.opp if c.get("whose") == "opp" else self.me
+        if "weapon" in c:
+            return _weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
+        if "same_weapon" in c:
+            return (s.weapon(self.me) == s.weapon(self.opp)) == bool(c["same_weapon"])
+        if "battle" in c:
+            return _in_range(s.battle, c["battle"])
+        if "count" in c:
+            return _in_range(self.count(c), c)
+        if "previous" in c:
+            n = c.get("battles", 1)
+            res = s.p[pi].results
+            return len(res) >= n and all(r == c["previous"] for r in res[-int(n) :])
+        if "result_of" in c:
+            res = s.p[pi].results
+            i = int(c["result_of"]) - 1
+            return 0 <= i < len(res) and res[i] == str(c["is"])
+        if "result" in c:
+            mine = self.result
+            if mine is None:
+                return False
+            if pi != self.me and mine != "draw":
+                mine = "lost" if mine == "won" else "won"
+            return mine == str(c["result"])
+        if "coin" in c:
+            return self.coin == str(c["coin"])
+        if "die" in c:
+            return bool(self.dice) and self.dice[-1] in c["die"]
+        if "chose" in c:
+            return bool(self.cur.choices.get("option") == c["chose"])
+        if "choice" in c:
+            return bool(self.cur.choices.get(c["choice"]["key"]) == c["choice"]["eq"])
+        if "hero_name" in c:
+            return s.hero(pi).name.lower() == str(c["hero_name"]).lower()
+        if "honors" in c:
+            return (s.honors == self.me) == bool(c["honors"] == "own")
+        if "substituted" in c:
+            return s.p[self.me if c["substituted"] == "own" else self.opp].substituted
+        if "first_play" in c:
+            return (len(s.p[self.me].plays_battle) <= 1) == bool(c["first_play"])
+        if "all" in c:
+            return all(self.cond(x) for x in c["all"])
+        if "any" in c:
+            return any(self.cond(x) for x in c["any"])
+        if "not" in c:
+            return not self.cond(c["not"])
+        return False
+
+
+def _in_range(v: int, spec: Any) -> bool:
+    if isinstance(spec, int):
+        return v == spec
+    if "eq" in spec and v != spec["eq"]:
+        return False
+    if "min" in spec and v < spec["min"]:
+        return False
+    return not ("max" in spec and v > spec["max"])
+
+
+def _battles(s: GameState, spec: Any, choices: dict[str, Any]) -> frozenset[int]:
+    b = s.battle
+    if spec is None or spec == "this":
+        return frozenset((b,))
+    if spec == "rest":
+        return frozenset(range(b, BATTLES + 1))
+    if spec == "later":
+        return frozenset(range(b + 1, BATTLES + 1))
+    if spec == "chosen":
+        n = choices.get("battle")
+        if not isinstance(n, int) or isinstance(n, bool) or not b < n <= BATTLES:
+            raise IllegalActionError(
+                "invalid_choice",
+                "CR 3.3",
+                f"choices.battle must name a future battle ({b + 1}-{BATTLES}).",
+                Need("choice", "battle", tuple(range(b + 1, BATTLES + 1))),
+            )
+        return frozenset((n,))
+    return frozenset(b + k for k in spec if b + k <= BATTLES)
+
+
+def _invalid(key: str, message: str, options: tuple[Any, ...] = ()) -> IllegalActionError:
+    return IllegalActionError(
+        "invalid_choice", "CR 5.1.1", message, Need("choice", key, options) if options else None
+    )
+
+
+class Resolver(Context):
+    """Runs one play's steps (CR 5.1.2: fully, before the next play)."""
+
+    def __init__(
+        self,
+        s: GameState,
+        me: int,
+        play: Play | None,
+        cursor: Cursor,
+        source: str,
+        depth: int = 0,
+    ) -> None:
+        super().__init__(s, me, play, cursor)
+        self.source = source
+        self.key = play.base.lower() if play else source
+        self.depth = depth
+        self.nullified = False
+
+    # ---------------------------------------------------------------- outcomes
+
+    def next_random(self, kind: str) -> str | int:
+        cur = self.cur
+        if cur.ri >= len(cur.random):
+            raise IllegalActionError(
+                "missing_random",
+                "CR 2.2.1" if kind == "coin" else "CR 2.2.4",
+                f"The play needs a {kind} result that the record does not give (random).",
+                Need("random", kind),
+            )
+        r = cur.random[cur.ri]
+        if (kind == "coin") != (r in ("heads", "tails")):
+            raise IllegalActionError(
+                "invalid_random",
+                "CR 2.2.1" if kind == "coin" else "CR 2.2.4",
+                f"random[{cur.ri}] is {r!r} but the play needs a {kind} result here.",
+            )
+        cur.ri += 1
+        return r
+
+    def next_drawn(self, kind: str, optional: bool = False) -> str | None:
+        cur = self.cur
+        if cur.di >= len(cur.drawn):
+            if optional:
+                return None
+            raise IllegalActionError(
+                "missing_drawn",
+                "CR 5.1.5",
+                f"The play takes a {kind} from a hidden zone that the record does not give "
+                "(drawn).",
+                Need("drawn", kind),
+            )
+        cid = cur.drawn[cur.di]
+        card = self.s.cards[cid]
+        if card.kind != kind:
+            raise IllegalActionError(
+                "wrong_card_kind", "CR 5.1.5", f"drawn[{cur.di}] {cid} is not a {kind}."
+            )
+        if cid in self.s.located:
+            raise IllegalActionError(
+                "card_already_in_play",
+                "CR 5.1.5",
+                f"drawn[{cur.di}] {cid} cannot come from a deck: it is already in a known zone.",
+            )
+        cur.di += 1
+        self.s.located.add(cid)
+        if isinstance(card, Hero):
+            self.drawn_power = card.power
+        elif isinstance(card, Play):
+            self.drawn_cost = card.cost or 0
+        return cid
+
+    def choice(self, key: str) -> Any:
+        return self.cur.choices.get(key)
+
+    # ---------------------------------------------------------------- running
+
+    def run(self, steps: Any) -> None:
+        for step in steps:
+            if self.nullified:
+                return
+            self.step(step)
+
+    def step(self, step: dict[str, Any]) -> None:
+        kind = step_kind(step)
+        if kind == "then":
+            if self.cond(step["if"]):
+                self.run(step["then"])
+            else:
+                self.run(step.get("else", ()))
+            return
+        if "if" in step and not self.cond(step["if"]):
+            if step.get("required"):
+                self.nullified = True  # CR 5.2.3 A
+            return
+        done = getattr(self, "do_" + kind)(step)
+        if not done and step.get("required"):
+            self.nullified = True  # CR 5.2.3 A: the rest of the effect is nullified
+
+    def ongoing(self, kind: str, step: dict[str, Any], amount: int = 0) -> Ongoing:
+        from .state import Ongoing
+
+        o = Ongoing(
+            self.s.new_instance(),
+            self.me,
+            self.source,
+            self.key,
+            kind,
+            step,
+            _battles(self.s, step.get("battles"), self.cur.choices),
+            amount,
+            self.s.battle,
+        )
+        self.s.ongoing.append(o)
+        return o
+
+    def protected(self, pi: int, amount: int) -> bool:
+        s = self.s
+        if pi != self.me and s.is_prevented("opp_effects", pi):
+            return True
+        if amount < 0:
+            if s.is_prevented("power_loss", pi):
+                return True
+            if pi != self.me and s.is_prevented("power_loss_from_opp", pi):
+                return True
+        return False
+
+    def modify(self, pi: int, amount: int) -> bool:
+        if amount == 0:
+            return True
+        if self.protected(pi, amount):
+            return False
+        self.s.p[pi].mods.append((self.source, amount))
+        return True
+
+    # ---------------------------------------------------------------- power
+
+    def do_power(self, step: dict[str, Any]) -> bool:
+        amount = self.amount(step["power"])
+        battles = step.get("battles", "this")
+        if battles != "this" or "while" in step:
+            self.ongoing("power", step, amount)
+            return True
+        done = True
+        w = step.get("weapon")
+        for pi in _who(self.me, step.get("target", "own")):
+            if w is not None and not _weapon_in(self.s.weapon(pi), self._weapon_param(w, pi)):
+                continue
+            done = self.modify(pi, amount) and done
+        return done
+
+    def do_set_power(self, step: dict[str, Any]) -> bool:
+        value = self.amount(step["set_power"])
+        done = True
+        for pi in _who(self.me, step.get("target", "own")):
+            done = self.modify(pi, value - self.s.power(pi)) and done
+        return done
+
+    def do_swap_power(self, step: dict[str, Any]) -> bool:
+        a, b = self.s.power(self.me), self.s.power(self.opp)
+        return self.modify(self.me, b - a) & self.modify(self.opp, a - b)
+
+    # ---------------------------------------------------------------- hot dogs
+
+    def do_recover(self, step: dict[str, Any]) -> bool:
+        n = self.amount(step["recover"])
+        if step.get("up_to") and isinstance(self.choice("recover"), int):
+            n = max(0, min(n, self.choice("recover")))
+        done = True
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = self.s.p[pi]
+            if self.s.is_prevented("recover", pi):
+                done = False
+                continue
+            k = min(n, HOT_DOGS - ps.hot_dogs)
+            ps.hot_dogs += k
+            ps.recovered_battle += k
+            done = done and k == n
+        return done or step["recover"] == "all"
+
+    def do_lose_hot_dogs(self, step: dict[str, Any]) -> bool:
+        n = self.amount(step["lose_hot_dogs"])
+        done = True
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = self.s.p[pi]
+            k = min(n, ps.hot_dogs)
+            ps.hot_dogs -= k
+            done = done and k == n
+        return done or step["lose_hot_dogs"] == "all"
+
+    def do_pay(self, step: dict[str, Any]) -> bool:
+        ps = self.s.p[self.me]
+        if step["pay"] == "any":
+            n = self.choice("pay")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise _invalid(
+                    "pay",
+                    "choices.pay must say how many hot dogs to pay.",
+                    tuple(range(ps.hot_dogs + 1)),
+                )
+        else:
+            n = self.amount(step["pay"])
+        if n > ps.hot_dogs:
+            if step["pay"] == "any":
+                raise IllegalActionError(
+                    "insufficient_hot_dogs",
+                    "CR 5.2.2",
+                    f"{PLAYERS[self.me]} cannot pay {n} hot dogs with {ps.hot_dogs}.",
+                )
+            return False
+        ps.hot_dogs -= n
+        ps.spent_battle += n
+        self.paid += n
+        return True
+
+    # ---------------------------------------------------------------- cards
+
+    def draw_play(self, pi: int) -> bool:
+        s = self.s
+        ps = s.p[pi]
+        if ps.playbook_size <= 0 or s.is_prevented("draw_plays", pi):
+            return False
+        cid = self.next_drawn("play")
+        assert cid is not None
+        ps.hand.append(cid)
+        ps.playbook_size -= 1
+        return True
+
+    def draw_hero(self, pi: int) -> bool:
+        cid = self.next_drawn("hero", optional=True)
+        if cid is None:
+            return False
+        self.s.p[pi].bench.append(cid)
+        return True
+
+    def do_draw(self, step: dict[str, Any]) -> bool:
+        n = self.amount(step["draw"])
+        deck = step.get("deck", "plays")
+        done = True
+        for pi in _who(self.me, step.get("who", "own")):
+            for _ in range(n):
+                if deck == "heroes":
+                    ok = self.draw_hero(pi)
+                elif deck == "plays":
+                    ok = self.draw_play(pi)
+                else:
+                    nxt = self.cur.drawn[self.cur.di] if self.cur.di < len(self.cur.drawn) else None
+                    if nxt is not None and self.s.cards[nxt].kind == "hero":
+                        ok = self.draw_hero(pi)
+                    else:
+                        ok = self.draw_play(pi)
+                done = done and ok
+        return done
+
+    def _pick(self, key: str, eligible: list[str], k: int, use_drawn: bool) -> list[str]:
+        """k distinct cards out of eligible: all of them if k covers them, else chosen."""
+        if k >= len(eligible):
+            return eligible[:]
+        if use_drawn:
+            picked: list[str] = []
+            for _ in range(k):
+                cur = self.cur
+                if cur.di >= len(cur.drawn):
+                    raise IllegalActionError(
+                        "missing_drawn",
+                        "CR 5.1.5",
+                        "The random pick is not in the record (drawn).",
+                        Need("pick", key, tuple(x for x in eligible if x not in picked)),
+                    )
+                cid = cur.drawn[cur.di]
+                if cid not in eligible or cid in picked:
+                    raise IllegalActionError(
+                        "invalid_drawn",
+                        "CR 5.1.5",
+                        f"drawn[{cur.di}] {cid} is not one of the cards that could be picked.",
+                    )
+                cur.di += 1
+                picked.append(cid)
+            return picked
+        chosen = self.choice(key)
+        if isinstance(chosen, str):
+            chosen = [chosen]
+        if (
+            not isinstance(chosen, list)
+            or len(chosen) != k
+            or len(set(map(str, chosen))) != k
+            or not all(c in eligible for c in chosen)
+        ):
+            raise _invalid(
+                key,
+                f"choices.{key} must list {k} of: {', '.join(eligible)}.",
+                tuple(eligible),
+            )
+        return [str(c) for c in chosen]
+
+    def do_discard(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        zone = step.get("from", "hand_plays")
+        n_raw = step["discard"]
+        done = True
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = s.p[pi]
+            n = HOT_DOGS * 10 if n_raw == "all" else self.amount(n_raw)
+            if zone == "hot_dogs":
+                k = min(n, ps.hot_dogs)
+                ps.hot_dogs -= k
+                done = done and k == n
+                continue
+            if zone in ("hero_deck_top", "playbook_top"):
+                kind = "hero" if zone == "hero_deck_top" else "play"
+                k = n if kind == "hero" else min(n, ps.playbook_size)
+                got = 0
+                for _ in range(k):
+                    cid = self.next_drawn(kind, optional=kind == "hero")
+                    if cid is None:
+                        break
+                    ps.discard.append(cid)
+                    got += 1
+                if kind == "play":
+                    ps.playbook_size -= got
+                self.discarded += got
+                done = done and got == n
+                continue
+            eligible: list[str] = []
+            if zone in ("hand", "hand_heroes"):
+                w = step.get("weapon")
+                eligible += [
+                    c
+                    for c in ps.bench
+                    if w is None or _weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
+                ]
+            if zone in ("hand", "hand_plays"):
+                eligible += ps.hand
+            k = min(n, len(eligible))
+            use_drawn = bool(step.get("random")) or pi != self.me
+            picked = self._pick("discard", eligible, k, use_drawn)
+            for cid in picked:
+                if cid in ps.bench:
+                    ps.bench.remove(cid)
+                else:
+                    ps.hand.remove(cid)
+                ps.discard.append(cid)
+            self.discarded += len(picked)
+            done = done and (len(picked) == n or n_raw == "all")
+        return done
+
+    def _hero(self, cid: str) -> Hero:
+        h = self.s.cards[cid]
+        assert isinstance(h, Hero)
+        return h
+
+    def do_search(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        ps = s.p[self.me]
+        what = step["search"]
+        got = 0
+        for _ in range(step.get("count", 1)):
+            if what in ("heroes", "plays"):
+                kind = "hero" if what == "heroes" else "play"
+                if kind == "play" and ps.playbook_size <= 0:
+                    break
+                cid = self.next_drawn(kind, optional=True)
+                if cid is None:
+                    break
+                card = s.cards[cid]
+                if isinstance(card, Hero):
+                    if card.power > step.get("max_power", 10**6) or (
+                        "weapon" in step and not _weapon_in(card.weapon, step["weapon"])
+                    ):
+                        raise IllegalActionError(
+                            "invalid_drawn", "CR 5.1.1", f"{cid} does not fit the search."
+                        )
+                    ps.bench.append(cid)
+                else:
+                    ps.hand.append(cid)
+                    ps.playbook_size -= 1
+            else:
+                if what == "discard_heroes":
+                    eligible = [
+                        c
+                        for c in ps.discard
+                        if isinstance(h := s.cards[c], Hero)
+                        and ("weapon" not in step or _weapon_in(h.weapon, step["weapon"]))
+                    ]
+                else:
+                    done_before = {c for b, c in ps.used if b < s.battle}
+                    eligible = [c for c in ps.discard if c in done_before]
+                if not eligible:
+                    break
+                cid = self._pick("search", eligible, 1, False)[0]
+                ps.discard.remove(cid)
+                if isinstance(s.cards[cid], Hero):
+                    ps.bench.append(cid)
+                else:
+                    ps.hand.append(cid)
+                    _nullify_source(s, cid)  # CR 5.1.7: returned to hand
+            got += 1
+        return got == int(step.get("count", 1))
+
+    def do_reveal_top(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        deck = step.get("deck", "heroes")
+        kind = "hero" if deck == "heroes" else "play"
+        n = self.amount(step["reveal_top"])
+        done = True
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = s.p[pi]
+            k = n if kind == "hero" else min(n, ps.playbook_size)
+            revealed: list[str] = []
+            for _ in range(k):
+                cid = self.next_drawn(kind, optional=kind == "hero")
+                if cid is None:
+                    break
+                revealed.append(cid)
+            keep_n = min(step.get("keep", 0), len(revealed))
+            kept = self._pick("keep", revealed, keep_n, False) if keep_n else []
+            for cid in revealed:
+                if cid in kept:
+                    (ps.bench if kind == "hero" else ps.hand).append(cid)
+                elif step.get("rest", "discard") == "discard":
+                    ps.discard.append(cid)
+                else:
+                    s.located.discard(cid)
+            if kind == "play":
+                ps.playbook_size -= len(kept)
+                if step.get("rest", "discard") == "discard":
+                    ps.playbook_size -= len(revealed) - len(kept)
+            done = done and len(revealed) == n
+        return done
+
+    # ---------------------------------------------------------------- chance
+
+    def do_flip(self, step: dict[str, Any]) -> bool:
+        n = self.amount(step["flip"])
+        stop = step.get("stop_on")
+        for _ in range(n):
+            r = self.next_random("coin")
+            self.coin = str(r)
+            if r == "heads":
+                self.heads += 1
+            else:
+                self.tails += 1
+            fire(self.s, "coin", self.me, self)
+            if r == stop:
+                break
+        return True
+
+    def do_roll(self, step: dict[str, Any]) -> bool:
+        n = self.amount(step["roll"])
+        stop = step.get("stop_on")
+        for _ in range(n):
+            for pi in _who(self.me, step.get("who", "own")):
+                r = self.next_random("die")
+                assert isinstance(r, int)
+                (self.dice if pi == self.me else self.opp_dice).append(r)
+                fire(self.s, "die", pi, self)
+            if stop is not None and self.dice and self.dice[-1] in stop:
+                break
+        return True
+
+    # ---------------------------------------------------------------- control
+
+    def do_choose(self, step: dict[str, Any]) -> bool:
+        options = step["choose"]
+        chosen = self.choice("option")
+        if isinstance(chosen, list):
+            i = self.cur.option_i
+            self.cur.option_i += 1
+            chosen = chosen[i] if i < len(chosen) else None
+        if chosen not in options:
+            raise _invalid(
+                "option", f"choices.option must be one of {', '.join(options)}.", tuple(options)
+            )
+        self.run(options[chosen])
+        return True
+
+    def do_repeat(self, step: dict[str, Any]) -> bool:
+        for _ in range(min(self.amount(step["repeat"]), 50)):
+            self.run(step["do"])
+        return True
+
+    # ---------------------------------------------------------------- ongoing
+
+    def do_cost(self, step: dict[str, Any]) -> bool:
+        o = self.ongoing("cost", step, self.amount(step["cost"]))
+        if "plays" in step:
+            self.s.uses[o.instance] = step["plays"]
+        return True
+
+    def do_sub_cost(self, step: dict[str, Any]) -> bool:
+        self.ongoing("sub_cost", step, self.amount(step["sub_cost"]))
+        return True
+
+    def do_prevent(self, step: dict[str, Any]) -> bool:
+        self.ongoing("prevent", step)
+        return True
+
+    def do_max_plays(self, step: dict[str, Any]) -> bool:
+        self.ongoing("max_plays", step)
+        return True
+
+    def do_set_weapon(self, step: dict[str, Any]) -> bool:
+        w = step["set_weapon"]
+        if w == "chosen":
+            w = self.choice("weapon")
+            if w not in (
+                "Alt",
+                "Brawl",
+                "Cyber",
+                "Fire",
+                "Glow",
+                "Gum",
+                "Hex",
+                "Ice",
+                "Steel",
+                "Super",
+            ):
+                raise _invalid("weapon", "choices.weapon must name a weapon type.")
+            step = {**step, "set_weapon": w}
+        self.ongoing("set_weapon", step)
+        return True
+
+    def do_on(self, step: dict[str, Any]) -> bool:
+        self.ongoing("on", step)
+        return True
+
+    def do_cancel(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        what = step["cancel"]
+        if what == "ongoing":
+            owners = _who(self.me, step.get("who", "both"))
+            s.ongoing = [o for o in s.ongoing if o.owner not in owners]
+            return True
+        # opp_plays_this_battle: their effects this battle end (CR 5.1.7, Glossary: Nullify)
+        opp_plays = set(s.p[self.opp].plays_battle)
+        s.ongoing = [o for o in s.ongoing if o.source not in opp_plays]
+        for ps in s.p:
+            ps.mods[:] = [m for m in ps.mods if m[0] not in opp_plays]
+        return True
+
+    def do_copy(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        last = None
+        for _b, cid in reversed(s.p[self.me].used):
+            if cid != self.source:
+                last = s.cards[cid]
+                break
+        if not isinstance(last, Play) or self.depth >= MAX_DEPTH:
+            return False
+        # CR 5.1.6-5.1.7: the copy is that play; its earlier ongoing instance ends.
+        _nullify_source(s, last.id)
+        sub = Resolver(s, self.me, last, self.cur, last.id, self.depth + 1)
+        sub.run(last.effect)
+        return not sub.nullified
+
+    def do_run(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        ps = s.p[self.me]
+        where = step["run"]
+        nested = self.choice("run")
+        nested = nested if isinstance(nested, dict) else {}
+        if self.depth >= MAX_DEPTH:
+            return False
+        if where == "hand":
+            cid = nested.get("card")
+            if cid not in ps.hand:
+                if not ps.hand:
+                    return False
+                raise _invalid("run", "choices.run.card must be a play in hand.", tuple(ps.hand))
+            ps.hand.remove(cid)
+        else:
+            if ps.playbook_size <= 0:
+                return False
+            cid = self.next_drawn("play")
+            ps.playbook_size -= 1
+        assert isinstance(cid, str)
+        play = s.cards[cid]
+        assert isinstance(play, Play)
+        if not step.get("free"):
+            cost = s.play_cost(self.me, play, charge=True)
+            if cost > ps.hot_dogs:
+                ps.discard.append(cid)
+                return False
+            ps.hot_dogs -= cost
+            ps.spent_battle += cost
+        cur = Cursor(None)
+        cur.random, cur.drawn, cur.ri, cur.di = (
+            self.cur.random,
+            self.cur.drawn,
+            self.cur.ri,
+            self.cur.di,
+        )
+        cur.choices = nested.get("choices", {}) if isinstance(nested.get("choices"), dict) else {}
+        start_play(s, self.me, play)
+        sub = Resolver(s, self.me, play, cur, cid, self.depth + 1)
+        sub.run(play.effect)
+        self.cur.ri, self.cur.di = cur.ri, cur.di
+        ps.discard.append(cid)
+        return True
+
+    # ---------------------------------------------------------------- heroes
+
+    def do_replace_hero(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        where = step["replace_hero"]
+        old_to = step.get("old_to", "discard")
+        slot = s.battle - 1
+        done = True
+        chosen = self.choice("hero")
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = s.p[pi]
+            w = step.get("weapon")
+            new: str | None = None
+            if where == "hero_deck_top":
+                new = self.next_drawn("hero", optional=True)
+            elif where == "future":
+                b = self.choice("battle")
+                if not isinstance(b, int) or not s.battle < b <= BATTLES:
+                    raise _invalid(
+                        "battle",
+                        "choices.battle must name a future battle.",
+                        tuple(range(s.battle + 1, BATTLES + 1)),
+                    )
+                new = ps.lineup[b - 1]
+                ps.lineup[b - 1] = ps.lineup[slot]
+                ps.lineup[slot] = new
+                ps.mods.clear()
+                ps.revealed[-1:] = [new]
+                continue
+            else:
+                zone = ps.bench if where == "hand" else ps.discard
+                eligible = [
+                    c
+                    for c in zone
+                    if isinstance(h := s.cards[c], Hero)
+                    and (w is None or _weapon_in(h.weapon, self._weapon_param(w, pi)))
+                ]
+                if not eligible:
+                    done = False
+                    continue
+                pick = chosen.get(PLAYERS[pi]) if isinstance(chosen, dict) else chosen
+                if len(eligible) == 1 and pick is None:
+                    pick = eligible[0]
+                if pick not in eligible:
+                    raise _invalid(
+                        "hero",
+                        f"choices.hero must be one of: {', '.join(eligible)}.",
+                        tuple(eligible),
+                    )
+                new = str(pick)
+                zone.remove(new)
+            if new is None:
+                done = False
+                continue
+            old = ps.lineup[slot]
+            ps.lineup[slot] = new
+            if old_to == "hand":
+                ps.bench.append(old)
+            else:
+                ps.discard.append(old)
+            ps.mods.clear()  # CR 3.2: the old hero's effects end; the new one starts fresh
+            if ps.revealed:
+                ps.revealed[-1] = new
+            for _ in range(step.get("draw_heroes", 0)):
+                self.draw_hero(pi)
+        return done
+
+    def do_reorder(self, step: dict[str, Any]) -> bool:
+        ps = self.s.p[self.me]
+        future = ps.lineup[self.s.battle :]
+        order = self.choice("order")
+        if not isinstance(order, list) or sorted(map(str, order)) != sorted(future):
+            raise _invalid("order", "choices.order must list the future heroes in a new order.")
+        ps.lineup[self.s.battle :] = [str(x) for x in order]
+        return True
+
+    def do_shuffle(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        what = step["shuffle"]
+        for pi in _who(self.me, step.get("who", "own")):
+            ps = s.p[pi]
+            if what == "hand_plays":
+                moved = ps.hand[:]
+                ps.hand.clear()
+                ps.playbook_size += len(moved)
+            elif what == "hand_heroes":
+                moved = ps.bench[:]
+                ps.bench.clear()
+            else:
+                prev = {c for b, c in ps.used if b < s.battle}
+                moved = [
+                    c
+                    for c in ps.discard
+                    if (what == "discard")
+                    or (what == "discard_heroes" and isinstance(s.cards[c], Hero))
+                    or (what == "used_plays" and c in prev)
+                ]
+                for c in moved:
+                    ps.discard.remove(c)
+                    if isinstance(s.cards[c], Play):
+                        ps.playbook_size += 1
+                        _nullify_source(s, c)  # CR 5.1.7
+            for c in moved:
+                s.located.discard(c)
+        return True
+
+    def do_end_battle(self, step: dict[str, Any]) -> bool:
+        self.s.play_ended = True
+        return True
+
+    def do_honors(self, step: dict[str, Any]) -> bool:
+        who = step["honors"]
+        if who == "chosen":
+            pick = self.choice("honors")
+            if pick not in PLAYERS:
+                raise _invalid("honors", "choices.honors must be 'A' or 'B'.", PLAYERS)
+            self.s.honors_next = PLAYERS.index(pick)
+        else:
+            self.s.honors_next = self.me if who == "own" else self.opp
+        return True
+
+    def do_look(self, step: dict[str, Any]) -> bool:
+        return True
+
+    def do_judge(self, step: dict[str, Any]) -> bool:
+        ruling = self.choice("judge")
+        if ruling is None:
+            return True
+        try:
+            steps = validate_effect(ruling, "choices.judge")
+        except EffectError as exc:
+            raise IllegalActionError("invalid_choice", "CR 5.1.1", exc.args[0]) from None
+        self.run(steps)
+        return True
+
+
+def _nullify_source(s: GameState, source: str) -> None:
+    if s.ongoing:
+        s.ongoing = [o for o in s.ongoing if o.source != source]
+
+
+def start_play(s: GameState, me: int, play: Play) -> None:
+    """Bookkeeping when a play is run: counts, and a new instance ends the old (CR 5.1.7)."""
+    ps = s.p[me]
+    ps.plays_battle.append(play.id)
+    ps.used.append((s.battle, play.id))
+    if s.ongoing:
+        key = play.base.lower()
+        s.ongoing = [o for o in s.ongoing if not (o.owner == me and o.key == key)]
+
+
+def run_play(s: GameState, me: int, play: Play, action: Action) -> None:
+    """Resolve a play whose cost is paid (CR 5.3.2); the card then goes to the discard."""
+    start_play(s, me, play)
+    cur = Cursor(action)
+    r = Resolver(s, me, play, cur, play.id)
+    fire(s, "play_run", me, r)
+    r.run(play.effect)
+    s.p[me].discard.append(play.id)
+    if cur.ri < len(cur.random):
+        raise IllegalActionError(
+            "unexpected_random",
+            "CR 2.2.1",
+            f"random has {len(cur.random) - cur.ri} result(s) the play did not call for: a coin "
+            "is flipped or a die rolled only when a card says so.",
+        )
+    if cur.di < len(cur.drawn):
+        raise IllegalActionError(
+            "unexpected_drawn",
+            "CR 5.1.5",
+            f"drawn has {len(cur.drawn) - cur.di} card(s) the play did not take.",
+        )
+
+
+def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -> None:
+    """Run the triggers (``on`` effects) listening for ``event`` now."""
+    depth = parent.depth + 1 if parent else 0
+    if depth > MAX_DEPTH:
+        return
+    b = s.battle
+    for o in list(s.ongoing):
+        if o.kind != "on" or o.step["on"] != event or b not in o.battles:
+            continue
+        if o not in s.ongoing:
+            continue  # cancelled by an earlier trigger
+        who = o.step.get("who")
+        result: str | None = None
+        if event in ("win", "lose", "draw_battle", "battle_end"):
+            res = s.p[o.owner].results[-1] if s.p[o.owner].results else None
+            result = res
+            if event == "win":
+                if who == "opp":
+                    if res != "lost":
+                        continue
+                elif who == "both":
+                    if res == "draw":
+                        continue
+                elif res != "won":
+                    continue
+            elif event == "lose":
+                if who == "opp":
+                    if res != "won":
+                        continue
+                elif who == "both":
+                    if res == "draw":
+                        continue
+                elif res != "lost":
+                    continue
+            elif event == "draw_battle" and res != "draw":
+                continue
+        elif who is not None and actor is not None:
+            if who != "both" and (actor == o.owner) != (who == "own"):
+                continue
+        if o.step.get("once"):
+            s.ongoing = [x for x in s.ongoing if x is not o]
+        play = s.cards.get(o.source)
+        cursor = parent.cur if parent is not None else Cursor(None)
+        r = Resolver(s, o.owner, play if isinstance(play, Play) else None, cursor, o.source, depth)
+        r.key = o.key
+        r.result = result
+        if parent is None:
+            _run_detached(r, o.step["do"])
+        else:
+            r.run(o.step["do"])
+
+
+def _run_detached(r: Resolver, steps: Any) -> None:
+    """Triggers outside any action (battle start/end): play draws become due ``draw``
+    actions; outcomes nobody recorded are skipped (if able)."""
+    for step in steps:
+        if r.nullified:
+            return
+        kind = step_kind(step)
+        if kind == "draw" and step.get("deck", "plays") == "plays":
+            if "if" in step and not r.cond(step["if"]):
+                continue
+            n = r.amount(step["draw"])
+            for pi in _who(r.me, step.get("who", "own")):
+                ps = r.s.p[pi]
+                if not r.s.is_prevented("draw_plays", pi):
+                    ps.pending_draws = min(ps.pending_draws + n, ps.playbook_size)
+            continue
+        if kind == "then":
+            branch = step["then"] if r.cond(step["if"]) else step.get("else", [])
+            _run_detached(r, branch)
+            continue
+        try:
+            r.step(step)
+        except IllegalActionError:
+            continue
+
+
+def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
+    """What an ongoing power effect adds to pi's active hero now (None: it doesn't reach)."""
+    step = o.step
+    target = step.get("target", "own")
+    if target != "both" and (pi == o.owner) != (target == "own"):
+        return None
+    w = step.get("weapon")
+    if w is not None and not _weapon_in(s.weapon(pi), w):
+        return None
+    if "while" in step:
+        play = s.cards.get(o.source)
+        ctx = Context(s, o.owner, play if isinstance(play, Play) else None)
+        if not ctx.cond(step["while"]):
+            return None
+    amount = o.amount
+    if pi != o.owner and s.is_prevented("opp_effects", pi):
+        return None
+    if amount < 0 and (
+        s.is_prevented("power_loss", pi)
+        or (pi != o.owner and s.is_prevented("power_loss_from_opp", pi))
+    ):
+        return None
+    return amount

@@ -1,0 +1,936 @@
+"""The game state and the sequence of play (CR 4), OpenSpiel style.
+
+Notes on terminology
+--------------------
+battle
+    1-7, in resolution order (the record's ``battles`` lists are already in that order).
+phase
+    ``substitution`` (Substitution and Playmaker: honors decides first, then the other
+    player; CR 4.2.2), ``play`` (Playmaker: the player with honors runs any number of plays,
+    passes, then the other player; CR 4.3.2), ``draw`` (after a Playmaker battle: one
+    ``draw`` action per play due, in either order), ``sudden_death`` (CR 4.4.3: both players
+    reveal, honors first) and ``over``. Reveal and Determine Winner happen by themselves once
+    the decisions before them are made; Rookie battles resolve with no action at all.
+honors
+    The player who decides first. It passes to the winner of the most recent *decided*
+    battle; a drawn battle leaves it where it was (CR 4.2.2, README decision 7).
+modifiers
+    ``(source, amount)`` pairs that make a hero's power: instantaneous ones sit on the active
+    hero and are lost when it leaves the battle zone (CR 3.2); ongoing ones (auras) live in
+    ``ongoing`` and apply to whichever hero they reach (CR 5.1.1).
+
+API: :meth:`GameState.initial` (from a record), :meth:`legal_actions`, :meth:`apply`,
+:meth:`is_terminal`, :meth:`outcome`, :meth:`clone`, :meth:`next_expected`.
+``apply`` mutates the state and raises :class:`IllegalActionError`; when it raises, the state
+may be partly changed, so clone first if you need the position before (``replay`` does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .cards import Card, Hero, Play
+from .errors import IllegalActionError, Need
+from .record import Record
+from .rules import (
+    BATTLES,
+    HOT_DOGS,
+    PLAYERS,
+    SUBSTITUTION_COST,
+    TROPHIES_TO_WIN,
+    Options,
+    super_tie_breaker_applies,
+)
+
+OTHER = (1, 0)
+
+
+class PlayerState:
+    """One player's zones and counters. Lists are private to one state (see clone)."""
+
+    __slots__ = (
+        "bench",
+        "decided",
+        "discard",
+        "hand",
+        "hot_dogs",
+        "lineup",
+        "mods",
+        "passed",
+        "pending_draws",
+        "playbook_size",
+        "plays_battle",
+        "recovered_battle",
+        "results",
+        "revealed",
+        "spent_battle",
+        "substituted",
+        "trophies",
+        "used",
+    )
+
+    def __init__(self) -> None:
+        self.lineup: list[str] = []
+        self.bench: list[str] = []
+        self.hand: list[str] = []
+        self.discard: list[str] = []
+        self.hot_dogs = 0
+        self.playbook_size = 0
+        self.trophies = 0
+        self.results: list[str] = []  # per battle: won / lost / draw
+        self.used: list[tuple[int, str]] = []  # (battle, play id) of plays run
+        self.plays_battle: list[str] = []
+        self.revealed: list[str] = []
+        self.mods: list[tuple[str, int]] = []  # instantaneous modifiers on the active hero
+        self.spent_battle = 0
+        self.recovered_battle = 0
+        self.substituted = False
+        self.decided = False
+        self.passed = False
+        self.pending_draws = 0
+
+    def clone(self) -> PlayerState:
+        c = PlayerState.__new__(PlayerState)
+        c.lineup = self.lineup[:]
+        c.bench = self.bench[:]
+        c.hand = self.hand[:]
+        c.discard = self.discard[:]
+        c.hot_dogs = self.hot_dogs
+        c.playbook_size = self.playbook_size
+        c.trophies = self.trophies
+        c.results = self.results[:]
+        c.used = self.used[:]
+        c.plays_battle = self.plays_battle[:]
+        c.revealed = self.revealed[:]
+        c.mods = self.mods[:]
+        c.spent_battle = self.spent_battle
+        c.recovered_battle = self.recovered_battle
+        c.substituted = self.substituted
+        c.decided = self.decided
+        c.passed = self.passed
+        c.pending_draws = self.pending_draws
+        return c
+
+
+@dataclass(frozen=True, slots=True)
+class Ongoing:
+    """An ongoing effect (CR 5.1.1) created by ``source`` (a play id) for ``owner``."""
+
+    instance: int
+    owner: int
+    source: str
+    key: str  # non-stacking identity (CR 5.1.6): the base play's name
+    kind: str  # the step kind: power, cost, sub_cost, prevent, max_plays, set_weapon, on
+    step: dict[str, Any]
+    battles: frozenset[int]
+    amount: int = 0
+    created: int = 0  # the battle it was created in
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResult:
+    """How one battle ended: the final heroes, their power and why the winner won."""
+
+    battle: int
+    heroes: tuple[str, str]
+    power: tuple[int, int]
+    modifiers: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+    winner: int | None
+    decided_by: str  # power, super or draw
+    honors_next: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "battle": self.battle,
+            "heroes": {"A": self.heroes[0], "B": self.heroes[1]},
+            "power": {"A": self.power[0], "B": self.power[1]},
+            "modifiers": {
+                p: [{"source": s, "amount": a} for s, a in self.modifiers[i]]
+                for i, p in enumerate(PLAYERS)
+            },
+            "winner": None if self.winner is None else PLAYERS[self.winner],
+            "decided_by": self.decided_by,
+            "honors_next": PLAYERS[self.honors_next],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SuddenDeathRound:
+    """One sudden-death reveal (CR 4.4.3)."""
+
+    round: int
+    heroes: tuple[str, str]
+    power: tuple[int, int]
+    winner: int | None
+    decided_by: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "heroes": {"A": self.heroes[0], "B": self.heroes[1]},
+            "power": {"A": self.power[0], "B": self.power[1]},
+            "winner": None if self.winner is None else PLAYERS[self.winner],
+            "decided_by": self.decided_by,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: winner None is a drawn game."""
+
+    winner: int | None
+    decided_after_battle: int
+    sudden_death: tuple[SuddenDeathRound, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": None if self.winner is None else PLAYERS[self.winner],
+            "decided_after_battle": self.decided_after_battle,
+            "sudden_death": [r.to_json() for r in self.sudden_death],
+        }
+
+
+def _rule_for_phase(phase: str) -> str:
+    return {
+        "substitution": "CR 4.2.2",
+        "play": "CR 4.3.2",
+        "draw": "CR 4.3.2",
+        "sudden_death": "CR 4.4.3",
+        "over": "CR 4.4.1",
+    }[phase]
+
+
+class GameState:
+    """A BoBA game position. Build one with :meth:`initial`."""
+
+    __slots__ = (
+        "battle",
+        "cards",
+        "history",
+        "honors",
+        "honors_next",
+        "located",
+        "mode",
+        "ongoing",
+        "options",
+        "p",
+        "phase",
+        "play_ended",
+        "result",
+        "sd_reveals",
+        "sd_rounds",
+        "serial",
+        "turn",
+        "uses",
+    )
+
+    def __init__(self, cards: dict[str, Card], mode: str, options: Options) -> None:
+        self.cards = cards
+        self.mode = mode
+        self.options = options
+        self.p: list[PlayerState] = [PlayerState(), PlayerState()]
+        self.battle = 1
+        self.phase = "substitution"
+        self.turn = 0
+        self.honors = 0
+        self.honors_next: int | None = None
+        self.history: list[BattleResult] = []
+        self.ongoing: list[Ongoing] = []
+        self.uses: dict[int, int] = {}  # ongoing instance -> plays left (cost effects)
+        self.located: set[str] = set()  # card ids in a known zone
+        self.sd_rounds: list[SuddenDeathRound] = []
+        self.sd_reveals: list[str | None] = [None, None]
+        self.result: Outcome | None = None
+        self.serial = 0
+        self.play_ended = False
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def initial(cls, record: Record) -> GameState:
+        """The position after setup (CR 4.1.1, 4.2.1, 4.3.1); Rookie battles resolve at once."""
+        s = cls(record.cards, record.mode, record.options)
+        s.honors = PLAYERS.index(record.honors)
+        for i, pid in enumerate(PLAYERS):
+            setup = record.setup[pid]
+            ps = s.p[i]
+            ps.lineup = list(setup.battles)
+            ps.bench = list(setup.bench)
+            ps.hand = list(setup.hand)
+            ps.hot_dogs = setup.hot_dogs if record.mode != "rookie" else 0
+            ps.playbook_size = setup.playbook_size
+            s.located.update(setup.battles, setup.bench, setup.hand)
+        s._start_battle()
+        return s
+
+    def clone(self) -> GameState:
+        c = GameState.__new__(GameState)
+        c.cards = self.cards
+        c.mode = self.mode
+        c.options = self.options
+        c.p = [self.p[0].clone(), self.p[1].clone()]
+        c.battle = self.battle
+        c.phase = self.phase
+        c.turn = self.turn
+        c.honors = self.honors
+        c.honors_next = self.honors_next
+        c.history = self.history[:]
+        c.ongoing = self.ongoing[:]
+        c.uses = dict(self.uses)
+        c.located = set(self.located)
+        c.sd_rounds = self.sd_rounds[:]
+        c.sd_reveals = self.sd_reveals[:]
+        c.result = self.result
+        c.serial = self.serial
+        c.play_ended = self.play_ended
+        return c
+
+    # ------------------------------------------------------------------ queries
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def hero(self, pi: int, battle: int | None = None) -> Hero:
+        card = self.cards[self.p[pi].lineup[(battle or self.battle) - 1]]
+        assert isinstance(card, Hero)
+        return card
+
+    def weapon(self, pi: int, battle: int | None = None) -> str:
+        """The active hero's weapon type after weapon-changing effects."""
+        b = battle or self.battle
+        w = self.hero(pi, b).weapon
+        for o in self.ongoing:
+            if o.kind == "set_weapon" and b in o.battles and _reaches(o, pi, o.step, "target"):
+                src = o.step.get("from")
+                if src is None or _weapon_matches(w, src):
+                    w = o.step["set_weapon"]
+        return w
+
+    def modifiers(self, pi: int) -> list[tuple[str, int]]:
+        """Every modifier on player pi's active hero now, in the order they arose."""
+        mods = list(self.p[pi].mods)
+        if self.ongoing:
+            from .resolve import aura_amount
+
+            for o in self.ongoing:
+                if o.kind == "power" and self.battle in o.battles:
+                    amount = aura_amount(self, o, pi)
+                    if amount is not None:
+                        mods.append((o.source, amount))
+        return mods
+
+    def power(self, pi: int) -> int:
+        total = self.hero(pi).power
+        for _src, amount in self.modifiers(pi):
+            total += amount
+        return total
+
+    def is_prevented(self, what: str, pi: int, battle: int | None = None) -> bool:
+        b = battle or self.battle
+        for o in self.ongoing:
+            if o.kind == "prevent" and o.step["prevent"] == what and b in o.battles:
+                if not _reaches(o, pi, o.step, "who"):
+                    continue
+                w = o.step.get("weapon")
+                if w is not None and not _weapon_matches(self.weapon(pi, b), w):
+                    continue
+                return True
+        return False
+
+    def play_cost(self, pi: int, play: Play, charge: bool = False) -> int:
+        """What running ``play`` costs pi now: printed or cost_if, plus cost effects, >= 0."""
+        from .resolve import Context
+
+        cost = play.cost
+        if cost is None:  # copies its cost from the last play its player used (Copycat)
+            last = self._last_used(pi)
+            cost = last.cost if last is not None and last.cost is not None else 0
+        if play.cost_if:
+            ctx = Context(self, pi, play)
+            for entry in play.cost_if:
+                if ctx.cond(entry["if"]):
+                    cost = entry["cost"]
+                    break
+        for o in self.ongoing:
+            if o.kind == "cost" and self.battle in o.battles and _reaches(o, pi, o.step, "who"):
+                left = self.uses.get(o.instance)
+                if left is not None and left <= 0:
+                    continue
+                cost += o.amount
+                if charge and left is not None:
+                    self.uses[o.instance] = left - 1
+        return max(0, cost)
+
+    def substitution_cost(self, pi: int) -> tuple[int, int]:
+        """(cost, payer) of a substitution by pi now."""
+        cost, payer = SUBSTITUTION_COST, pi
+        for o in self.ongoing:
+            if o.kind == "sub_cost" and self.battle in o.battles and _reaches(o, pi, o.step, "who"):
+                cost = max(0, o.amount)
+                if o.step.get("payer") == "opp":
+                    payer = OTHER[o.owner]
+        return cost, payer
+
+    def max_plays(self, pi: int) -> int | None:
+        limit = None
+        for o in self.ongoing:
+            if (
+                o.kind == "max_plays"
+                and self.battle in o.battles
+                and _reaches(o, pi, o.step, "who")
+            ):
+                n = o.step["max_plays"]
+                limit = n if limit is None else min(limit, n)
+        return limit
+
+    def _last_used(self, pi: int) -> Play | None:
+        for _b, cid in reversed(self.p[pi].used):
+            card = self.cards[cid]
+            if isinstance(card, Play):
+                return card
+        return None
+
+    def can_run(self, pi: int, play: Play) -> str | None:
+        """Why pi can't run ``play`` now (an error code), or None if they can."""
+        if self.is_prevented("run_plays", pi):
+            return "plays_prevented"
+        limit = self.max_plays(pi)
+        if limit is not None and len(self.p[pi].plays_battle) >= limit:
+            return "play_limit_reached"
+        if play.requires is not None:
+            from .resolve import Context
+
+            if not Context(self, pi, play).cond(play.requires):
+                return "play_condition_not_met"
+        if self.play_cost(pi, play) > self.p[pi].hot_dogs:
+            return "insufficient_hot_dogs"
+        return None
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """The actions allowed now. Outcomes from hidden zones are left empty: a substitute's
+        ``draw``, a draw's or reveal's ``card`` (None = "the next card of that deck"), and a
+        run's ``random``/``drawn``/``choices``, which the player (or the generator) fills in."""
+        out: list[Action] = []
+        phase = self.phase
+        if phase == "over":
+            return out
+        if phase == "draw":
+            for i in (self.honors, OTHER[self.honors]):
+                if self.p[i].pending_draws > 0:
+                    out.append(Action(PLAYERS[i], "draw", None))
+            return out
+        pid = PLAYERS[self.turn]
+        ps = self.p[self.turn]
+        if phase == "sudden_death":
+            return [Action(pid, "reveal", None)]
+        out.append(Action(pid, "pass"))
+        if phase == "substitution":
+            cost, payer = self.substitution_cost(self.turn)
+            if self.p[payer].hot_dogs >= cost and not self.is_prevented("substitute", self.turn):
+                out.extend(Action(pid, "substitute", h) for h in ps.bench)
+        elif phase == "play":
+            for cid in ps.hand:
+                card = self.cards[cid]
+                if isinstance(card, Play) and self.can_run(self.turn, card) is None:
+                    out.append(Action(pid, "run", cid))
+        return out
+
+    def next_expected(self) -> dict[str, Any] | None:
+        """Whose decision is due and which kinds of action they may take (spec: ``next``)."""
+        if self.phase == "over":
+            return None
+        acts = self.legal_actions()
+        player = acts[0].player
+        kinds: list[str] = []
+        for a in acts:
+            if a.player == player and a.do not in kinds:
+                kinds.append(a.do)
+        order = ["substitute", "run", "pass", "draw", "reveal"]
+        return {"player": player, "expects": sorted(kinds, key=order.index)}
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise IllegalActionError (code, CR rule, message)."""
+        phase = self.phase
+        if phase == "over":
+            raise IllegalActionError(
+                "game_over", "CR 4.4.1", "The game is over: no more actions can be taken."
+            )
+        pi = PLAYERS.index(action.player)
+        do = action.do
+        if do == "substitute":
+            self._substitute(pi, action)
+        elif do == "pass":
+            self._pass(pi)
+        elif do == "run":
+            self._run(pi, action)
+        elif do == "draw":
+            self._draw(pi, action)
+        else:
+            self._reveal(pi, action)
+
+    def _wrong_phase(self, action: str) -> IllegalActionError:
+        what = {
+            "substitution": f"the substitution phase of battle {self.battle}",
+            "play": f"the play phase of battle {self.battle}",
+            "draw": f"the end of battle {self.battle - 1}: play draws are due",
+            "sudden_death": "sudden death: both players reveal the top hero of their deck",
+        }[self.phase]
+        return IllegalActionError(
+            "wrong_phase",
+            _rule_for_phase(self.phase),
+            f"A {action} is not possible now: it is {what}.",
+        )
+
+    def _not_your_turn(self, pi: int) -> IllegalActionError:
+        other = PLAYERS[self.turn]
+        if self.phase == "substitution":
+            why = f"{other} decides first (honors) in the substitution phase"
+            if self.turn != self.honors:
+                why = f"{other} has not yet decided whether to substitute"
+        elif self.phase == "play":
+            why = f"{other} has the play opportunity now"
+            if self.turn == self.honors:
+                why = f"{other} has honors and runs plays first"
+        else:
+            why = f"{other} reveals first (honors)"
+        return IllegalActionError(
+            "not_your_turn",
+            _rule_for_phase(self.phase),
+            f"It is not {PLAYERS[pi]}'s turn: {why}.",
+        )
+
+    def _substitute(self, pi: int, action: Action) -> None:
+        if self.mode == "rookie":
+            raise IllegalActionError(
+                "not_in_mode", "CR 1.2.1", "There are no substitutions in Rookie mode."
+            )
+        if self.phase != "substitution":
+            raise self._wrong_phase("substitution")
+        ps = self.p[pi]
+        if ps.substituted:
+            raise IllegalActionError(
+                "substitution_already_used",
+                "CR 4.2.2",
+                f"{PLAYERS[pi]} has already substituted in battle {self.battle}: "
+                "each player may substitute only once per battle.",
+            )
+        if ps.decided:
+            raise IllegalActionError(
+                "substitution_decision_made",
+                "CR 4.2.2",
+                f"{PLAYERS[pi]} passed on substituting in battle {self.battle} and gets no "
+                "second chance.",
+            )
+        if self.turn != pi:
+            raise self._not_your_turn(pi)
+        if self.is_prevented("substitute", pi):
+            raise IllegalActionError(
+                "substitution_prevented",
+                "CR 5.1.1",
+                f"A play prevents {PLAYERS[pi]} from substituting in battle {self.battle}.",
+            )
+        card = action.card
+        assert card is not None
+        if card not in ps.bench:
+            raise IllegalActionError(
+                "card_not_on_bench",
+                "CR 4.2.2",
+                f"{card} is not on {PLAYERS[pi]}'s bench: only a bench hero can be substituted.",
+            )
+        cost, payer = self.substitution_cost(pi)
+        if self.p[payer].hot_dogs < cost:
+            raise IllegalActionError(
+                "insufficient_hot_dogs",
+                "CR 4.2.2",
+                f"A substitution costs {cost} hot dogs; {PLAYERS[payer]} has "
+                f"{self.p[payer].hot_dogs}.",
+            )
+        if action.draw is not None:
+            self._check_new(action.draw, "hero", "CR 4.2.2")
+        self.p[payer].hot_dogs -= cost
+        self.p[payer].spent_battle += cost
+        slot = self.battle - 1
+        old = ps.lineup[slot]
+        ps.bench.remove(card)
+        ps.lineup[slot] = card
+        ps.discard.append(old)  # face-down, not revealed (README decision 8)
+        ps.mods.clear()  # CR 3.2
+        if action.draw is not None:
+            ps.bench.append(action.draw)
+            self.located.add(action.draw)
+        ps.substituted = True
+        self._decided(pi)
+
+    def _check_new(self, cid: str, kind: str, rule: str) -> None:
+        card = self.cards[cid]
+        if card.kind != kind:
+            raise IllegalActionError(
+                "wrong_card_kind", rule, f"{cid} is a {card.kind}, not a {kind}."
+            )
+        if cid in self.located:
+            raise IllegalActionError(
+                "card_already_in_play",
+                rule,
+                f"{cid} cannot come from a deck: it is already in a known zone.",
+            )
+
+    def _decided(self, pi: int) -> None:
+        self.p[pi].decided = True
+        other = OTHER[pi]
+        if not self.p[other].decided:
+            self.turn = other
+        else:
+            self._reveal_heroes()
+
+    def _pass(self, pi: int) -> None:
+        phase = self.phase
+        if phase == "substitution":
+            ps = self.p[pi]
+            if ps.decided:
+                code = "substitution_already_used" if ps.substituted else "already_passed"
+                raise IllegalActionError(
+                    code,
+                    "CR 4.2.2",
+                    f"{PLAYERS[pi]} has already made the substitution decision for battle "
+                    f"{self.battle}.",
+                )
+            if self.turn != pi:
+                raise self._not_your_turn(pi)
+            self._decided(pi)
+        elif phase == "play":
+            if self.p[pi].passed:
+                raise IllegalActionError(
+                    "play_opportunity_used",
+                    "CR 4.3.2",
+                    f"{PLAYERS[pi]} has already passed in battle {self.battle}: each player has "
+                    "only one opportunity per battle to run plays.",
+                )
+            if self.turn != pi:
+                raise self._not_your_turn(pi)
+            self._end_opportunity(pi)
+        else:
+            raise self._wrong_phase("pass")
+
+    def _end_opportunity(self, pi: int) -> None:
+        self.p[pi].passed = True
+        other = OTHER[pi]
+        if not self.p[other].passed:
+            self.turn = other
+        else:
+            self._fire("play_phase_end", None)
+            self._determine()
+
+    def _run(self, pi: int, action: Action) -> None:
+        if self.mode != "playmaker":
+            raise IllegalActionError(
+                "not_in_mode", "CR 1.2.3", "Plays are run only in Playmaker mode."
+            )
+        if self.phase != "play":
+            raise self._wrong_phase("run")
+        ps = self.p[pi]
+        if ps.passed:
+            raise IllegalActionError(
+                "play_opportunity_used",
+                "CR 4.3.2",
+                f"{PLAYERS[pi]} has already passed in battle {self.battle}: each player has "
+                "only one opportunity per battle to run plays.",
+            )
+        if self.turn != pi:
+            raise self._not_your_turn(pi)
+        cid = action.card
+        assert cid is not None
+        play = self.cards[cid]
+        if not isinstance(play, Play):
+            raise IllegalActionError("not_a_play", "CR 2.1.2", f"{cid} is not a play.")
+        if cid not in ps.hand:
+            raise IllegalActionError(
+                "card_not_in_hand",
+                "CR 4.3.2",
+                f"{cid} ({play.name}) is not in {PLAYERS[pi]}'s hand.",
+            )
+        why = self.can_run(pi, play)
+        if why is not None:
+            raise _cannot_run(why, self, pi, play)
+        from .resolve import run_play
+
+        cost = self.play_cost(pi, play, charge=True)
+        ps.hot_dogs -= cost
+        ps.spent_battle += cost
+        ps.hand.remove(cid)
+        run_play(self, pi, play, action)
+        if self.play_ended and self.phase == "play":
+            self.p[0].passed = self.p[1].passed = True
+            self._fire("play_phase_end", None)
+            self._determine()
+
+    def _draw(self, pi: int, action: Action) -> None:
+        if self.phase != "draw":
+            raise self._wrong_phase("draw")
+        ps = self.p[pi]
+        if ps.pending_draws <= 0:
+            raise IllegalActionError(
+                "no_draw_due",
+                "CR 4.3.2",
+                f"{PLAYERS[pi]} has no play draw due now (one per battle while the playbook "
+                "is not empty).",
+            )
+        cid = action.card
+        assert cid is not None
+        self._check_new(cid, "play", "CR 4.3.2")
+        ps.hand.append(cid)
+        self.located.add(cid)
+        ps.playbook_size -= 1
+        ps.pending_draws -= 1
+        if ps.playbook_size <= 0:
+            ps.pending_draws = 0
+        if self.p[0].pending_draws == 0 and self.p[1].pending_draws == 0:
+            self._next_battle()
+
+    def _reveal(self, pi: int, action: Action) -> None:
+        if self.phase != "sudden_death":
+            raise self._wrong_phase("reveal")
+        if self.sd_reveals[pi] is not None:
+            raise IllegalActionError(
+                "already_revealed",
+                "CR 4.4.3",
+                f"{PLAYERS[pi]} has already revealed a hero in this sudden-death round.",
+            )
+        if self.turn != pi:
+            raise self._not_your_turn(pi)
+        cid = action.card
+        assert cid is not None
+        self._check_new(cid, "hero", "CR 4.4.3")
+        self.located.add(cid)
+        self.sd_reveals[pi] = cid
+        other = OTHER[pi]
+        if self.sd_reveals[other] is None:
+            self.turn = other
+            return
+        a, b = (self.cards[c] for c in self.sd_reveals)  # type: ignore[index]
+        assert isinstance(a, Hero) and isinstance(b, Hero)
+        winner, by = _compare(a.power, b.power, a.weapon, b.weapon, True)
+        heroes = (self.sd_reveals[0] or "", self.sd_reveals[1] or "")
+        self.sd_rounds.append(
+            SuddenDeathRound(len(self.sd_rounds) + 1, heroes, (a.power, b.power), winner, by)
+        )
+        self.sd_reveals = [None, None]
+        if winner is not None:
+            self.result = Outcome(winner, self.battle, tuple(self.sd_rounds))
+            self.phase = "over"
+        else:
+            self.turn = self.honors
+
+    # ------------------------------------------------------------------ battle flow
+
+    def _start_battle(self) -> None:
+        for ps in self.p:
+            ps.mods.clear()
+            ps.plays_battle = []
+            ps.spent_battle = 0
+            ps.recovered_battle = 0
+            ps.substituted = False
+            ps.decided = False
+            ps.passed = False
+        self.play_ended = False
+        b = self.battle
+        if self.ongoing:
+            self.ongoing = [o for o in self.ongoing if max(o.battles, default=0) >= b]
+        self._fire("battle_start", None)
+        if self.mode == "rookie":
+            self._reveal_heroes()
+        else:
+            self.phase = "substitution"
+            self.turn = self.honors
+
+    def _reveal_heroes(self) -> None:
+        for pi in (self.honors, OTHER[self.honors]):
+            self.p[pi].revealed.append(self.p[pi].lineup[self.battle - 1])
+        self._fire("reveal", None)
+        if self.mode == "playmaker":
+            self.phase = "play"
+            self.turn = self.honors
+        else:
+            self._determine()
+
+    def _determine(self) -> None:
+        b = self.battle
+        mods = (tuple(self.modifiers(0)), tuple(self.modifiers(1)))
+        heroes = (self.hero(0), self.hero(1))
+        power = (
+            heroes[0].power + sum(a for _s, a in mods[0]),
+            heroes[1].power + sum(a for _s, a in mods[1]),
+        )
+        use_super = super_tie_breaker_applies(self.mode, False)
+        winner, by = _compare(power[0], power[1], self.weapon(0), self.weapon(1), use_super)
+        for i in (0, 1):
+            res = "draw" if winner is None else ("won" if winner == i else "lost")
+            self.p[i].results.append(res)
+        if winner is not None:
+            self.p[winner].trophies += 1
+        self.phase = "resolving"
+        if self.ongoing:
+            event = "draw_battle" if winner is None else "win"
+            self._fire(event, None)
+            if winner is not None:
+                self._fire("lose", None)
+            self._fire("battle_end", None)
+            self._end_until(winner)
+        if self.honors_next is not None:
+            self.honors = self.honors_next
+            self.honors_next = None
+        elif winner is not None:
+            self.honors = winner
+        self.history.append(
+            BattleResult(b, (heroes[0].id, heroes[1].id), power, mods, winner, by, self.honors)
+        )
+        self._after_battle()
+
+    def _end_until(self, winner: int | None) -> None:
+        if winner is None:
+            return
+        self.ongoing = [
+            o
+            for o in self.ongoing
+            if not (o.step.get("until") == "win" and _reaches(o, winner, o.step, "who"))
+        ]
+
+    def _after_battle(self) -> None:
+        b = self.battle
+        t = (self.p[0].trophies, self.p[1].trophies)
+        if self.options.stop_at_four and max(t) >= TROPHIES_TO_WIN:
+            self._finish(0 if t[0] > t[1] else 1, b)
+            return
+        if b >= BATTLES:
+            if t[0] != t[1]:
+                w = 0 if t[0] > t[1] else 1
+                self._finish(w, self._decided_at(w))
+            elif self.options.tiebreakers:
+                self.phase = "sudden_death"
+                self.turn = self.honors
+            else:
+                self._finish(None, b)
+            return
+        if self.mode == "playmaker":
+            for i in (0, 1):
+                ps = self.p[i]
+                if ps.playbook_size > 0 and not self.is_prevented("draw_plays", i):
+                    ps.pending_draws += 1
+                if ps.pending_draws > ps.playbook_size:
+                    ps.pending_draws = ps.playbook_size
+            if self.p[0].pending_draws or self.p[1].pending_draws:
+                self.phase = "draw"
+                return
+        self._next_battle()
+
+    def _decided_at(self, w: int) -> int:
+        count = 0
+        for r in self.history:
+            if r.winner == w:
+                count += 1
+                if count >= TROPHIES_TO_WIN:
+                    return r.battle
+        return self.battle
+
+    def _finish(self, winner: int | None, after: int) -> None:
+        self.result = Outcome(winner, after)
+        self.phase = "over"
+        for ps in self.p:
+            ps.pending_draws = 0
+
+    def _next_battle(self) -> None:
+        self.battle += 1
+        self._start_battle()
+
+    # ------------------------------------------------------------------ effects plumbing
+
+    def new_instance(self) -> int:
+        self.serial += 1
+        return self.serial
+
+    def _fire(self, event: str, actor: int | None) -> None:
+        if not self.ongoing:
+            return
+        from .resolve import fire
+
+        fire(self, event, actor, None)
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-friendly view of the position (for traces and the judge's form)."""
+        players = {}
+        for i, pid in enumerate(PLAYERS):
+            ps = self.p[i]
+            players[pid] = {
+                "lineup": ps.lineup[:],
+                "bench": ps.bench[:],
+                "hand": ps.hand[:],
+                "discard": ps.discard[:],
+                "hot_dogs": ps.hot_dogs,
+                "hot_dogs_discarded": (HOT_DOGS - ps.hot_dogs) if self.mode != "rookie" else 0,
+                "playbook_size": ps.playbook_size,
+                "trophies": ps.trophies,
+            }
+        return {
+            "battle": self.battle,
+            "phase": self.phase,
+            "honors": PLAYERS[self.honors],
+            "players": players,
+            "ongoing": [{"source": o.source, "kind": o.kind} for o in self.ongoing],
+        }
+
+
+def _compare(pa: int, pb: int, wa: str, wb: str, use_super: bool) -> tuple[int | None, str]:
+    """Winner index and decided_by (CR 4.3.2 Determine Winner / Super Tie Breaker)."""
+    if pa > pb:
+        return 0, "power"
+    if pb > pa:
+        return 1, "power"
+    if use_super and (wa == "Super") != (wb == "Super"):
+        return (0 if wa == "Super" else 1), "super"
+    return None, "draw"
+
+
+def _reaches(o: Ongoing, pi: int, step: dict[str, Any], key: str) -> bool:
+    """Does an ongoing effect's who/target (relative to its owner) include player pi?"""
+    who = str(step.get(key, "own"))
+    if who == "both":
+        return True
+    return (pi == o.owner) == (who == "own")
+
+
+def _weapon_matches(weapon: str, wanted: Any) -> bool:
+    if isinstance(wanted, list):
+        return weapon in wanted
+    return bool(weapon == wanted)
+
+
+def _cannot_run(why: str, s: GameState, pi: int, play: Play) -> IllegalActionError:
+    name = f"{play.id} ({play.name})"
+    if why == "plays_prevented":
+        return IllegalActionError(
+            why, "CR 5.1.1", f"A play prevents {PLAYERS[pi]} from running plays this battle."
+        )
+    if why == "play_limit_reached":
+        return IllegalActionError(
+            why, "CR 5.1.1", f"A play limits how many plays {PLAYERS[pi]} may run this battle."
+        )
+    if why == "play_condition_not_met":
+        return IllegalActionError(
+            why, "CR 2.1.2", f"{name} cannot be run now: its text restricts when it can be run."
+        )
+    cost = s.play_cost(pi, play)
+    return IllegalActionError(
+        why,
+        "CR 2.1.2",
+        f"{name} costs {cost} hot dogs; {PLAYERS[pi]} has {s.p[pi].hot_dogs}. A play cannot be "
+        "run unless its full cost is paid.",
+        Need("hot_dogs"),
+    )
