@@ -142,6 +142,7 @@ class _Builder:
         self.catalog = catalog
         self.entries: list[DeckEntry] = []
         self.index: dict[tuple[Section, str], int] = {}
+        self.origin: dict[tuple[Section, str], str] = {}
         self.issues: list[DecklistIssue] = []
         self.suggested = 0
         self.dropped = 0
@@ -158,30 +159,31 @@ class _Builder:
         self.suggested += 1
         return self.catalog.suggest(name)
 
-    def add(
-        self, entry: DeckEntry, *, where: str, line: int | None, path: str | None, text: str
-    ) -> None:
+    def add(self, entry: DeckEntry, *, path: str | None, text: str) -> None:
+        """Add an entry; a card already in the section adds its count (and a warning)."""
         key = (entry.section, entry.card_id)
-        if key in self.index:
-            i = self.index[key]
-            first = self.entries[i]
-            self.entries[i] = replace(
-                first, count=first.count + entry.count, exact=first.exact or entry.exact
-            )
-            card = self.catalog[entry.card_id]
-            self.issue(
-                DecklistIssue(
-                    "duplicate_line",
-                    f"{card.label} is listed again ({where}); the counts are added together",
-                    line=line,
-                    path=path,
-                    text=text,
-                    severity="warning",
-                )
-            )
+        where = f"line {entry.line}" if entry.line is not None else (path or "")
+        if key not in self.index:
+            self.index[key] = len(self.entries)
+            self.origin[key] = where
+            self.entries.append(entry)
             return
-        self.index[key] = len(self.entries)
-        self.entries.append(entry)
+        i = self.index[key]
+        first = self.entries[i]
+        self.entries[i] = replace(
+            first, count=first.count + entry.count, exact=first.exact or entry.exact
+        )
+        self.issue(
+            DecklistIssue(
+                "duplicate_line",
+                f"{self.catalog[entry.card_id].label} is listed again (first at "
+                f"{self.origin[key]}); the counts are added together",
+                line=entry.line,
+                path=path,
+                text=text,
+                severity="warning",
+            )
+        )
 
     def build(self) -> Decklist:
         issues = list(self.issues)
@@ -323,7 +325,7 @@ _COUNT_SUFFIX = re.compile(r"^(.*?\S)\s+[x\u00d7]\s*([+-]?\d+)$", re.IGNORECASE)
 _PRINTING_BRACKET = re.compile(r"^(.*?)\s*\[\s*([^\[\]#]*?)\s*#\s*([^\[\]#]+?)\s*\]$")
 _PRINTING_BARE = re.compile(r"^([^\[\]#]+?)\s*#\s*([^\s\[\]#]+)$")
 _VARIANT_PARENS = re.compile(r"^(.*?)\s*[(\[]\s*([^()\[\]]*?)\s*[)\]]$")
-_VARIANT_TAIL = re.compile(r"^(.*\S)\s+([A-Za-z]+|\d+)\s*[,/|]?\s*([A-Za-z]+|\d+)$")
+_VARIANT_TAIL = re.compile(r"^(.*?\S)\s+([A-Za-z]+|\d+)(?:\s*[,/|]\s*|\s+)([A-Za-z]+|\d+)$")
 
 
 def _variant_tokens(text: str) -> tuple[str, int] | None:
@@ -544,13 +546,8 @@ def _place(
                 severity="warning",
             )
         )
-    where = f"line {line}" if line is not None else (path or "")
     builder.add(
-        DeckEntry(home, card.id, count, exact=resolved.exact, line=line),
-        where=where,
-        line=line,
-        path=path,
-        text=text[:80],
+        DeckEntry(home, card.id, count, exact=resolved.exact, line=line), path=path, text=text[:80]
     )
 
 
