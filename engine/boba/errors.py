@@ -32,6 +32,8 @@ class Need:
     kind: str
     detail: str = ""
     options: tuple[Any, ...] = ()
+    count: int = 1
+    player: int | None = None
 
 
 class IllegalActionError(Exception):

@@ -15,8 +15,9 @@ from typing import Any
 from .actions import Action
 from .errors import IllegalActionError, RecordError
 from .record import Record, load_record, parse_record
+from .results import BattleResult, Outcome
 from .rules import PLAYERS
-from .state import BattleResult, GameState, Outcome
+from .state import GameState
 
 REPLAY_FORMAT = "boba-replay/1"
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2

@@ -15,10 +15,11 @@ from .actions import Action
 from .cards import Hero, Play
 from .effects import EffectError, step_kind, validate_effect
 from .errors import IllegalActionError, Need
+from .results import Ongoing
 from .rules import BATTLES, HOT_DOGS, PLAYERS
 
 if TYPE_CHECKING:
-    from .state import GameState, Ongoing
+    from .state import GameState
 
 OTHER = (1, 0)
 MAX_DEPTH = 4
@@ -320,17 +321,23 @@ class Resolver(Context):
         cur.ri += 1
         return r
 
-    def next_drawn(self, kind: str, optional: bool = False) -> str | None:
+    def next_drawn(self, kind: str, optional: bool = False, pi: int | None = None) -> str | None:
         cur = self.cur
         if cur.di >= len(cur.drawn):
-            if optional:
-                return None
+            if optional and not self.s.probe:
+                return None  # the hero deck is empty (its size is not recorded)
             raise IllegalActionError(
                 "missing_drawn",
                 "CR 5.1.5",
                 f"The play takes a {kind} from a hidden zone that the record does not give "
                 "(drawn).",
-                Need("drawn", kind),
+                Need(
+                    "drawn",
+                    kind,
+                    ("optional",) if optional else (),
+                    1,
+                    self.me if pi is None else pi,
+                ),
             )
         cid = cur.drawn[cur.di]
         card = self.s.cards[cid]
@@ -380,8 +387,6 @@ class Resolver(Context):
             self.nullified = True  # CR 5.2.3 A: the rest of the effect is nullified
 
     def ongoing(self, kind: str, step: dict[str, Any], amount: int = 0) -> Ongoing:
-        from .state import Ongoing
-
         o = Ongoing(
             self.s.new_instance(),
             self.me,
@@ -502,14 +507,14 @@ class Resolver(Context):
         ps = s.p[pi]
         if ps.playbook_size <= 0 or s.is_prevented("draw_plays", pi):
             return False
-        cid = self.next_drawn("play")
+        cid = self.next_drawn("play", pi=pi)
         assert cid is not None
         ps.hand.append(cid)
         ps.playbook_size -= 1
         return True
 
     def draw_hero(self, pi: int) -> bool:
-        cid = self.next_drawn("hero", optional=True)
+        cid = self.next_drawn("hero", optional=True, pi=pi)
         if cid is None:
             return False
         self.s.p[pi].bench.append(cid)
@@ -547,7 +552,7 @@ class Resolver(Context):
                         "missing_drawn",
                         "CR 5.1.5",
                         "The random pick is not in the record (drawn).",
-                        Need("pick", key, tuple(x for x in eligible if x not in picked)),
+                        Need("pick", key, tuple(x for x in eligible if x not in picked), k),
                     )
                 cid = cur.drawn[cur.di]
                 if cid not in eligible or cid in picked:
@@ -568,10 +573,11 @@ class Resolver(Context):
             or len(set(map(str, chosen))) != k
             or not all(c in eligible for c in chosen)
         ):
-            raise _invalid(
-                key,
+            raise IllegalActionError(
+                "invalid_choice",
+                "CR 5.1.1",
                 f"choices.{key} must list {k} of: {', '.join(eligible)}.",
-                tuple(eligible),
+                Need("choice", key, tuple(eligible), k),
             )
         return [str(c) for c in chosen]
 
@@ -593,7 +599,7 @@ class Resolver(Context):
                 k = n if kind == "hero" else min(n, ps.playbook_size)
                 got = 0
                 for _ in range(k):
-                    cid = self.next_drawn(kind, optional=kind == "hero")
+                    cid = self.next_drawn(kind, optional=kind == "hero", pi=pi)
                     if cid is None:
                         break
                     ps.discard.append(cid)
@@ -690,12 +696,15 @@ class Resolver(Context):
             k = n if kind == "hero" else min(n, ps.playbook_size)
             revealed: list[str] = []
             for _ in range(k):
-                cid = self.next_drawn(kind, optional=kind == "hero")
+                cid = self.next_drawn(kind, optional=kind == "hero", pi=pi)
                 if cid is None:
                     break
                 revealed.append(cid)
             keep_n = min(step.get("keep", 0), len(revealed))
             kept = self._pick("keep", revealed, keep_n, False) if keep_n else []
+            if kind == "play" and revealed:
+                card = s.cards[revealed[-1]]
+                self.drawn_cost = card.cost or 0 if isinstance(card, Play) else 0
             for cid in revealed:
                 if cid in kept:
                     (ps.bench if kind == "hero" else ps.hand).append(cid)
@@ -894,7 +903,7 @@ class Resolver(Context):
             w = step.get("weapon")
             new: str | None = None
             if where == "hero_deck_top":
-                new = self.next_drawn("hero", optional=True)
+                new = self.next_drawn("hero", optional=True, pi=pi)
             elif where == "future":
                 b = self.choice("battle")
                 if not isinstance(b, int) or not s.battle < b <= BATTLES:

@@ -27,13 +27,14 @@ may be partly changed, so clone first if you need the position before (``replay`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
 from .cards import Card, Hero, Play
 from .errors import IllegalActionError, Need
 from .record import Record
+from .resolve import Context, aura_amount, fire, run_play
+from .results import BattleResult, Ongoing, Outcome, SuddenDeathRound
 from .rules import (
     BATTLES,
     HOT_DOGS,
@@ -114,84 +115,6 @@ class PlayerState:
         return c
 
 
-@dataclass(frozen=True, slots=True)
-class Ongoing:
-    """An ongoing effect (CR 5.1.1) created by ``source`` (a play id) for ``owner``."""
-
-    instance: int
-    owner: int
-    source: str
-    key: str  # non-stacking identity (CR 5.1.6): the base play's name
-    kind: str  # the step kind: power, cost, sub_cost, prevent, max_plays, set_weapon, on
-    step: dict[str, Any]
-    battles: frozenset[int]
-    amount: int = 0
-    created: int = 0  # the battle it was created in
-
-
-@dataclass(frozen=True, slots=True)
-class BattleResult:
-    """How one battle ended: the final heroes, their power and why the winner won."""
-
-    battle: int
-    heroes: tuple[str, str]
-    power: tuple[int, int]
-    modifiers: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
-    winner: int | None
-    decided_by: str  # power, super or draw
-    honors_next: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "battle": self.battle,
-            "heroes": {"A": self.heroes[0], "B": self.heroes[1]},
-            "power": {"A": self.power[0], "B": self.power[1]},
-            "modifiers": {
-                p: [{"source": s, "amount": a} for s, a in self.modifiers[i]]
-                for i, p in enumerate(PLAYERS)
-            },
-            "winner": None if self.winner is None else PLAYERS[self.winner],
-            "decided_by": self.decided_by,
-            "honors_next": PLAYERS[self.honors_next],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class SuddenDeathRound:
-    """One sudden-death reveal (CR 4.4.3)."""
-
-    round: int
-    heroes: tuple[str, str]
-    power: tuple[int, int]
-    winner: int | None
-    decided_by: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "heroes": {"A": self.heroes[0], "B": self.heroes[1]},
-            "power": {"A": self.power[0], "B": self.power[1]},
-            "winner": None if self.winner is None else PLAYERS[self.winner],
-            "decided_by": self.decided_by,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game: winner None is a drawn game."""
-
-    winner: int | None
-    decided_after_battle: int
-    sudden_death: tuple[SuddenDeathRound, ...] = field(default=())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": None if self.winner is None else PLAYERS[self.winner],
-            "decided_after_battle": self.decided_after_battle,
-            "sudden_death": [r.to_json() for r in self.sudden_death],
-        }
-
-
 def _rule_for_phase(phase: str) -> str:
     return {
         "substitution": "CR 4.2.2",
@@ -218,6 +141,7 @@ class GameState:
         "p",
         "phase",
         "play_ended",
+        "probe",
         "result",
         "sd_reveals",
         "sd_rounds",
@@ -245,6 +169,8 @@ class GameState:
         self.result: Outcome | None = None
         self.serial = 0
         self.play_ended = False
+        # The generator sets probe: an effect that would find a hero deck empty asks instead.
+        self.probe = False
 
     # ------------------------------------------------------------------ construction
 
@@ -285,6 +211,7 @@ class GameState:
         c.result = self.result
         c.serial = self.serial
         c.play_ended = self.play_ended
+        c.probe = self.probe
         return c
 
     # ------------------------------------------------------------------ queries
@@ -315,8 +242,6 @@ class GameState:
         """Every modifier on player pi's active hero now, in the order they arose."""
         mods = list(self.p[pi].mods)
         if self.ongoing:
-            from .resolve import aura_amount
-
             for o in self.ongoing:
                 if o.kind == "power" and self.battle in o.battles:
                     amount = aura_amount(self, o, pi)
@@ -344,9 +269,9 @@ class GameState:
 
     def play_cost(self, pi: int, play: Play, charge: bool = False) -> int:
         """What running ``play`` costs pi now: printed or cost_if, plus cost effects, >= 0."""
-        from .resolve import Context
-
         cost = play.cost
+        if cost is not None and not play.cost_if and not self.ongoing:
+            return cost
         if cost is None:  # copies its cost from the last play its player used (Copycat)
             last = self._last_used(pi)
             cost = last.cost if last is not None and last.cost is not None else 0
@@ -402,11 +327,8 @@ class GameState:
         limit = self.max_plays(pi)
         if limit is not None and len(self.p[pi].plays_battle) >= limit:
             return "play_limit_reached"
-        if play.requires is not None:
-            from .resolve import Context
-
-            if not Context(self, pi, play).cond(play.requires):
-                return "play_condition_not_met"
+        if play.requires is not None and not Context(self, pi, play).cond(play.requires):
+            return "play_condition_not_met"
         if self.play_cost(pi, play) > self.p[pi].hot_dogs:
             return "insufficient_hot_dogs"
         return None
@@ -660,8 +582,6 @@ class GameState:
         why = self.can_run(pi, play)
         if why is not None:
             raise _cannot_run(why, self, pi, play)
-        from .resolve import run_play
-
         cost = self.play_cost(pi, play, charge=True)
         ps.hot_dogs -= cost
         ps.spent_battle += cost
@@ -744,7 +664,7 @@ class GameState:
         b = self.battle
         if self.ongoing:
             self.ongoing = [o for o in self.ongoing if max(o.battles, default=0) >= b]
-        self._fire("battle_start", None)
+            fire(self, "battle_start", None, None)
         if self.mode == "rookie":
             self._reveal_heroes()
         else:
@@ -752,9 +672,11 @@ class GameState:
             self.turn = self.honors
 
     def _reveal_heroes(self) -> None:
-        for pi in (self.honors, OTHER[self.honors]):
-            self.p[pi].revealed.append(self.p[pi].lineup[self.battle - 1])
-        self._fire("reveal", None)
+        slot = self.battle - 1
+        for ps in self.p:
+            ps.revealed.append(ps.lineup[slot])
+        if self.ongoing:
+            fire(self, "reveal", None, None)
         if self.mode == "playmaker":
             self.phase = "play"
             self.turn = self.honors
@@ -763,26 +685,41 @@ class GameState:
 
     def _determine(self) -> None:
         b = self.battle
-        mods = (tuple(self.modifiers(0)), tuple(self.modifiers(1)))
-        heroes = (self.hero(0), self.hero(1))
-        power = (
-            heroes[0].power + sum(a for _s, a in mods[0]),
-            heroes[1].power + sum(a for _s, a in mods[1]),
-        )
-        use_super = super_tie_breaker_applies(self.mode, False)
-        winner, by = _compare(power[0], power[1], self.weapon(0), self.weapon(1), use_super)
-        for i in (0, 1):
-            res = "draw" if winner is None else ("won" if winner == i else "lost")
-            self.p[i].results.append(res)
-        if winner is not None:
+        cards = self.cards
+        slot = b - 1
+        h0 = cards[self.p[0].lineup[slot]]
+        h1 = cards[self.p[1].lineup[slot]]
+        assert isinstance(h0, Hero) and isinstance(h1, Hero)
+        if self.ongoing or self.p[0].mods or self.p[1].mods:
+            mods = (tuple(self.modifiers(0)), tuple(self.modifiers(1)))
+            p0 = h0.power + sum(a for _s, a in mods[0])
+            p1 = h1.power + sum(a for _s, a in mods[1])
+        else:
+            mods = ((), ())
+            p0, p1 = h0.power, h1.power
+        if p0 > p1:
+            winner: int | None = 0
+            by = "power"
+        elif p1 > p0:
+            winner, by = 1, "power"
+        else:
+            winner, by = _compare(
+                p0, p1, self.weapon(0), self.weapon(1), super_tie_breaker_applies(self.mode, False)
+            )
+        r0, r1 = self.p[0].results, self.p[1].results
+        if winner is None:
+            r0.append("draw")
+            r1.append("draw")
+        else:
             self.p[winner].trophies += 1
-        self.phase = "resolving"
+            r0.append("won" if winner == 0 else "lost")
+            r1.append("won" if winner == 1 else "lost")
         if self.ongoing:
-            event = "draw_battle" if winner is None else "win"
-            self._fire(event, None)
+            self.phase = "resolving"
+            fire(self, "draw_battle" if winner is None else "win", None, None)
             if winner is not None:
-                self._fire("lose", None)
-            self._fire("battle_end", None)
+                fire(self, "lose", None, None)
+            fire(self, "battle_end", None, None)
             self._end_until(winner)
         if self.honors_next is not None:
             self.honors = self.honors_next
@@ -790,7 +727,7 @@ class GameState:
         elif winner is not None:
             self.honors = winner
         self.history.append(
-            BattleResult(b, (heroes[0].id, heroes[1].id), power, mods, winner, by, self.honors)
+            BattleResult(b, (h0.id, h1.id), (p0, p1), mods, winner, by, self.honors)
         )
         self._after_battle()
 
@@ -859,8 +796,6 @@ class GameState:
     def _fire(self, event: str, actor: int | None) -> None:
         if not self.ongoing:
             return
-        from .resolve import fire
-
         fire(self, event, actor, None)
 
     def snapshot(self) -> dict[str, Any]:
