@@ -37,7 +37,9 @@ class Forbidden(ServiceError):
 
     status_code = 403
 
-    def __init__(self, message: str = "You do not have permission to do this.", **kwargs: object) -> None:
+    def __init__(
+        self, message: str = "You do not have permission to do this.", **kwargs: object
+    ) -> None:
         super().__init__(message, code="forbidden", **kwargs)  # type: ignore[arg-type]
 
 

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import DefaultRouter
 
 from accounts import api as accounts_api
+from config.views import healthz
 from tournaments import api as tournaments_api
 
 router = DefaultRouter()
@@ -20,6 +21,7 @@ api_urls = [
 ]
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urls)),
     path("accounts/", include("accounts.urls")),

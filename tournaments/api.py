@@ -21,15 +21,15 @@ from tournaments.models import Registration, Tournament
 def _event_queryset(user) -> object:  # type: ignore[no-untyped-def]
     return (
         Tournament.objects.visible_to(user)
-        .annotate(registered_count=Count("registrations", filter=Q(registrations__status="registered")))
+        .annotate(
+            registered_count=Count("registrations", filter=Q(registrations__status="registered"))
+        )
         .prefetch_related("organisers")
         .order_by("starts_at", "id")
     )
 
 
-class EventViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
-):
+class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Events: anyone may read published events; organisers create and manage their own."""
 
     serializer_class = s.EventOutput
@@ -77,9 +77,11 @@ class EventViewSet(
         data = _valid(s.JudgeInput, request.data)
         from accounts.player_ids import normalise_player_id
 
-        user = get_user_model().objects.filter(
-            player_id=normalise_player_id(data["player_id"])
-        ).first()
+        user = (
+            get_user_model()
+            .objects.filter(player_id=normalise_player_id(data["player_id"]))
+            .first()
+        )
         if user is None:
             raise ServiceError("player_id: no account has this player id.", field="player_id")
         services.event_set_judge(
@@ -93,7 +95,9 @@ class EventViewSet(
         event = self.get_object()
         qs = services.registration_list(actor=request.user, tournament=event)
         serializer = (
-            s.RegistrationStaffOutput if perms.is_staff_of(request.user, event) else s.RegistrationOutput
+            s.RegistrationStaffOutput
+            if perms.is_staff_of(request.user, event)
+            else s.RegistrationOutput
         )
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(serializer(page, many=True).data)
@@ -110,8 +114,12 @@ class EventViewSet(
     def walk_ins(self, request: Request, slug: str) -> Response:
         event = self.get_object()
         data = _valid(s.WalkInInput, request.data)
-        registration = services.registration_add_walk_in(actor=request.user, tournament=event, **data)
-        return Response(s.RegistrationStaffOutput(registration).data, status=status.HTTP_201_CREATED)
+        registration = services.registration_add_walk_in(
+            actor=request.user, tournament=event, **data
+        )
+        return Response(
+            s.RegistrationStaffOutput(registration).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(responses=s.AuditOutput(many=True))
     @action(detail=True, methods=["get"])
@@ -147,7 +155,9 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=None, responses=s.RegistrationOutput)
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, pk: str) -> Response:
-        registration = services.registration_withdraw(actor=request.user, registration=self.get_object())
+        registration = services.registration_withdraw(
+            actor=request.user, registration=self.get_object()
+        )
         return Response(self._out(registration))
 
     @extend_schema(request=s.RemoveInput, responses=s.RegistrationStaffOutput)
@@ -188,14 +198,18 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=None, responses=s.RegistrationStaffOutput)
     @action(detail=True, methods=["post"])
     def reinstate(self, request: Request, pk: str) -> Response:
-        registration = services.registration_reinstate(actor=request.user, registration=self.get_object())
+        registration = services.registration_reinstate(
+            actor=request.user, registration=self.get_object()
+        )
         return Response(self._out(registration))
 
     @extend_schema(request=s.ClaimInput, responses=s.RegistrationOutput)
     @action(detail=False, methods=["post"])
     def claim(self, request: Request) -> Response:
         data = _valid(s.ClaimInput, request.data)
-        registration = services.registration_claim(actor=request.user, claim_code=data["claim_code"])
+        registration = services.registration_claim(
+            actor=request.user, claim_code=data["claim_code"]
+        )
         return Response(s.RegistrationOutput(registration).data)
 
     @extend_schema(responses=s.RegistrationOutput(many=True))

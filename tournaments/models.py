@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import GAMES, game_choices, get_game
@@ -68,9 +69,7 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=30, choices=STATUS_CHOICES, default=EventStatus.DRAFT.value
     )
-    player_check_in_open = models.BooleanField(
-        _("players may check themselves in"), default=False
-    )
+    player_check_in_open = models.BooleanField(_("players may check themselves in"), default=False)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_events", verbose_name=_("organisers")
     )
@@ -81,7 +80,7 @@ class Tournament(models.Model):
         verbose_name=_("judges"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -92,7 +91,8 @@ class Tournament(models.Model):
         ordering = ["starts_at", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=[s.value for s in EventStatus]), name="tournament_status_known"
+                condition=Q(status__in=[s.value for s in EventStatus]),
+                name="tournament_status_known",
             ),
             models.CheckConstraint(
                 condition=Q(registration_closes_at__isnull=True)
@@ -104,6 +104,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_detail", kwargs={"slug": self.slug})
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
@@ -138,11 +141,6 @@ class Tournament(models.Model):
             errors["capacity"] = _("An event needs room for at least two players.")
         if errors:
             raise ValidationError(errors)
-
-    def get_absolute_url(self) -> str:
-        from django.urls import reverse
-
-        return reverse("event_detail", kwargs={"slug": self.slug})
 
     @property
     def status_enum(self) -> EventStatus:

@@ -62,12 +62,16 @@ class EventInput(serializers.Serializer):
     starts_at = serializers.DateTimeField()
     time_zone = serializers.CharField(max_length=64, default="UTC")
     venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    capacity = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100_000)
+    capacity = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=100_000
+    )
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     decklist_deadline = serializers.DateTimeField(required=False, allow_null=True)
     round_minutes = serializers.IntegerField(required=False, min_value=5, max_value=600)
-    planned_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=30)
+    planned_rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=30
+    )
     top_cut_size = serializers.ChoiceField(choices=[c[0] for c in TOP_CUT_CHOICES], required=False)
 
 

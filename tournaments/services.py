@@ -137,9 +137,7 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
         if old == value:
             continue
         if name in FIXED_AFTER_DRAFT and tournament.status != EventStatus.DRAFT:
-            raise ServiceError(
-                f"{name}: cannot change once the event has left draft.", field=name
-            )
+            raise ServiceError(f"{name}: cannot change once the event has left draft.", field=name)
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
     if not changes:
@@ -277,9 +275,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     tournament = _locked(tournament)
     _require_registration_open(tournament)
     registration = (
-        Registration.objects.select_for_update()
-        .filter(tournament=tournament, player=actor)
-        .first()
+        Registration.objects.select_for_update().filter(tournament=tournament, player=actor).first()
     )
     if registration is not None:
         if registration.status in ACTIVE_STATUSES:
@@ -297,9 +293,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
         with transaction.atomic():
             registration.save()
     except IntegrityError:
-        raise Conflict(
-            "You are already registered for this event.", field="tournament"
-        ) from None
+        raise Conflict("You are already registered for this event.", field="tournament") from None
     audit(
         tournament=tournament,
         actor=actor,
@@ -350,7 +344,9 @@ def registration_withdraw(*, actor: Any, registration: Registration) -> Registra
 
 
 @transaction.atomic
-def registration_remove(*, actor: Any, registration: Registration, reason: str = "") -> Registration:
+def registration_remove(
+    *, actor: Any, registration: Registration, reason: str = ""
+) -> Registration:
     tournament, registration = _locked_registration(registration)
     permissions.require_organiser(actor, tournament)
     return _remove(actor=actor, tournament=tournament, registration=registration, reason=reason)
@@ -412,7 +408,9 @@ def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registratio
         .filter(tournament=tournament, status=RegistrationStatus.WAITLISTED)
         .order_by("queued_at", "id")
     )
-    free = None if tournament.capacity is None else tournament.capacity - _registered_count(tournament)
+    free = (
+        None if tournament.capacity is None else tournament.capacity - _registered_count(tournament)
+    )
     for registration in waiting:
         if free is not None and free <= 0:
             break
@@ -488,7 +486,9 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
         .first()
     )
     if registration is None:
-        raise ServiceError("claim_code: no unclaimed registration has this code.", field="claim_code")
+        raise ServiceError(
+            "claim_code: no unclaimed registration has this code.", field="claim_code"
+        )
     tournament = _locked(registration.tournament)
     if Registration.objects.filter(tournament=tournament, player=actor).exists():
         raise ServiceError(
@@ -587,7 +587,10 @@ def registration_reinstate(*, actor: Any, registration: Registration) -> Registr
     registration.drop_round = None
     registration.save(update_fields=["dropped_at", "drop_round", "updated_at"])
     audit(
-        tournament=tournament, actor=actor, action="registration.reinstated", registration=registration
+        tournament=tournament,
+        actor=actor,
+        action="registration.reinstated",
+        registration=registration,
     )
     return registration
 

@@ -19,8 +19,16 @@ urlpatterns = [
         name="event_player_check_in",
     ),
     path("events/<slug:slug>/manage/judges/", views.event_judge, name="event_judge"),
-    path("registrations/<int:pk>/withdraw/", views.registration_withdraw, name="registration_withdraw"),
-    path("registrations/<int:pk>/check-in/", views.registration_check_in, name="registration_check_in"),
+    path(
+        "registrations/<int:pk>/withdraw/",
+        views.registration_withdraw,
+        name="registration_withdraw",
+    ),
+    path(
+        "registrations/<int:pk>/check-in/",
+        views.registration_check_in,
+        name="registration_check_in",
+    ),
     path("registrations/<int:pk>/drop/", views.registration_drop, name="registration_drop"),
     path(
         "registrations/<int:pk>/<str:operation>/",

@@ -154,7 +154,9 @@ def registration_manage(request: HttpRequest, pk: int, operation: str) -> HttpRe
 
 
 def _own_or_managed_registration(request: HttpRequest, pk: int) -> Registration:
-    registration = get_object_or_404(Registration.objects.select_related("tournament", "player"), pk=pk)
+    registration = get_object_or_404(
+        Registration.objects.select_related("tournament", "player"), pk=pk
+    )
     if not perms.can_view_registration(request.user, registration):
         raise PermissionDenied
     return registration
@@ -250,7 +252,9 @@ def event_player_check_in(request: HttpRequest, slug: str) -> HttpResponse:
     open_ = request.POST.get("open") == "1"
     _attempt(
         request,
-        lambda: services.event_set_player_check_in(actor=request.user, tournament=event, open=open_),
+        lambda: services.event_set_player_check_in(
+            actor=request.user, tournament=event, open=open_
+        ),
         _("Players can now check in from their phones.") if open_ else _("Player check-in closed."),
     )
     return redirect("event_dashboard", slug=slug)
@@ -264,9 +268,11 @@ def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
     assigned = request.POST.get("assigned", "1") == "1"
     user = None
     if form.is_valid():
-        user = get_user_model().objects.filter(
-            player_id=normalise_player_id(form.cleaned_data["player_id"])
-        ).first()
+        user = (
+            get_user_model()
+            .objects.filter(player_id=normalise_player_id(form.cleaned_data["player_id"]))
+            .first()
+        )
     if user is None:
         messages.error(request, _("Judge's player id: no account has this player id."))
     else:

@@ -18,16 +18,42 @@ from tournaments import services
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
 
-DEMO_PASSWORD = "battledesk-demo"  # noqa: S105 - a documented local demo login, not a secret
+DEMO_PASSWORD = "battledesk-demo"
 DEMO_EVENT_SLUG = "battledesk-demo-open"
 PLAYER_COUNT = 32
 PLAYER_NAMES = [
-    "Avery Stone", "Blake Rivera", "Casey Morgan", "Dakota Lee", "Emerson Reyes", "Finley Brooks",
-    "Gray Patel", "Harper Quinn", "Indigo Park", "Jordan Ellis", "Kai Thompson", "Logan Fischer",
-    "Morgan Diaz", "Nico Bauer", "Oakley Singh", "Parker Nguyen", "Quinn Adler", "Riley Osei",
-    "Sage Kowalski", "Taylor Mendes", "Umi Sato", "Val Romero", "Wren Jansen", "Xen Okafor",
-    "Yael Cohen", "Zion Murphy", "Ari Lindqvist", "Bo Carter", "Cam Novak", "Drew Haddad",
-    "Eden Walsh", "Frankie Ito",
+    "Avery Stone",
+    "Blake Rivera",
+    "Casey Morgan",
+    "Dakota Lee",
+    "Emerson Reyes",
+    "Finley Brooks",
+    "Gray Patel",
+    "Harper Quinn",
+    "Indigo Park",
+    "Jordan Ellis",
+    "Kai Thompson",
+    "Logan Fischer",
+    "Morgan Diaz",
+    "Nico Bauer",
+    "Oakley Singh",
+    "Parker Nguyen",
+    "Quinn Adler",
+    "Riley Osei",
+    "Sage Kowalski",
+    "Taylor Mendes",
+    "Umi Sato",
+    "Val Romero",
+    "Wren Jansen",
+    "Xen Okafor",
+    "Yael Cohen",
+    "Zion Murphy",
+    "Ari Lindqvist",
+    "Bo Carter",
+    "Cam Novak",
+    "Drew Haddad",
+    "Eden Walsh",
+    "Frankie Ito",
 ]
 
 DEMO_EXTENSIONS: list[Any] = []

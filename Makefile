@@ -1,0 +1,46 @@
+# Battledesk: `make run` serves the demo on http://127.0.0.1:8000; `make test` lints and tests.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run serve migrate demo lint test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(PY) manage.py makemigrations --check --dry-run
+
+test: lint
+	$(VENV)/bin/pytest
+
+test-fast: install
+	$(VENV)/bin/pytest -x -q -m "not browser"
+
+bench: install
+	$(PY) bench/engine.py
+	$(PY) bench/pairing.py
+	$(PY) bench/decks.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

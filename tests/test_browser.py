@@ -1,0 +1,85 @@
+"""A person in a real browser: Playwright's Python package driving Debian's chromium.
+
+Nothing downloads a browser: the test launches /usr/bin/chromium (CHROMIUM_PATH). Without it
+the test skips locally and fails in CI (REQUIRE_SERVICES=1), where .ci/run installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import missing_service
+from tests.factories import TournamentFactory
+from tournaments.models import Registration
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture
+def browser_page() -> Iterator[object]:
+    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(executable):
+        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
+    # between page actions are still synchronous and safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            yield page
+            browser.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def test_a_player_signs_up_and_registers_through_the_pages(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]
+    event = TournamentFactory(name="Browser Open", capacity=16)
+    page = browser_page
+
+    page.goto(f"{live_server.url}/events/{event.slug}/")
+    page.get_by_role("link", name="or create an account").click()
+    page.get_by_label("Username").fill("phoneplayer")
+    page.get_by_label("Display name").fill("Phone Player")
+    page.get_by_label("E-mail").fill("phone@example.com")
+    page.get_by_label(re.compile(r"^Password:?$")).fill("a-long-enough-passphrase")
+    page.get_by_label("Password confirmation").fill("a-long-enough-passphrase")
+    page.get_by_role("button", name="Sign up").click()
+
+    page.wait_for_url(f"**/events/{event.slug}/")
+    page.get_by_role("button", name="Register").click()
+    page.get_by_text("You are registered.").first.wait_for()
+
+    registration = Registration.objects.get(tournament=event)
+    assert registration.player.username == "phoneplayer"
+    assert registration.status == "registered"
+    assert page.get_by_role("button", name="Withdraw").is_visible()
+
+
+def test_keyboard_users_can_skip_to_content(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.textContent")
+    assert "Skip to content" in focused

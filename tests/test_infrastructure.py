@@ -1,0 +1,135 @@
+"""The stack's wiring: settings from the environment, deploy checks, compose file, Celery."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_python(code: str, **env: str) -> str:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
+    clean.update(env)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+SETTINGS_PROBE = (
+    "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings.base');"
+    "django.setup(); from django.conf import settings as s;"
+    "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'], s.DEBUG)"
+)
+
+
+def test_with_no_settings_it_runs_on_sqlite_with_eager_tasks_and_local_cache() -> None:
+    engine, eager, cache, debug = run_python(SETTINGS_PROBE).split()
+    assert (
+        engine.endswith("sqlite3")
+        and eager == "True"
+        and cache.endswith("LocMemCache")
+        and debug == "True"
+    )
+
+
+def test_with_database_and_redis_urls_it_runs_on_postgres_with_workers() -> None:
+    out = run_python(
+        SETTINGS_PROBE,
+        DATABASE_URL="postgres://u:p@db.example:5432/bd",
+        REDIS_URL="redis://cache.example:6379/0",
+    ).split()
+    assert out[0].endswith("postgresql") and out[1] == "False" and out[2].endswith("RedisCache")
+
+
+def test_secret_key_is_required_when_debug_is_off() -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    clean["DJANGO_DEBUG"] = "0"
+    result = subprocess.run(
+        [sys.executable, "-c", SETTINGS_PROBE],
+        cwd=REPO,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY is required" in result.stderr
+
+
+def test_check_deploy_is_clean_with_production_settings() -> None:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
+    clean.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(64))
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_docker_compose_names_the_services_with_health_checks() -> None:
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert {"postgres", "redis", "web", "worker", "beat"} <= services.keys()
+    for name in ("postgres", "redis", "web", "worker", "beat"):
+        assert "healthcheck" in services[name], name
+    assert "migrate" in services["web"]["command"] and "gunicorn" in services["web"]["command"]
+    assert (REPO / ".env.example").is_file()
+
+
+def test_no_secret_is_committed_in_the_example_environment() -> None:
+    text = (REPO / ".env.example").read_text()
+    assert "CHANGE" in text
+
+
+def test_celery_ping_task_runs_eagerly_without_a_broker() -> None:
+    from config.celery import ping
+
+    assert ping.delay("hello").get(timeout=5) == "hello"
+
+
+@pytest.mark.services
+def test_redis_cache_round_trip(require_redis: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(require_redis)
+    key = f"battledesk-test-{secrets.token_hex(4)}"
+    client.set(key, "ok", ex=10)
+    assert client.get(key) == b"ok"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_database_reachable(client) -> None:  # type: ignore[no-untyped-def]
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_static_files_ship_with_the_project_no_cdn() -> None:
+    css = REPO / "static" / "css" / "battledesk.css"
+    assert css.is_file()
+    templates = "".join(p.read_text() for p in (REPO / "templates").rglob("*.html"))
+    assert "cdn." not in templates and "googleapis" not in templates and "unpkg" not in templates
