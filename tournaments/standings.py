@@ -1,0 +1,511 @@
+"""Swiss standings: match points, tiebreakers and each player's breakdown.
+
+Pure code: no Django, no I/O, no randomness. The Django services turn models into the frozen
+dataclasses below, call :func:`compute_standings`, and store or show the rows.
+
+Notes on terminology
+--------------------
+match
+    One pairing in one round, between players ``a`` and ``b``, with a ``result`` ("a", "b" or
+    "draw") and the games inside it (won by a, won by b, drawn).
+bye
+    A round in which a player has no opponent. It counts as a match win (``Scoring.win``
+    match points) and as ``Scoring.bye_games`` games (2-0 by default) for the player's own
+    points and game-win %, but it is *not* an opponent: it never enters anyone's OMW% or OGW%.
+match points
+    3 for a win (or a bye), 1 for a draw, 0 for a loss, by default (:class:`Scoring`).
+score group
+    All players on the same number of match points.
+rounds played
+    The rounds in which a player had a match or a bye. A late entry (a player whose
+    ``late_entry_round`` is k) has no rounds before k and is not given losses for them; a
+    dropped player has no rounds after the drop. Percentages are over rounds played.
+match-win % (MW%)
+    match points / (``Scoring.win`` x rounds played).
+game-win % (GW%)
+    game points / (3 x games played); a game win is 3 game points, a drawn game 1. Games lost
+    to a penalty (``Match.penalty_game_losses``) count as games won by the opponent.
+floor
+    When a player's MW% or GW% is used in an *opponent's* tiebreaker it is raised to at least
+    ``Scoring.floor`` (0.33, as in the Magic Tournament Rules), so beating a player who did
+    badly is not a disaster for his opponents. The player's own GW% tiebreaker is not floored.
+OMW% / OGW%
+    Opponents' match-win % / game-win %: the mean of each opponent's floored MW% / GW%, one
+    entry per match played (byes excluded). Dropped players stay in the standings and in their
+    opponents' OMW% and OGW%. A player with no opponent at all (only byes) gets the floor.
+battle differential
+    BoBA only: trophies won minus trophies lost over all games, from ``Match.battles``.
+head-to-head
+    Applied only to exactly two players still tied when it is reached: the one with the better
+    record in their matches against each other ranks higher.
+shared rank
+    Players tied on points and every tiebreaker share a rank (1, 2, 2, 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+Result = Literal["a", "b", "draw"]
+Tiebreaker = Literal["omw", "gw", "ogw", "battle_diff", "h2h"]
+
+TIEBREAKERS: tuple[Tiebreaker, ...] = ("omw", "gw", "ogw", "battle_diff", "h2h")
+DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = ("omw", "gw", "ogw")
+TIEBREAKER_LABELS: Mapping[str, str] = {
+    "omw": "opponents' match-win %",
+    "gw": "game-win %",
+    "ogw": "opponents' game-win %",
+    "battle_diff": "battle differential",
+    "h2h": "head-to-head",
+}
+
+# Values are compared after rounding, so that two averages equal in exact arithmetic are equal
+# here too (floating-point sums of different fractions can differ in the last bits).
+_KEY_DIGITS = 9
+
+
+class StateError(ValueError):
+    """Bad input. ``field`` is a path into the state, e.g. ``rounds[2][0].games``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player. ``late_entry_round`` is the first round he can be paired in."""
+
+    id: str
+    dropped: bool = False
+    late_entry_round: int = 1
+    fixed_table: int | None = None
+    seeding: float | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    """One pairing of a finished round, or a bye when ``b`` is None.
+
+    ``games`` are (won by a, won by b, drawn) as played; ``penalty_game_losses`` are games lost
+    to penalties by (a, b), counted as games won by the opponent; ``battles`` are the trophies
+    won by (a, b) over all games of the match (BoBA), or None when not recorded.
+    """
+
+    a: str
+    b: str | None = None
+    result: Result = "a"
+    games: tuple[int, int, int] = (0, 0, 0)
+    penalty_game_losses: tuple[int, int] = (0, 0)
+    battles: tuple[int, int] | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None
+
+    def effective_games(self) -> tuple[int, int, int]:
+        """Games won by a, won by b, drawn, with penalty game losses included."""
+        won_a, won_b, drawn = self.games
+        pen_a, pen_b = self.penalty_game_losses
+        return won_a + pen_b, won_b + pen_a, drawn
+
+
+def bye(player_id: str) -> Match:
+    """The match record of a bye."""
+    return Match(a=player_id, b=None, result="a")
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Match points and the values used in percentages."""
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    bye_games: tuple[int, int] = (2, 0)
+    game_win: int = 3
+    game_draw: int = 1
+    floor: float = 0.33
+
+    def validate(self, path: str = "scoring") -> None:
+        for name in ("win", "draw", "loss", "game_win", "game_draw"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise StateError(f"{path}.{name}", "must be a non-negative integer")
+        if self.win <= 0 or not self.win >= self.draw >= self.loss:
+            raise StateError(f"{path}.win", "need win > 0 and win >= draw >= loss")
+        if self.game_win <= 0:
+            raise StateError(f"{path}.game_win", "must be positive")
+        _check_counts(self.bye_games, 2, f"{path}.bye_games")
+        if not 0 <= self.floor <= 1:
+            raise StateError(f"{path}.floor", "must be between 0 and 1")
+
+
+@dataclass(frozen=True)
+class OpponentLine:
+    """One match in a player's breakdown, seen from the player's side."""
+
+    round: int
+    opponent: str
+    result: Literal["win", "loss", "draw"]
+    games: tuple[int, int, int]  # won, lost, drawn (penalties included)
+    opponent_match_win_pct: float  # floored, as used in OMW%
+    opponent_game_win_pct: float  # floored, as used in OGW%
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A player's line in the standings, with everything needed to explain it."""
+
+    rank: int
+    player_id: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    rounds_played: int
+    dropped: bool
+    match_win_pct: float
+    game_win_pct: float
+    opponents_match_win_pct: float
+    opponents_game_win_pct: float
+    battle_differential: int
+    games: tuple[int, int, int]  # won, lost, drawn, byes and penalties included
+    trophies: tuple[int, int]  # won, lost
+    tiebreakers: tuple[tuple[str, float | int | None], ...]
+    opponents: tuple[OpponentLine, ...]
+    bye_rounds: tuple[int, ...] = field(default=())
+
+    @property
+    def record(self) -> str:
+        """Wins-losses-draws, byes counted as wins."""
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+
+def _check_counts(value: object, size: int, path: str) -> None:
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != size
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
+        raise StateError(path, f"must be {size} non-negative integers")
+
+
+def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]]) -> None:
+    """Raise :class:`StateError` unless players and rounds are consistent.
+
+    Checks: unique non-empty ids; every match names known players, nobody twice in a round,
+    nobody against himself, results and game counts well formed and not contradicting each
+    other, and no match before a player's late-entry round.
+    """
+    known: dict[str, Player] = {}
+    for i, player in enumerate(players):
+        if not isinstance(player.id, str) or not player.id:
+            raise StateError(f"players[{i}].id", "must be a non-empty string")
+        if player.id in known:
+            raise StateError(f"players[{i}].id", f"duplicate id {player.id!r}")
+        if not isinstance(player.late_entry_round, int) or player.late_entry_round < 1:
+            raise StateError(f"players[{i}].late_entry_round", "must be an integer >= 1")
+        if player.fixed_table is not None and (
+            not isinstance(player.fixed_table, int)
+            or isinstance(player.fixed_table, bool)
+            or player.fixed_table < 1
+        ):
+            raise StateError(f"players[{i}].fixed_table", "must be a positive integer or null")
+        known[player.id] = player
+    for r, matches in enumerate(rounds):
+        seen: set[str] = set()
+        for m, match in enumerate(matches):
+            path = f"rounds[{r}][{m}]"
+            for side in ("a", "b"):
+                pid = getattr(match, side)
+                if side == "b" and pid is None:
+                    continue
+                if pid not in known:
+                    raise StateError(f"{path}.{side}", f"unknown player {pid!r}")
+                if pid in seen:
+                    raise StateError(f"{path}.{side}", f"player {pid!r} is twice in round {r + 1}")
+                if known[pid].late_entry_round > r + 1:
+                    raise StateError(
+                        f"{path}.{side}",
+                        f"player {pid!r} entered in round {known[pid].late_entry_round}",
+                    )
+                seen.add(pid)
+            if match.result not in ("a", "b", "draw"):
+                raise StateError(f"{path}.result", 'must be "a", "b" or "draw"')
+            if match.is_bye:
+                if match.result != "a":
+                    raise StateError(f"{path}.result", "a bye is a win for a")
+                continue
+            _check_counts(match.games, 3, f"{path}.games")
+            _check_counts(match.penalty_game_losses, 2, f"{path}.penalties")
+            if match.battles is not None:
+                _check_counts(match.battles, 2, f"{path}.battles")
+            won_a, won_b, _ = match.effective_games()
+            if (
+                (match.result == "a" and won_b > won_a)
+                or (match.result == "b" and won_a > won_b)
+                or (match.result == "draw" and won_a != won_b)
+            ):
+                raise StateError(f"{path}.games", f"games contradict result {match.result!r}")
+
+
+class _Acc:
+    """Running totals for one player."""
+
+    __slots__ = (
+        "bye_rounds",
+        "byes",
+        "draws",
+        "game_points",
+        "games_drawn",
+        "games_lost",
+        "games_played",
+        "games_won",
+        "losses",
+        "opponents",
+        "points",
+        "rounds_played",
+        "trophies_lost",
+        "trophies_won",
+        "wins",
+    )
+
+    def __init__(self) -> None:
+        self.points = 0
+        self.wins = self.losses = self.draws = self.byes = 0
+        self.rounds_played = 0
+        self.game_points = self.games_played = 0
+        self.games_won = self.games_lost = self.games_drawn = 0
+        self.trophies_won = self.trophies_lost = 0
+        # (round, opponent, result, won, lost, drawn)
+        self.opponents: list[tuple[int, str, str, int, int, int]] = []
+        self.bye_rounds: list[int] = []
+
+
+def _accumulate(
+    players: Sequence[Player], rounds: Sequence[Sequence[Match]], scoring: Scoring
+) -> dict[str, _Acc]:
+    acc = {p.id: _Acc() for p in players}
+    gw, gd = scoring.game_win, scoring.game_draw
+    for r, matches in enumerate(rounds, start=1):
+        for match in matches:
+            a = acc[match.a]
+            a.rounds_played += 1
+            if match.b is None:
+                a.points += scoring.win
+                a.wins += 1
+                a.byes += 1
+                a.bye_rounds.append(r)
+                won, lost = scoring.bye_games
+                a.games_won += won
+                a.games_lost += lost
+                a.games_played += won + lost
+                a.game_points += gw * won
+                continue
+            b = acc[match.b]
+            b.rounds_played += 1
+            if match.result == "a":
+                a.points += scoring.win
+                b.points += scoring.loss
+                a.wins += 1
+                b.losses += 1
+                ra, rb = "win", "loss"
+            elif match.result == "b":
+                b.points += scoring.win
+                a.points += scoring.loss
+                b.wins += 1
+                a.losses += 1
+                ra, rb = "loss", "win"
+            else:
+                a.points += scoring.draw
+                b.points += scoring.draw
+                a.draws += 1
+                b.draws += 1
+                ra = rb = "draw"
+            won_a, won_b, drawn = match.effective_games()
+            played = won_a + won_b + drawn
+            a.games_won += won_a
+            a.games_lost += won_b
+            a.games_drawn += drawn
+            b.games_won += won_b
+            b.games_lost += won_a
+            b.games_drawn += drawn
+            a.games_played += played
+            b.games_played += played
+            a.game_points += gw * won_a + gd * drawn
+            b.game_points += gw * won_b + gd * drawn
+            if match.battles is not None:
+                ta, tb = match.battles
+                a.trophies_won += ta
+                a.trophies_lost += tb
+                b.trophies_won += tb
+                b.trophies_lost += ta
+            a.opponents.append((r, match.b, ra, won_a, won_b, drawn))
+            b.opponents.append((r, match.a, rb, won_b, won_a, drawn))
+    return acc
+
+
+def compute_standings(
+    players: Sequence[Player],
+    rounds: Sequence[Sequence[Match]],
+    scoring: Scoring | None = None,
+    tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
+    *,
+    validate: bool = True,
+) -> list[StandingRow]:
+    """Rank every player (dropped ones included) by match points, then ``tiebreakers`` in order.
+
+    ``tiebreakers`` is any order of "omw", "gw", "ogw", "battle_diff" and "h2h". Players tied
+    on everything share a rank and are listed by id.
+    """
+    scoring = scoring or Scoring()
+    if validate:
+        scoring.validate()
+        validate_history(players, rounds)
+    order = _check_tiebreakers(tiebreakers)
+    acc = _accumulate(players, rounds, scoring)
+    floor = scoring.floor
+
+    mw: dict[str, float] = {}
+    gwp: dict[str, float] = {}
+    mw_floored: dict[str, float] = {}
+    gw_floored: dict[str, float] = {}
+    for pid, a in acc.items():
+        m = a.points / (scoring.win * a.rounds_played) if a.rounds_played else 0.0
+        g = a.game_points / (scoring.game_win * a.games_played) if a.games_played else 0.0
+        mw[pid] = m
+        gwp[pid] = g
+        mw_floored[pid] = m if m > floor else floor
+        gw_floored[pid] = g if g > floor else floor
+
+    omw: dict[str, float] = {}
+    ogw: dict[str, float] = {}
+    for pid, a in acc.items():
+        opps = a.opponents
+        if opps:
+            omw[pid] = sum(mw_floored[o[1]] for o in opps) / len(opps)
+            ogw[pid] = sum(gw_floored[o[1]] for o in opps) / len(opps)
+        else:
+            omw[pid] = ogw[pid] = floor
+
+    values: dict[str, Mapping[str, float]] = {
+        "omw": omw,
+        "gw": gwp,
+        "ogw": ogw,
+        "battle_diff": {pid: float(a.trophies_won - a.trophies_lost) for pid, a in acc.items()},
+    }
+    ids = [p.id for p in players]
+    groups = _rank_groups(ids, acc, order, values)
+
+    dropped = {p.id: p.dropped for p in players}
+    rows: list[StandingRow] = []
+    position = 1
+    for group in groups:
+        for pid in sorted(group):
+            a = acc[pid]
+            rows.append(
+                StandingRow(
+                    rank=position,
+                    player_id=pid,
+                    points=a.points,
+                    wins=a.wins,
+                    losses=a.losses,
+                    draws=a.draws,
+                    byes=a.byes,
+                    rounds_played=a.rounds_played,
+                    dropped=dropped[pid],
+                    match_win_pct=mw[pid],
+                    game_win_pct=gwp[pid],
+                    opponents_match_win_pct=omw[pid],
+                    opponents_game_win_pct=ogw[pid],
+                    battle_differential=a.trophies_won - a.trophies_lost,
+                    games=(a.games_won, a.games_lost, a.games_drawn),
+                    trophies=(a.trophies_won, a.trophies_lost),
+                    # head-to-head has no per-player value: it shows in the order of the rows
+                    tiebreakers=tuple(
+                        (name, None if name == "h2h" else values[name][pid]) for name in order
+                    ),
+                    opponents=tuple(
+                        OpponentLine(
+                            round=r,
+                            opponent=o,
+                            result=res,  # type: ignore[arg-type]
+                            games=(w, lo, d),
+                            opponent_match_win_pct=mw_floored[o],
+                            opponent_game_win_pct=gw_floored[o],
+                        )
+                        for (r, o, res, w, lo, d) in a.opponents
+                    ),
+                    bye_rounds=tuple(a.bye_rounds),
+                )
+            )
+        position += len(group)
+    return rows
+
+
+def _check_tiebreakers(tiebreakers: Sequence[str]) -> tuple[str, ...]:
+    order = tuple(tiebreakers)
+    for i, name in enumerate(order):
+        if name not in TIEBREAKERS:
+            raise StateError(f"tiebreakers[{i}]", f"unknown tiebreaker {name!r}")
+        if name in order[:i]:
+            raise StateError(f"tiebreakers[{i}]", f"duplicate tiebreaker {name!r}")
+    return order
+
+
+def _head_to_head(x: str, y: str, acc: Mapping[str, _Acc]) -> int:
+    """Net match result of x against y: > 0 if x did better."""
+    net = 0
+    for _, opponent, result, *_ in acc[x].opponents:
+        if opponent == y:
+            net += 1 if result == "win" else -1 if result == "loss" else 0
+    return net
+
+
+def _rank_groups(
+    ids: Sequence[str],
+    acc: Mapping[str, _Acc],
+    order: Sequence[str],
+    values: Mapping[str, Mapping[str, float]],
+) -> list[list[str]]:
+    """Split players into ordered groups of full ties, refining one criterion at a time."""
+    groups = _split(list(ids), lambda pid: float(acc[pid].points))
+    for name in order:
+        refined: list[list[str]] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+            elif name == "h2h":
+                if len(group) == 2:
+                    net = _head_to_head(group[0], group[1], acc)
+                    if net > 0:
+                        refined.extend([[group[0]], [group[1]]])
+                        continue
+                    if net < 0:
+                        refined.extend([[group[1]], [group[0]]])
+                        continue
+                refined.append(group)
+            else:
+                table = values[name]
+                refined.extend(_split(group, table.__getitem__))
+        groups = refined
+    return groups
+
+
+def _split(group: list[str], value: Callable[[str], float]) -> list[list[str]]:
+    """Sort ``group`` by ``value(pid)`` descending and cut it where the value changes."""
+    keyed = sorted(((round(value(pid), _KEY_DIGITS), pid) for pid in group), key=lambda t: -t[0])
+    out: list[list[str]] = []
+    last: float | None = None
+    for k, pid in keyed:
+        if out and k == last:
+            out[-1].append(pid)
+        else:
+            out.append([pid])
+            last = k
+    return out

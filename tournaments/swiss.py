@@ -1,0 +1,819 @@
+"""Swiss pairing: who plays whom next round, at which table, and why.
+
+Pure code: no Django, no I/O outside :func:`main`, randomness only from the explicit seed.
+The Django services build :class:`Player` and :class:`Match` values, call :func:`pair_round`
+and store the :class:`PairingResult`. ``python -m tournaments.swiss`` is the same code behind
+a JSON command line (see docs/swiss.md).
+
+Notes on terminology
+--------------------
+score group
+    The active players on the same number of match points.
+pair-down
+    A pairing of two players from different score groups; its *size* is the difference in
+    match points ("paired down from 9 to 6 pts" has size 3). The higher player is "paired
+    down", the lower one "paired up".
+rematch
+    Two players who already met in an earlier round (a bye is nobody's opponent).
+bye
+    With an odd number of active players one of them sits out and scores a match win. For
+    pairing, the bye is a phantom player at the bottom of the standings: giving it to someone
+    above the lowest score group costs a pair-down from his score to the lowest.
+rank
+    The order of the current standings (points, then the tiebreakers); full ties are ordered
+    by a draw from the seed.
+
+The pairing of a round after the first is a maximum-weight perfect matching on a graph whose
+vertices are the active players (plus the phantom bye) and whose edge weights encode, in
+strict priority (each level outweighs everything below it put together):
+
+1. no rematch (allowed only when no rematch-free pairing exists, then as few as possible);
+2. no second bye while a player without a bye can take it;
+3. the smallest pair-downs: the sum over pair-downs of size squared, so one 9-v-3 pair-down
+   (36) is worse than 9-v-6 plus 6-v-3 (9 + 9): X-0 players do not meet 0-X players while a
+   chain of one-group pair-downs exists;
+4. the fewest pair-downs;
+5. the bye with the lowest-ranked player who has not had one;
+6. a seeded random draw among the pairings equal on all of the above.
+
+The graph is kept sparse (see :func:`pair_round`) and the result is checked against a lower
+bound; when the bound is not met the graph is made denser, up to the complete graph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import rustworkx as rx
+
+from tournaments.standings import (
+    DEFAULT_TIEBREAKERS,
+    Match,
+    Player,
+    Scoring,
+    StandingRow,
+    StateError,
+    _check_tiebreakers,
+    compute_standings,
+    validate_history,
+)
+
+__all__ = [
+    "Match",
+    "Pairing",
+    "PairingResult",
+    "PairingStats",
+    "Player",
+    "Scoring",
+    "StateError",
+    "main",
+    "pair_round",
+    "parse_state",
+    "recommended_structure",
+]
+
+# Up to this many active players the complete graph is used directly (it is fast enough and
+# exact); above it, a sparse candidate graph checked against the lower bound.
+FULL_GRAPH_LIMIT = 160
+# Sparse graph: each player gets this many random candidates in his own score group and in each
+# of the next lower groups within the window; blocks of groups small enough are complete.
+SPARSE_DEGREE = 8
+SPARSE_WINDOW = 1
+DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g and h
+_RANDOM_SPAN = 64  # lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One match of the new round. ``a`` is the higher-ranked player."""
+
+    table: int
+    a: str
+    b: str
+    reason: str
+    rematch: bool = False
+    pair_down: int = 0  # size in match points, 0 within a score group
+
+
+@dataclass(frozen=True)
+class PairingStats:
+    """How the pairing was found and what it costs."""
+
+    rematches: int = 0
+    second_byes: int = 0
+    pair_downs: int = 0
+    pair_down_total: int = 0  # sum of sizes, in match points
+    pair_down_squares: int = 0
+    lower_bound_squares: int = 0  # nobody can do better than this, rematches ignored
+    proven_optimal: bool = True  # rematches, second byes and pair-downs are the optimum
+    graph: str = "none"  # "round 1", "complete", "sparse", "dense"
+    edges: int = 0
+
+
+@dataclass(frozen=True)
+class PairingResult:
+    round_number: int
+    pairings: tuple[Pairing, ...]
+    bye: str | None
+    bye_reason: str | None
+    stats: PairingStats = field(default_factory=PairingStats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round_number,
+            "pairings": [
+                {"table": p.table, "a": p.a, "b": p.b, "reason": p.reason} for p in self.pairings
+            ],
+            "bye": self.bye,
+            "bye_reason": self.bye_reason,
+            "stats": {
+                "rematches": self.stats.rematches,
+                "second_byes": self.stats.second_byes,
+                "pair_downs": self.stats.pair_downs,
+                "pair_down_total": self.stats.pair_down_total,
+                "proven_optimal": self.stats.proven_optimal,
+                "graph": self.stats.graph,
+                "edges": self.stats.edges,
+            },
+        }
+
+
+def recommended_structure(n_players: int) -> tuple[int, int]:
+    """(Swiss rounds, top cut) for an attendance, after Magic Tournament Rules Appendix E.
+
+    8 or fewer: 3 rounds, no cut (2 players: 1 round); 9-16: 5 rounds, top 4; 17-32: 5, top 8;
+    33-64: 6; 65-128: 7; 129-226: 8; 227-409: 9; 410 or more: 10, all top 8.
+    """
+    if n_players < 2:
+        return (0, 0)
+    if n_players == 2:
+        return (1, 0)
+    if n_players <= 8:
+        return (3, 0)
+    if n_players <= 16:
+        return (5, 4)
+    for limit, rounds in ((32, 5), (64, 6), (128, 7), (226, 8), (409, 9)):
+        if n_players <= limit:
+            return (rounds, 8)
+    return (10, 8)
+
+
+# --------------------------------------------------------------------------------------------
+# Pairing
+
+
+def pair_round(
+    players: Sequence[Player],
+    rounds: Sequence[Sequence[Match]],
+    scoring: Scoring | None = None,
+    seed: int | str = 0,
+    round_number: int | None = None,
+    tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
+    *,
+    full_graph_limit: int = FULL_GRAPH_LIMIT,
+) -> PairingResult:
+    """Pair the next round.
+
+    ``rounds`` are the finished rounds, in order; ``round_number`` (default: the next one)
+    must be ``len(rounds) + 1``. Dropped players and late entries whose round has not come are
+    left out. Round 1 is random from ``seed`` (or top half v bottom half when players carry
+    ``seeding`` values); later rounds are a maximum-weight matching (module docstring).
+    Raises :class:`StateError` on inconsistent input. The same input and seed always give the
+    same result.
+    """
+    scoring = scoring or Scoring()
+    scoring.validate()
+    validate_history(players, rounds)
+    _check_tiebreakers(tiebreakers)
+    if round_number is None:
+        round_number = len(rounds) + 1
+    if round_number != len(rounds) + 1:
+        raise StateError("round", f"must be {len(rounds) + 1}, the round after those given")
+    rng = random.Random(f"battledesk-swiss:{seed}:{round_number}")
+    active = [p for p in players if not p.dropped and p.late_entry_round <= round_number]
+    if round_number == 1 or not any(rounds):
+        return _pair_first_round(active, rng, round_number, seed)
+    standings = compute_standings(players, rounds, scoring, tiebreakers, validate=False)
+    return _pair_by_matching(active, rounds, standings, rng, round_number, full_graph_limit)
+
+
+def _pair_first_round(
+    active: Sequence[Player], rng: random.Random, round_number: int, seed: int | str
+) -> PairingResult:
+    seeded = any(p.seeding is not None for p in active)
+    if seeded:
+        order = sorted(active, key=lambda p: (-(p.seeding or 0.0), p.id))
+    else:
+        order = list(active)
+        rng.shuffle(order)
+    bye_id: str | None = None
+    bye_reason: str | None = None
+    if len(order) % 2:
+        bye_id = order.pop().id
+        bye_reason = "bye: lowest seed" if seeded else "bye: odd field, drawn at random"
+    pairs: list[tuple[Player, Player, str]] = []
+    if seeded:
+        half = len(order) // 2
+        for i in range(half):
+            reason = f"round 1 by seeding: seed {i + 1} v seed {i + 1 + half}"
+            pairs.append((order[i], order[i + half], reason))
+    else:
+        for i in range(0, len(order), 2):
+            pairs.append((order[i], order[i + 1], f"round 1: random from seed {seed}"))
+    pairings = _number_tables([(a, b, reason, False, 0) for a, b, reason in pairs])
+    return PairingResult(round_number, pairings, bye_id, bye_reason, PairingStats(graph="round 1"))
+
+
+def _number_tables(
+    pairs: Sequence[tuple[Player, Player, str, bool, int]],
+) -> tuple[Pairing, ...]:
+    """Honour fixed tables; number the others 1, 2, ... in the given (standings) order."""
+    taken: set[int] = set()
+    table_of: list[int | None] = []
+    for a, b, *_ in pairs:
+        table = None
+        for p in (a, b):
+            if p.fixed_table is not None and p.fixed_table not in taken:
+                table = p.fixed_table
+                break
+        if table is not None:
+            taken.add(table)
+        table_of.append(table)
+    next_table = 1
+    out: list[Pairing] = []
+    for (a, b, reason, rematch, size), table in zip(pairs, table_of, strict=True):
+        if table is None:
+            while next_table in taken:
+                next_table += 1
+            table = next_table
+            next_table += 1
+        out.append(Pairing(table, a.id, b.id, reason, rematch, size))
+    return tuple(sorted(out, key=lambda p: p.table))
+
+
+class _Problem:
+    """Everything the weight function needs, indexed by rank position (0 = top)."""
+
+    def __init__(
+        self,
+        active: Sequence[Player],
+        rounds: Sequence[Sequence[Match]],
+        standings: Sequence[StandingRow],
+        rng: random.Random,
+    ) -> None:
+        row_of = {row.player_id: row for row in standings}
+        draw = {p.id: rng.random() for p in active}
+        self.players = sorted(active, key=lambda p: (row_of[p.id].rank, draw[p.id], p.id))
+        self.n = len(self.players)
+        self.index = {p.id: i for i, p in enumerate(self.players)}
+        self.points = [row_of[p.id].points for p in self.players]
+        self.had_bye = [row_of[p.id].byes > 0 for p in self.players]
+        self.random = [rng.getrandbits(30) for _ in self.players]
+        self.played: list[set[int]] = [set() for _ in self.players]
+        for matches in rounds:
+            for m in matches:
+                if m.b is not None and m.a in self.index and m.b in self.index:
+                    i, j = self.index[m.a], self.index[m.b]
+                    self.played[i].add(j)
+                    self.played[j].add(i)
+        # score groups, top down, as lists of positions
+        self.groups: list[list[int]] = []
+        self.group_of: list[int] = []
+        for i, pts in enumerate(self.points):
+            if not self.groups or self.points[self.groups[-1][0]] != pts:
+                self.groups.append([])
+            self.groups[-1].append(i)
+            self.group_of.append(len(self.groups) - 1)
+        self.needs_bye = self.n % 2 == 1
+        self.block_edges = 0
+        self.bye_vertex = self.n  # the phantom
+        self.bottom = self.points[-1] if self.points else 0
+        self.pos_in_group = [0] * self.n
+        self.below_in_group = [0] * self.n
+        for members in self.groups:
+            for k, i in enumerate(members):
+                self.pos_in_group[i] = k
+                self.below_in_group[i] = len(members) - 1 - k
+        # weight levels: each unit exceeds the largest possible total of all levels below
+        m = self.n // 2 + 1
+        spread = (self.points[0] - self.bottom) if self.points else 0
+        self.u_pos = m * _RANDOM_SPAN
+        self.u_place = self.u_pos * (2 * self.n * m + 1)
+        self.u_count = self.u_place * (self.n + 1)
+        self.u_square = self.u_count * (m + 1)
+        self.u_rebye = self.u_square * (m * spread * spread + 1)
+        self.u_rematch = self.u_rebye * 2
+        self.base = self.u_rematch * (m + 1)
+
+    def noise(self, i: int, j: int) -> int:
+        """The seeded random part of an edge weight, symmetric in i and j."""
+        return (((self.random[i] ^ self.random[j]) * 2654435761) >> 11) % _RANDOM_SPAN
+
+    def weight(self, i: int, j: int) -> int:
+        """Weight of the edge i-j, i above j (j may be the phantom bye); higher is better."""
+        if j == self.bye_vertex:
+            cost = (self.n - 1 - i) * self.u_place
+            if self.had_bye[i]:
+                cost += self.u_rebye
+            d = self.points[i] - self.bottom
+            if d:
+                cost += self.u_count + d * d * self.u_square
+            return self.base - cost
+        cost = self.noise(i, j)
+        if j in self.played[i]:
+            cost += self.u_rematch
+        d = self.points[i] - self.points[j]
+        if d:
+            # the lowest ranked of the upper group meets the highest ranked of the lower one
+            cost += self.u_count + d * d * self.u_square
+            cost += (self.below_in_group[i] + self.pos_in_group[j]) * self.u_pos
+        return self.base - cost
+
+    def lower_bound(self) -> tuple[int, int]:
+        """(second byes, sum of squared pair-downs) that no pairing can beat.
+
+        Every boundary between score groups with an odd number of players above it (the
+        phantom bye counted in the bottom group) must be crossed by a pairing, and a pairing
+        across boundaries costs at least the sum of their squared gaps; the chain of one-step
+        pair-downs reaches the bound when rematches allow.
+        """
+        rebye = 1 if self.needs_bye and all(self.had_bye) else 0
+        squares = 0
+        above = 0
+        for g in range(len(self.groups) - 1):
+            above += len(self.groups[g])
+            if above % 2:
+                gap = self.points[self.groups[g][0]] - self.points[self.groups[g + 1][0]]
+                squares += gap * gap
+        return rebye, squares
+
+    def complete_edges(self) -> list[tuple[int, int]]:
+        edges = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
+        if self.needs_bye:
+            edges.extend((i, self.bye_vertex) for i in range(self.n))
+        return edges
+
+    def sparse_edges(
+        self, rng: random.Random, degree: int, window: int, rematches: bool
+    ) -> list[tuple[int, int]]:
+        """Candidate edges: near-score groups only, random samples inside big blocks."""
+        seen: dict[tuple[int, int], None] = {}
+        groups = self.groups
+        for g, members in enumerate(groups):
+            for h in range(g, min(len(groups), g + window + 1)):
+                other = groups[h]
+                if len(members) * len(other) <= DENSE_BLOCK:
+                    for i in members:
+                        for j in other:
+                            if i < j:
+                                seen[(i, j)] = None
+                    continue
+                k = min(degree, len(other))
+                for i in members:
+                    for j in rng.sample(other, k):
+                        if i != j:
+                            seen[(i, j) if i < j else (j, i)] = None
+        edges = [e for e in seen if rematches or e[1] not in self.played[e[0]]]
+        if self.needs_bye:
+            edges.extend((i, self.bye_vertex) for i in range(self.n))
+        return edges
+
+    def blockwise(self, rng: random.Random, degree: int) -> list[tuple[int, int]] | None:
+        """Pair score group by score group, top down, each as its own small matching.
+
+        A group with an odd number of players (counting the one paired down into it) sends its
+        lowest-ranked player who can be paired below down to the next group; the bottom group
+        takes the bye. Only rematch-free edges are used, so the result, when there is one, has
+        no rematch and one one-step pair-down per odd boundary: it meets the lower bound and is
+        optimal. None when a group cannot be paired that way.
+        """
+        out: list[tuple[int, int]] = []
+        incoming: int | None = None
+        last = len(self.groups) - 1
+        self.block_edges = 0
+        for g, members in enumerate(self.groups):
+            verts = ([incoming] if incoming is not None else []) + members
+            special_needed = len(verts) % 2 == 1
+            if g == last and special_needed != self.needs_bye:
+                return None
+            local = {v: k for k, v in enumerate(verts)}
+            special = len(verts)
+            size = len(members)
+            span = _RANDOM_SPAN * (size + 2)
+            base = span * (size + 2) * 4
+            edges: list[tuple[int, int, int]] = []
+            if size * size <= DENSE_BLOCK:
+                candidates = [(i, j) for a, i in enumerate(members) for j in members[a + 1 :]]
+            else:
+                candidates = [(i, j) for i in members for j in rng.sample(members, degree)]
+            seen: set[tuple[int, int]] = set()
+            for i, j in candidates:
+                if i == j or j in self.played[i]:
+                    continue
+                key = (i, j) if i < j else (j, i)
+                if key not in seen:
+                    seen.add(key)
+                    edges.append((local[key[0]], local[key[1]], base - self.noise(i, j)))
+            if incoming is not None:
+                for j in members:
+                    if j not in self.played[incoming]:
+                        cost = self.noise(incoming, j) + self.pos_in_group[j] * span
+                        edges.append((0, local[j], base - cost))
+            if special_needed:
+                if g == last:  # the phantom bye, for those who have not had one
+                    takers = [j for j in members if not self.had_bye[j]]
+                else:  # who can be paired down: someone in the next group he has not met
+                    below = self.groups[g + 1]
+                    takers = [
+                        j for j in members if sum(x in self.played[j] for x in below) < len(below)
+                    ]
+                for j in takers:
+                    edges.append((local[j], special, base - self.below_in_group[j] * span))
+            graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+            graph.add_nodes_from(range(special + (1 if special_needed else 0)))
+            graph.add_edges_from(edges)
+            self.block_edges += len(edges)
+            mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
+            if 2 * len(mate) != len(graph):
+                return None
+            incoming = None
+            for x, y in mate:
+                if y == special or x == special:
+                    player = verts[x if y == special else y]
+                    if g == last:
+                        out.append((player, self.bye_vertex))
+                    else:
+                        incoming = player
+                else:
+                    i, j = verts[x], verts[y]
+                    out.append((i, j) if i < j else (j, i))
+        return sorted(out)
+
+    def match(self, edges: Sequence[tuple[int, int]]) -> list[tuple[int, int]] | None:
+        """Max-weight perfect matching on ``edges``, or None if the graph has none."""
+        graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(self.n + (1 if self.needs_bye else 0)))
+        graph.add_edges_from([(i, j, self.weight(i, j)) for i, j in edges])
+        mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
+        pairs = sorted((min(i, j), max(i, j)) for i, j in mate)
+        if 2 * len(pairs) != self.n + (1 if self.needs_bye else 0):
+            return None
+        return pairs
+
+
+def _identity(weight: int) -> int:
+    return weight
+
+
+def _pair_by_matching(
+    active: Sequence[Player],
+    rounds: Sequence[Sequence[Match]],
+    standings: Sequence[StandingRow],
+    rng: random.Random,
+    round_number: int,
+    full_graph_limit: int,
+) -> PairingResult:
+    prob = _Problem(active, rounds, standings, rng)
+    if prob.n == 0:
+        return PairingResult(round_number, (), None, None, PairingStats(graph="empty"))
+    bound = prob.lower_bound()
+    pairs: list[tuple[int, int]] | None = None
+    graph = "complete"
+    edges: Sequence[tuple[int, int]] = ()
+    proven = True
+    if prob.n > full_graph_limit:
+        # Score group by score group first; then one sparse graph of candidates near each
+        # player's score. Either is accepted only when it meets the lower bound, which no
+        # graph can beat.
+        pairs = prob.blockwise(rng, SPARSE_DEGREE)
+        if pairs is not None and _costs(prob, pairs)[1:3] == bound:
+            return _result(
+                prob, pairs, bound, round_number, "by score group", prob.block_edges, True
+            )
+        tiers = ((SPARSE_DEGREE, SPARSE_WINDOW, "sparse"), (4 * SPARSE_DEGREE, 2, "dense"))
+        for degree, window, label in tiers:
+            edges = prob.sparse_edges(rng, degree, window, rematches=label == "dense")
+            pairs = prob.match(edges)
+            graph = label
+            if pairs is not None:
+                rematches, rebyes, squares, _ = _costs(prob, pairs)
+                if rematches == 0 and (rebyes, squares) == bound:
+                    break
+        else:
+            # The bound is out of reach (rematches force bigger pair-downs) or the sparse graph
+            # has no perfect matching. Only the complete graph proves the optimum; it is
+            # affordable up to a few hundred players. Above that, keep the dense result.
+            if pairs is None or prob.n <= 4 * full_graph_limit:
+                pairs = None
+            else:
+                proven = False
+    if pairs is None:
+        graph = "complete"
+        edges = prob.complete_edges()
+        pairs = prob.match(edges)
+        assert pairs is not None  # a complete graph with an even vertex count has one
+    return _result(prob, pairs, bound, round_number, graph, len(edges), proven)
+
+
+def _costs(prob: _Problem, pairs: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """(rematches, second byes, sum of squared pair-downs, pair-downs)."""
+    rematches = rebyes = squares = count = 0
+    for i, j in pairs:
+        if j == prob.bye_vertex:
+            rebyes += prob.had_bye[i]
+            d = prob.points[i] - prob.bottom
+        else:
+            rematches += j in prob.played[i]
+            d = prob.points[i] - prob.points[j]
+        squares += d * d
+        count += d != 0
+    return rematches, rebyes, squares, count
+
+
+def _result(
+    prob: _Problem,
+    pairs: Sequence[tuple[int, int]],
+    bound: tuple[int, int],
+    round_number: int,
+    graph: str,
+    n_edges: int,
+    proven: bool,
+) -> PairingResult:
+    rematches, rebyes, squares, _ = _costs(prob, pairs)
+    # Boundaries crossed by more pairings than parity requires were crossed to avoid a rematch.
+    odd_boundary: list[bool] = []
+    above = 0
+    for g in range(len(prob.groups) - 1):
+        above += len(prob.groups[g])
+        odd_boundary.append(above % 2 == 1)
+    crossings = [0] * len(odd_boundary)
+    real = [(i, j) for i, j in pairs if j != prob.bye_vertex]
+    bye_pos = next((i for i, j in pairs if j == prob.bye_vertex), None)
+    for i, j in real:
+        for b in range(prob.group_of[i], prob.group_of[j]):
+            crossings[b] += 1
+    if bye_pos is not None:
+        for b in range(prob.group_of[bye_pos], len(odd_boundary)):
+            crossings[b] += 1
+
+    items: list[tuple[Player, Player, str, bool, int]] = []
+    pair_downs = total = 0
+    for i, j in real:
+        a, b = prob.players[i], prob.players[j]
+        pa, pb = prob.points[i], prob.points[j]
+        rematch = j in prob.played[i]
+        if pa == pb:
+            reason = f"same score group ({pa} pts)"
+        else:
+            pair_downs += 1
+            total += pa - pb
+            reason = f"paired down from {pa} to {pb} pts"
+            spans = range(prob.group_of[i], prob.group_of[j])
+            if len(spans) > 1 or any(crossings[s] > int(odd_boundary[s]) for s in spans):
+                reason += "; rematch avoided"
+        if rematch:
+            reason += "; rematch: no rematch-free pairing exists"
+        items.append((a, b, reason, rematch, pa - pb))
+
+    bye_id = bye_reason = None
+    if bye_pos is not None:
+        bye_id = prob.players[bye_pos].id
+        fresh = [i for i in range(prob.n) if not prob.had_bye[i]]
+        if prob.had_bye[bye_pos]:
+            bye_reason = "second bye: no player without a bye could take it"
+        elif fresh and bye_pos == fresh[-1]:
+            bye_reason = "bye: lowest ranked without a bye"
+        else:
+            bye_reason = (
+                "bye: lowest ranked without a bye whose absence leaves no rematch or bigger "
+                "pair-down"
+            )
+    stats = PairingStats(
+        rematches=rematches,
+        second_byes=rebyes,
+        pair_downs=pair_downs,
+        pair_down_total=total,
+        pair_down_squares=squares,
+        lower_bound_squares=bound[1],
+        proven_optimal=proven,
+        graph=graph,
+        edges=n_edges,
+    )
+    return PairingResult(round_number, _number_tables(items), bye_id, bye_reason, stats)
+
+
+# --------------------------------------------------------------------------------------------
+# JSON state and command line
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[Player, ...]
+    rounds: tuple[tuple[Match, ...], ...]
+    scoring: Scoring
+    seed: int | str
+    tiebreakers: tuple[str, ...]
+
+
+def _req(obj: Mapping[str, Any], key: str, path: str) -> Any:
+    if key not in obj:
+        raise StateError(f"{path}.{key}", "is required")
+    return obj[key]
+
+
+def _int_list(value: Any, size: int, path: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != size:
+        raise StateError(path, f"must be a list of {size} non-negative integers")
+    for k, v in enumerate(value):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise StateError(f"{path}[{k}]", "must be a non-negative integer")
+    return tuple(value)
+
+
+def parse_state(data: Any) -> State:
+    """Build a :class:`State` from decoded STATE.json, raising :class:`StateError`."""
+    if not isinstance(data, dict):
+        raise StateError("$", "must be a JSON object")
+    raw_players = _req(data, "players", "$")
+    if not isinstance(raw_players, list):
+        raise StateError("players", "must be a list")
+    players: list[Player] = []
+    for i, rp in enumerate(raw_players):
+        path = f"players[{i}]"
+        if not isinstance(rp, dict):
+            raise StateError(path, "must be an object")
+        pid = _req(rp, "id", path)
+        if not isinstance(pid, str) or not pid:
+            raise StateError(f"{path}.id", "must be a non-empty string")
+        dropped = rp.get("dropped", False)
+        if not isinstance(dropped, bool):
+            raise StateError(f"{path}.dropped", "must be true or false")
+        table = rp.get("fixed_table")
+        if table is not None and (not isinstance(table, int) or isinstance(table, bool)):
+            raise StateError(f"{path}.fixed_table", "must be a positive integer or null")
+        late = rp.get("late_entry_round", 1)
+        if not isinstance(late, int) or isinstance(late, bool):
+            raise StateError(f"{path}.late_entry_round", "must be an integer >= 1")
+        seeding = rp.get("seeding")
+        if seeding is not None and (
+            not isinstance(seeding, int | float) or isinstance(seeding, bool)
+        ):
+            raise StateError(f"{path}.seeding", "must be a number or null")
+        players.append(Player(pid, dropped, late, table, seeding))
+
+    raw_rounds = data.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise StateError("rounds", "must be a list")
+    rounds: list[tuple[Match, ...]] = []
+    for r, raw_round in enumerate(raw_rounds):
+        if not isinstance(raw_round, list):
+            raise StateError(f"rounds[{r}]", "must be a list of matches")
+        matches: list[Match] = []
+        for m, rm in enumerate(raw_round):
+            path = f"rounds[{r}][{m}]"
+            if not isinstance(rm, dict):
+                raise StateError(path, "must be an object")
+            a = _req(rm, "a", path)
+            if not isinstance(a, str):
+                raise StateError(f"{path}.a", "must be a player id")
+            is_bye = rm.get("bye", False)
+            if not isinstance(is_bye, bool):
+                raise StateError(f"{path}.bye", "must be true or false")
+            if is_bye:
+                if rm.get("b") is not None:
+                    raise StateError(f"{path}.b", "a bye has no opponent")
+                matches.append(Match(a=a))
+                continue
+            b = _req(rm, "b", path)
+            if not isinstance(b, str):
+                raise StateError(f"{path}.b", "must be a player id")
+            if a == b:
+                raise StateError(f"{path}.b", "a player cannot play himself")
+            result = _req(rm, "result", path)
+            if result not in ("a", "b", "draw"):
+                raise StateError(f"{path}.result", 'must be "a", "b" or "draw"')
+            games = _int_list(rm.get("games", [0, 0, 0]), 3, f"{path}.games")
+            penalties = _int_list(rm.get("penalties", [0, 0]), 2, f"{path}.penalties")
+            battles = rm.get("battles")
+            if battles is not None:
+                battles = _int_list(battles, 2, f"{path}.battles")
+            matches.append(Match(a, b, result, games, penalties, battles))  # type: ignore[arg-type]
+        rounds.append(tuple(matches))
+
+    raw_scoring = data.get("scoring") or {}
+    if not isinstance(raw_scoring, dict):
+        raise StateError("scoring", "must be an object")
+    known = {"win", "draw", "loss", "bye_games", "game_win", "game_draw", "floor"}
+    for key in raw_scoring:
+        if key not in known:
+            raise StateError(f"scoring.{key}", "unknown scoring field")
+    kwargs = dict(raw_scoring)
+    if "bye_games" in kwargs:
+        kwargs["bye_games"] = _int_list(kwargs["bye_games"], 2, "scoring.bye_games")
+    if "floor" in kwargs and (
+        not isinstance(kwargs["floor"], int | float) or isinstance(kwargs["floor"], bool)
+    ):
+        raise StateError("scoring.floor", "must be a number")
+    scoring = Scoring(**kwargs)
+    scoring.validate()
+
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int | str) or isinstance(seed, bool):
+        raise StateError("seed", "must be an integer or a string")
+    tiebreakers = data.get("tiebreakers", list(DEFAULT_TIEBREAKERS))
+    if not isinstance(tiebreakers, list):
+        raise StateError("tiebreakers", "must be a list")
+    _check_tiebreakers(tiebreakers)
+    validate_history(players, rounds)
+    return State(tuple(players), tuple(rounds), scoring, seed, tuple(tiebreakers))
+
+
+def standings_to_json(rows: Sequence[StandingRow]) -> dict[str, Any]:
+    def pct(x: float) -> float:
+        return round(x, 6)
+
+    return {
+        "standings": [
+            {
+                "rank": row.rank,
+                "id": row.player_id,
+                "points": row.points,
+                "record": row.record,
+                "byes": row.byes,
+                "dropped": row.dropped,
+                "match_win_pct": pct(row.match_win_pct),
+                "game_win_pct": pct(row.game_win_pct),
+                "tiebreakers": {
+                    name: (pct(value) if isinstance(value, float) else value)
+                    for name, value in row.tiebreakers
+                },
+                "games": list(row.games),
+                "battle_differential": row.battle_differential,
+                "opponents": [
+                    {
+                        "round": o.round,
+                        "opponent": o.opponent,
+                        "result": o.result,
+                        "games": list(o.games),
+                        "opponent_match_win_pct": pct(o.opponent_match_win_pct),
+                        "opponent_game_win_pct": pct(o.opponent_game_win_pct),
+                    }
+                    for o in row.opponents
+                ],
+                "bye_rounds": list(row.bye_rounds),
+            }
+            for row in rows
+        ]
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tournaments.swiss {pair,standings} STATE.json``; exit 2 on bad input."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tournaments.swiss",
+        description="Battledesk Swiss pairing and standings on a JSON state (docs/swiss.md).",
+    )
+    parser.add_argument("command", choices=("pair", "standings"))
+    parser.add_argument("state", help="path to STATE.json, or - for standard input")
+    parser.add_argument("--timing", action="store_true", help="print the time taken on stderr")
+    args = parser.parse_args(argv)
+    try:
+        if args.state == "-":
+            data = json.load(sys.stdin)
+        else:
+            with open(args.state, encoding="utf-8") as fh:
+                data = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        print(json.dumps({"error": str(exc), "field": "$"}), file=sys.stderr)
+        return 2
+    try:
+        state = parse_state(data)
+        started = time.perf_counter()
+        if args.command == "pair":
+            out = pair_round(
+                state.players, state.rounds, state.scoring, state.seed, None, state.tiebreakers
+            ).to_json()
+        else:
+            out = standings_to_json(
+                compute_standings(state.players, state.rounds, state.scoring, state.tiebreakers)
+            )
+        elapsed = time.perf_counter() - started
+    except StateError as exc:
+        print(json.dumps({"error": exc.message, "field": exc.field}), file=sys.stderr)
+        return 2
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    if args.timing:
+        print(f"{args.command}: {elapsed * 1000:.1f} ms", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
