@@ -541,7 +541,7 @@ class Resolver(Context):
 
     def _pick(self, key: str, eligible: list[str], k: int, use_drawn: bool) -> list[str]:
         """k distinct cards out of eligible: all of them if k covers them, else chosen."""
-        if k >= len(eligible):
+        if k >= len(eligible) and (use_drawn or self.choice(key) is None):
             return eligible[:]
         if use_drawn:
             picked: list[str] = []

@@ -115,7 +115,9 @@ class PlayerState:
         return c
 
 
-def _rule_for_phase(phase: str) -> str:
+def _rule_for_phase(phase: str, mode: str = "substitution") -> str:
+    if phase == "substitution" and mode == "playmaker":
+        return "CR 4.3.2"
     return {
         "substitution": "CR 4.2.2",
         "play": "CR 4.3.2",
@@ -408,7 +410,7 @@ class GameState:
         }[self.phase]
         return IllegalActionError(
             "wrong_phase",
-            _rule_for_phase(self.phase),
+            _rule_for_phase(self.phase, self.mode),
             f"A {action} is not possible now: it is {what}.",
         )
 
@@ -426,9 +428,13 @@ class GameState:
             why = f"{other} reveals first (honors)"
         return IllegalActionError(
             "not_your_turn",
-            _rule_for_phase(self.phase),
+            _rule_for_phase(self.phase, self.mode),
             f"It is not {PLAYERS[pi]}'s turn: {why}.",
         )
+
+    def _sub_rule(self) -> str:
+        """Substitution is CR 4.2.2 in Substitution mode and CR 4.3.2 in Playmaker."""
+        return "CR 4.3.2" if self.mode == "playmaker" else "CR 4.2.2"
 
     def _substitute(self, pi: int, action: Action) -> None:
         if self.mode == "rookie":
@@ -441,14 +447,14 @@ class GameState:
         if ps.substituted:
             raise IllegalActionError(
                 "substitution_already_used",
-                "CR 4.2.2",
+                self._sub_rule(),
                 f"{PLAYERS[pi]} has already substituted in battle {self.battle}: "
                 "each player may substitute only once per battle.",
             )
         if ps.decided:
             raise IllegalActionError(
                 "substitution_decision_made",
-                "CR 4.2.2",
+                self._sub_rule(),
                 f"{PLAYERS[pi]} passed on substituting in battle {self.battle} and gets no "
                 "second chance.",
             )
@@ -465,19 +471,19 @@ class GameState:
         if card not in ps.bench:
             raise IllegalActionError(
                 "card_not_on_bench",
-                "CR 4.2.2",
+                self._sub_rule(),
                 f"{card} is not on {PLAYERS[pi]}'s bench: only a bench hero can be substituted.",
             )
         cost, payer = self.substitution_cost(pi)
         if self.p[payer].hot_dogs < cost:
             raise IllegalActionError(
                 "insufficient_hot_dogs",
-                "CR 4.2.2",
+                self._sub_rule(),
                 f"A substitution costs {cost} hot dogs; {PLAYERS[payer]} has "
                 f"{self.p[payer].hot_dogs}.",
             )
         if action.draw is not None:
-            self._check_new(action.draw, "hero", "CR 4.2.2")
+            self._check_new(action.draw, "hero", self._sub_rule())
         self.p[payer].hot_dogs -= cost
         self.p[payer].spent_battle += cost
         slot = self.battle - 1
@@ -521,7 +527,7 @@ class GameState:
                 code = "substitution_already_used" if ps.substituted else "already_passed"
                 raise IllegalActionError(
                     code,
-                    "CR 4.2.2",
+                    self._sub_rule(),
                     f"{PLAYERS[pi]} has already made the substitution decision for battle "
                     f"{self.battle}.",
                 )
@@ -756,7 +762,11 @@ class GameState:
             else:
                 self._finish(None, b)
             return
-        if self.mode == "playmaker":
+        last = self.history[-1]
+        decided_now = last.winner is not None and t[last.winner] == TROPHIES_TO_WIN
+        if self.mode == "playmaker" and not decided_now:
+            # spec: no draws follow the battle that decides the game (with stop_at_four off,
+            # the battle in which a player reaches 4 trophies; later battles draw again)
             for i in (0, 1):
                 ps = self.p[i]
                 if ps.playbook_size > 0 and not self.is_prevented("draw_plays", i):
