@@ -47,10 +47,14 @@ class GamePlugin:
     match_structures: tuple[MatchStructure, ...]
     # Loaded lazily so that importing the registry stays cheap and free of the engines.
     load_formats: Callable[[], tuple[FormatChoice, ...]] = field(repr=False)
-    extras: dict[str, Any] = field(default_factory=dict, repr=False)
+    load_deck_rules: Callable[[], Any] = field(repr=False)
 
     def formats(self) -> tuple[FormatChoice, ...]:
         return self.load_formats()
+
+    def deck_rules(self) -> Any:
+        """The game's deck rules: catalog import, decklist parsing, validation, export."""
+        return self.load_deck_rules()
 
     def format(self, key: str) -> FormatChoice | None:
         return next((f for f in self.formats() if f.key == key), None)
@@ -60,6 +64,12 @@ class GamePlugin:
 
     def match_structure(self, key: str) -> MatchStructure | None:
         return next((s for s in self.match_structures if s.key == key), None)
+
+
+def _boba_deck_rules() -> Any:
+    from engine.boba.deck_plugin import DECK_RULES
+
+    return DECK_RULES
 
 
 def _boba_formats() -> tuple[FormatChoice, ...]:
@@ -80,6 +90,7 @@ BOBA = GamePlugin(
     ),
     match_structures=(BEST_OF_ONE, BEST_OF_THREE),
     load_formats=_boba_formats,
+    load_deck_rules=_boba_deck_rules,
 )
 
 GAMES: dict[str, GamePlugin] = {BOBA.key: BOBA}

@@ -48,6 +48,7 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     venue = "Test Hall"
     capacity = None
     status = EventStatus.REGISTRATION_OPEN.value
+    require_legal_decklist = False
 
     @factory.post_generation
     def organisers(self, create: bool, extracted: object, **kwargs: object) -> None:

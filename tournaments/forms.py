@@ -46,6 +46,12 @@ class EventForm(forms.ModelForm):
             "registration_closes_at": DateTimeInput(),
             "decklist_deadline": DateTimeInput(),
             "description": forms.Textarea(attrs={"rows": 4}),
+            "format_params": forms.Textarea(attrs={"rows": 3}),
+        }
+        help_texts = {
+            "format_params": _(
+                'Optional JSON overriding the format\'s parameters, e.g. {"dbs_cap": 900}.'
+            ),
         }
 
     def _post_clean(self) -> None:

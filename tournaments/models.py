@@ -43,6 +43,12 @@ class Tournament(models.Model):
     game = models.CharField(_("game"), max_length=20, choices=game_choices(), default="boba")
     mode = models.CharField(_("game mode"), max_length=30)
     format_key = models.CharField(_("format"), max_length=40)
+    format_params = models.JSONField(
+        _("custom format parameters"),
+        default=dict,
+        blank=True,
+        help_text=_("Overrides of the format's parameters; empty: the preset as published."),
+    )
     match_structure = models.CharField(_("match structure"), max_length=10, default="bo1")
     description = models.TextField(_("description"), blank=True)
     starts_at = models.DateTimeField(_("start time"))
@@ -70,6 +76,12 @@ class Tournament(models.Model):
         _("status"), max_length=30, choices=STATUS_CHOICES, default=EventStatus.DRAFT.value
     )
     player_check_in_open = models.BooleanField(_("players may check themselves in"), default=False)
+    require_legal_decklist = models.BooleanField(
+        _("a legal decklist is needed to check in"),
+        default=True,
+        help_text=_("Players without a legal decklist cannot check in."),
+    )
+    decklists_published_at = models.DateTimeField(_("decklists published"), null=True, blank=True)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_events", verbose_name=_("organisers")
     )
@@ -129,6 +141,11 @@ class Tournament(models.Model):
                 errors["format_key"] = _(
                     "The format '%(fmt)s' is played in %(fmode)s mode, not %(mode)s."
                 ) % {"fmt": fmt.label, "fmode": fmt.mode, "mode": self.mode}
+            elif self.format_params:
+                try:
+                    game.deck_rules().resolve_format(self.format_key, self.format_params)
+                except ValueError as exc:
+                    errors["format_params"] = str(exc)
             if game.match_structure(self.match_structure) is None:
                 errors["match_structure"] = _("Unknown match structure.")
         if (
@@ -150,6 +167,11 @@ class Tournament(models.Model):
     def format_label(self) -> str:
         fmt = get_game(self.game).format(self.format_key)
         return fmt.label if fmt else self.format_key
+
+    @property
+    def deck_format(self):  # type: ignore[no-untyped-def]
+        """The deck rules' format object for this event (a preset or its custom variant)."""
+        return get_game(self.game).deck_rules().resolve_format(self.format_key, self.format_params)
 
     @property
     def game_name(self) -> str:

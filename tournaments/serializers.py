@@ -24,6 +24,7 @@ class EventOutput(serializers.ModelSerializer):
             "mode",
             "format_key",
             "format_label",
+            "format_params",
             "match_structure",
             "description",
             "starts_at",
@@ -38,6 +39,8 @@ class EventOutput(serializers.ModelSerializer):
             "top_cut_size",
             "status",
             "player_check_in_open",
+            "require_legal_decklist",
+            "decklists_published_at",
             "registered_count",
             "organisers",
         )
@@ -57,6 +60,8 @@ class EventInput(serializers.Serializer):
     game = serializers.ChoiceField(choices=game_choices(), default="boba")
     mode = serializers.CharField(max_length=30)
     format_key = serializers.CharField(max_length=40)
+    format_params = serializers.DictField(required=False)
+    require_legal_decklist = serializers.BooleanField(required=False)
     match_structure = serializers.CharField(max_length=10, default="bo1")
     description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
     starts_at = serializers.DateTimeField()

@@ -33,6 +33,7 @@ EDITABLE_FIELDS = (
     "game",
     "mode",
     "format_key",
+    "format_params",
     "match_structure",
     "description",
     "starts_at",
@@ -45,9 +46,10 @@ EDITABLE_FIELDS = (
     "round_minutes",
     "planned_rounds",
     "top_cut_size",
+    "require_legal_decklist",
 )
 # Once players have registered, what they registered for must not change under them.
-FIXED_AFTER_DRAFT = ("game", "mode", "format_key", "match_structure")
+FIXED_AFTER_DRAFT = ("game", "mode", "format_key", "format_params", "match_structure")
 
 
 def audit(
@@ -113,6 +115,8 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
     if unknown:
         name = sorted(unknown)[0]
         raise ServiceError(f"{name}: not a field of an event.", field=name)
+    if fields.get("format_params") is None:
+        fields["format_params"] = {}
     tournament = Tournament(**fields, created_by=actor)
     tournament.slug = _unique_slug(fields.get("name", ""))
     try:
@@ -130,6 +134,8 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
     changes: dict[str, Any] = {}
+    if "format_params" in fields and fields["format_params"] is None:
+        fields["format_params"] = {}
     for name, value in fields.items():
         if name not in EDITABLE_FIELDS:
             raise ServiceError(f"{name}: not a field of an event.", field=name)
@@ -533,6 +539,16 @@ def registration_check_in(
         raise ServiceError("Check-in is over for this event.", field="checked_in")
     if checked_in == registration.checked_in:
         return registration
+    if checked_in and tournament.require_legal_decklist:
+        # The decks app owns decklists; imported here to keep the dependency one-way at load.
+        from decks.services import has_legal_decklist
+
+        if not has_legal_decklist(registration):
+            raise ServiceError(
+                "A legal decklist is needed to check in: submit or fix the list first.",
+                field="decklist",
+                code="decklist_required",
+            )
     registration.checked_in_at = timezone.now() if checked_in else None
     registration.save(update_fields=["checked_in_at", "updated_at"])
     audit(

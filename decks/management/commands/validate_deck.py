@@ -1,0 +1,64 @@
+"""python manage.py validate_deck --format playmaker FILE [--json]: exit 0 legal, 1 not."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from config.errors import ServiceError
+from decks.services import decklist_check
+
+
+class Command(BaseCommand):
+    help = "Validate a decklist file against a format using the imported card catalog."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "file", type=Path, help="a decklist in the text format, or its JSON form"
+        )
+        parser.add_argument("--format", dest="format_key", default="playmaker")
+        parser.add_argument("--game", default="boba")
+        parser.add_argument("--params", help="JSON object of format parameter overrides")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: Any, file: Path, format_key: str, game: str, **options: Any) -> None:
+        if not file.is_file():
+            raise CommandError(f"{file}: no such file")
+        raw = file.read_bytes()
+        source: Any = raw
+        if file.suffix.lower() == ".json":
+            try:
+                source = json.loads(raw)
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise CommandError(f"{file}: not valid JSON ({exc})") from None
+        params = None
+        if options.get("params"):
+            try:
+                params = json.loads(options["params"])
+            except json.JSONDecodeError as exc:
+                raise CommandError(f"--params: not valid JSON ({exc})") from None
+        try:
+            result = decklist_check(game=game, format_key=format_key, source=source, params=params)
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
+        report = result["report"]
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+        else:
+            self._print(report)
+        sys.exit(0 if report["legal"] else 1)
+
+    def _print(self, report: dict[str, Any]) -> None:
+        if report["legal"]:
+            self.stdout.write(self.style.SUCCESS(f"Legal for {report['format']}."))
+        else:
+            self.stdout.write(self.style.ERROR(f"Not legal for {report['format']}:"))
+        for v in report["violations"]:
+            cards = f" ({', '.join(v['cards'][:6])})" if v.get("cards") else ""
+            self.stdout.write(f"- [{v['rule']}] {v['message']}{cards} — {v['citation']}")
+        for w in report.get("warnings", []):
+            self.stdout.write(f"  warning: {w['message']}")

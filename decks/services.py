@@ -1,0 +1,470 @@
+"""Use cases for the card catalog, decklists and deck checks: the only code that writes them.
+
+Decklists: a registered player submits before the deadline; every submission is a new
+immutable version and the latest is active. Lists lock at the decklist deadline or when the
+event starts running; an organiser may unlock one player, and may enter a list for a player
+(the version records who entered it). A list that cannot be read (unknown cards, bad lines) is
+refused with its report and nothing is saved; a readable list that breaks the format's rules is
+saved with its report, marked illegal, so the player sees what to fix beside it.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from config.errors import Forbidden, ServiceError
+from decks.catalog import card_rows, catalog_for
+from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
+from engine.games import UnknownGame, get_game
+from tournaments import permissions
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.services import audit
+from tournaments.status import EventStatus
+
+MAX_DECKLIST_BYTES = 200_000
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+IMPORT_BATCH = 1000
+UPDATE_FIELDS = (
+    "kind",
+    "name",
+    "set_name",
+    "card_number",
+    "parallel",
+    "weapon",
+    "power",
+    "cost",
+    "dbs",
+    "base_name",
+    "year",
+    "release",
+)
+
+
+# --- catalog imports -----------------------------------------------------------------------
+
+
+def _rules(game: str) -> Any:
+    try:
+        return get_game(game).deck_rules()
+    except UnknownGame as exc:
+        raise ServiceError(str(exc), field="game") from None
+
+
+def card_import_start(*, actor: Any, game: str, files: Sequence[tuple[str, bytes]]) -> CardImport:
+    """Record an upload and queue its import (a Celery task, run after the commit)."""
+    if not permissions.can_create_events(actor):
+        raise Forbidden("Only organisers may import cards.")
+    _rules(game)
+    if not files:
+        raise ServiceError("files: choose at least one file.", field="files")
+    size = sum(len(data) for _, data in files)
+    if size > MAX_IMPORT_BYTES:
+        raise ServiceError(
+            f"files: {size // 1024 // 1024} MB is over the {MAX_IMPORT_BYTES // 1024 // 1024} MB limit.",
+            field="files",
+        )
+    card_import = CardImport.objects.create(
+        game=game,
+        uploaded_by=actor,
+        file_names=[name for name, _ in files],
+        payload=[
+            {"name": name, "data": base64.b64encode(data).decode("ascii")} for name, data in files
+        ],
+    )
+    from decks.tasks import run_card_import
+
+    transaction.on_commit(lambda: run_card_import.delay(card_import.pk))
+    return card_import
+
+
+def card_import_run(*, import_id: int) -> CardImport:
+    """Parse and upsert an import; safe to run twice (a retried task finds it done)."""
+    with transaction.atomic():
+        card_import = CardImport.objects.select_for_update().get(pk=import_id)
+        if card_import.status in (CardImport.Status.DONE, CardImport.Status.FAILED):
+            return card_import
+        card_import.status = CardImport.Status.RUNNING
+        card_import.save(update_fields=["status"])
+    files = [(f["name"], base64.b64decode(f["data"])) for f in card_import.payload]
+    try:
+        counts, rejections = import_cards(
+            game=card_import.game, files=files, progress=_progress_for(card_import)
+        )
+    except ServiceError as exc:
+        CardImport.objects.filter(pk=import_id).update(
+            status=CardImport.Status.FAILED,
+            error=exc.message,
+            payload=[],
+            finished_at=timezone.now(),
+        )
+        card_import.refresh_from_db()
+        return card_import
+    CardImport.objects.filter(pk=import_id).update(
+        status=CardImport.Status.DONE,
+        created_count=counts["created"],
+        updated_count=counts["updated"],
+        unchanged_count=counts["unchanged"],
+        rejections=rejections,
+        processed=counts["total"],
+        total=counts["total"],
+        payload=[],
+        finished_at=timezone.now(),
+    )
+    card_import.refresh_from_db()
+    return card_import
+
+
+def _progress_for(card_import: CardImport) -> Any:
+    def progress(done: int, total: int) -> None:
+        CardImport.objects.filter(pk=card_import.pk).update(processed=done, total=total)
+
+    return progress
+
+
+def import_cards(
+    *, game: str, files: Sequence[tuple[str, bytes]], progress: Any = None
+) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Upsert the cards read from files; returns counts and every rejected row.
+
+    Idempotent: cards are matched by (game, external id); a card whose fields did not change is
+    counted unchanged and not written. Each batch commits on its own so a 17,000-card import
+    shows progress; a re-run finishes the job.
+    """
+    rules = _rules(game)
+    try:
+        result = rules.parse_import(files, existing=card_rows(game))
+    except ValueError as exc:
+        raise ServiceError(f"files: {exc}", field="files") from None
+    entries = list({card.id: card for card in result.entries}.values())
+    existing = {
+        row["external_id"]: row
+        for row in Card.objects.filter(game=game).values("external_id", *UPDATE_FIELDS)
+    }
+    counts = {"created": 0, "updated": 0, "unchanged": 0, "total": len(entries)}
+    for start in range(0, len(entries), IMPORT_BATCH):
+        batch = entries[start : start + IMPORT_BATCH]
+        to_write = []
+        for card in batch:
+            fields = _model_fields(card.to_dict())
+            before = existing.get(card.id)
+            if before is None:
+                counts["created"] += 1
+            elif all(before[k] == fields[k] for k in UPDATE_FIELDS):
+                counts["unchanged"] += 1
+                continue
+            else:
+                counts["updated"] += 1
+            to_write.append(Card(game=game, external_id=card.id, **fields))
+        with transaction.atomic():
+            Card.objects.bulk_create(
+                to_write,
+                update_conflicts=True,
+                unique_fields=["game", "external_id"],
+                update_fields=[*UPDATE_FIELDS, "updated_at"],
+            )
+        if progress is not None:
+            progress(min(start + IMPORT_BATCH, len(entries)), len(entries))
+    return counts, [r.to_dict() for r in result.rejections]
+
+
+def _model_fields(card: Mapping[str, Any]) -> dict[str, Any]:
+    fields = {name: card.get(name) for name in UPDATE_FIELDS if name != "set_name"}
+    fields["set_name"] = card.get("set")
+    kind = fields["kind"]
+    fields["kind"] = getattr(kind, "value", kind)
+    return fields
+
+
+def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
+    """The generated demo catalog (fictional names) shipped with the project."""
+    rules = _rules(game)
+    cards = rules.demo_cards()
+    existing = set(Card.objects.filter(game=game).values_list("external_id", flat=True))
+    new = [
+        Card(game=game, external_id=c.id, **_model_fields(c.to_dict()))
+        for c in cards
+        if c.id not in existing
+    ]
+    Card.objects.bulk_create(new, ignore_conflicts=True)
+    return {"created": len(new), "unchanged": len(cards) - len(new)}
+
+
+# --- decklists -----------------------------------------------------------------------------
+
+
+def event_format(tournament: Tournament) -> Any:
+    return (
+        get_game(tournament.game)
+        .deck_rules()
+        .resolve_format(tournament.format_key, tournament.format_params)
+    )
+
+
+def decklist_check(
+    *,
+    game: str,
+    format_key: str,
+    source: str | bytes | Mapping[str, Any],
+    params: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Validate a list without saving it ("check my deck"): the report plus the canonical list."""
+    rules = _rules(game)
+    try:
+        fmt = rules.resolve_format(format_key, params)
+    except ValueError as exc:
+        raise ServiceError(f"format: {exc}", field="format") from None
+    return _evaluate(rules, catalog_for(game), fmt, source)
+
+
+def _evaluate(rules: Any, catalog: Any, fmt: Any, source: Any) -> dict[str, Any]:
+    if isinstance(source, str | bytes) and len(source) > MAX_DECKLIST_BYTES:
+        raise ServiceError(
+            f"decklist: the list is {len(source) // 1024} KB; a decklist is at most "
+            f"{MAX_DECKLIST_BYTES // 1000} KB.",
+            field="decklist",
+            code="too_large",
+        )
+    decklist = rules.read_decklist(source, catalog)
+    report = rules.validate(decklist, catalog, fmt)
+    stats = rules.statistics(decklist, catalog, fmt)
+    return {
+        "decklist": decklist,
+        "readable": not decklist.errors,
+        "report": report.to_dict(),
+        "statistics": stats.to_dict(),
+        "text": rules.export(decklist, catalog) if not decklist.errors else "",
+        "data": rules.to_data(decklist, catalog) if not decklist.errors else {},
+    }
+
+
+def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) -> str | None:
+    now = now or timezone.now()
+    if tournament.status in (
+        EventStatus.RUNNING,
+        EventStatus.TOP_CUT,
+        EventStatus.FINISHED,
+        EventStatus.CANCELLED,
+    ):
+        return "Decklists are locked: the event has started."
+    if tournament.decklist_deadline and now >= tournament.decklist_deadline:
+        return "Decklists are locked: the deadline has passed."
+    return None
+
+
+def decklist_submit(
+    *, actor: Any, registration: Registration, source: str | bytes | Mapping[str, Any]
+) -> DecklistVersion:
+    """Save a new version of a player's list (the player before the lock, or an organiser)."""
+    with transaction.atomic():
+        registration = (
+            Registration.objects.select_for_update()
+            .select_related("tournament")
+            .get(pk=registration.pk)
+        )
+        tournament = registration.tournament
+        is_organiser = permissions.is_organiser_of(actor, tournament)
+        if not (is_organiser or permissions.is_own_registration(actor, registration)):
+            raise Forbidden("You can only submit your own decklist.")
+        if registration.status != RegistrationStatus.REGISTERED:
+            raise ServiceError(
+                "Only registered players submit decklists (not waitlisted or withdrawn).",
+                field="registration",
+            )
+        decklist, _ = Decklist.objects.get_or_create(registration=registration)
+        lock = decklist_lock_reason(tournament)
+        if lock and not is_organiser and not decklist.unlocked:
+            raise ServiceError(lock, field="decklist", code="locked")
+        rules = _rules(tournament.game)
+        result = _evaluate(rules, catalog_for(tournament.game), event_format(tournament), source)
+        if not result["readable"]:
+            raise DecklistUnreadable(result["report"])
+        number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        submitted = (
+            source
+            if isinstance(source, str)
+            else (source.decode("utf-8", "replace") if isinstance(source, bytes) else "")
+        )
+        version = DecklistVersion.objects.create(
+            decklist=decklist,
+            number=number,
+            text=result["text"],
+            data=result["data"],
+            submitted_text=submitted[:MAX_DECKLIST_BYTES],
+            format_key=tournament.format_key,
+            legal=result["report"]["legal"],
+            report=result["report"],
+            statistics=result["statistics"],
+            submitted_by=actor,
+            entered_by_staff=not permissions.is_own_registration(actor, registration),
+        )
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="decklist.submitted",
+            target=version,
+            registration=registration,
+            version=number,
+            legal=version.legal,
+            entered_by_staff=version.entered_by_staff,
+        )
+        return version
+
+
+class DecklistUnreadable(ServiceError):
+    """The list has lines that name no card or make no sense; the report says which."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        first = report["violations"][0]["message"] if report["violations"] else "unreadable list"
+        super().__init__(f"decklist: {first}", field="decklist", code="unreadable")
+        self.report = report
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "report": self.report}
+
+
+@transaction.atomic
+def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -> Decklist:
+    registration = Registration.objects.select_related("tournament").get(pk=registration.pk)
+    permissions.require_organiser(actor, registration.tournament)
+    decklist, _ = Decklist.objects.select_for_update().get_or_create(registration=registration)
+    decklist.unlocked = unlocked
+    decklist.save(update_fields=["unlocked"])
+    audit(
+        tournament=registration.tournament,
+        actor=actor,
+        action="decklist.unlocked" if unlocked else "decklist.locked",
+        registration=registration,
+    )
+    return decklist
+
+
+@transaction.atomic
+def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = True) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    permissions.require_organiser(actor, tournament)
+    if published and tournament.status != EventStatus.FINISHED:
+        raise ServiceError(
+            "Decklists can be published once the event has finished.", field="status"
+        )
+    tournament.decklists_published_at = timezone.now() if published else None
+    tournament.save(update_fields=["decklists_published_at", "updated_at"])
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="decklists.published" if published else "decklists.unpublished",
+    )
+    return tournament
+
+
+def active_version(registration: Registration) -> DecklistVersion | None:
+    return (
+        DecklistVersion.objects.filter(decklist__registration=registration)
+        .order_by("-number")
+        .first()
+    )
+
+
+def can_view_decklist(user: Any, registration: Registration) -> bool:
+    tournament = registration.tournament
+    return (
+        permissions.is_own_registration(user, registration)
+        or permissions.is_staff_of(user, tournament)
+        or tournament.decklists_published_at is not None
+    )
+
+
+def has_legal_decklist(registration: Registration) -> bool:
+    version = active_version(registration)
+    return version is not None and version.legal
+
+
+# --- deck checks ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def deck_check_create(
+    *, actor: Any, tournament: Tournament, round_number: int, count: int, seed: int | None = None
+) -> DeckCheck:
+    """Pick `count` active players at random (seeded and recorded, so the pick can be shown fair)."""
+    permissions.require_staff(actor, tournament)
+    if count < 1:
+        raise ServiceError("count: pick at least one player.", field="count")
+    if round_number < 1:
+        raise ServiceError("round_number: rounds start at 1.", field="round_number")
+    candidates = list(
+        Registration.objects.filter(
+            tournament=tournament, status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
+        ).order_by("pk")
+    )
+    if not candidates:
+        raise ServiceError("count: no active players to check.", field="count")
+    seed = secrets.randbits(48) if seed is None else seed
+    chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
+    deck_check = DeckCheck.objects.create(
+        tournament=tournament,
+        round_number=round_number,
+        seed=seed,
+        requested=count,
+        created_by=actor,
+    )
+    DeckCheckResult.objects.bulk_create(
+        DeckCheckResult(deck_check=deck_check, registration=r, version=active_version(r))
+        for r in chosen
+    )
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="deck_check.created",
+        target=deck_check,
+        round=round_number,
+        seed=seed,
+        players=[r.pk for r in chosen],
+    )
+    return deck_check
+
+
+@transaction.atomic
+def deck_check_record(
+    *,
+    actor: Any,
+    result: DeckCheckResult,
+    outcome: str,
+    notes: str = "",
+    penalty_reference: str = "",
+) -> DeckCheckResult:
+    result = (
+        DeckCheckResult.objects.select_for_update()
+        .select_related("deck_check__tournament")
+        .get(pk=result.pk)
+    )
+    tournament = result.deck_check.tournament
+    permissions.require_staff(actor, tournament)
+    if outcome not in DeckCheckResult.Outcome.values:
+        raise ServiceError(
+            f"outcome: one of {', '.join(DeckCheckResult.Outcome.values)}.", field="outcome"
+        )
+    previous = result.outcome
+    result.outcome = outcome
+    result.notes = notes[:2000]
+    result.penalty_reference = penalty_reference[:80]
+    result.checked_by = actor
+    result.checked_at = timezone.now()
+    result.save()
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="deck_check.recorded",
+        target=result,
+        registration=result.registration,
+        **{"from": previous, "to": outcome, "notes": result.notes},
+    )
+    return result
