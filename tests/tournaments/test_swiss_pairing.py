@@ -1,0 +1,175 @@
+"""Swiss pairing: worked cases, reasons, tables, round 1, and the sparse graph against the full one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.swiss_sim import simulate
+from tournaments.standings import Match, Player, StateError
+from tournaments.swiss import pair_round, recommended_structure
+
+
+def ids(result: object) -> set[frozenset[str]]:
+    return {frozenset((p.a, p.b)) for p in result.pairings}  # type: ignore[attr-defined]
+
+
+def test_rematch_avoided_with_two_pair_downs() -> None:
+    players = [Player("a"), Player("b"), Player("c"), Player("d")]
+    rounds = [
+        [Match("a", "c", "a", (2, 0, 0)), Match("b", "d", "a", (2, 0, 0))],
+        [Match("a", "b", "draw", (1, 1, 0)), Match("c", "d", "draw", (1, 1, 0))],
+    ]
+    result = pair_round(players, rounds, seed=3)
+    assert ids(result) == {frozenset("ad"), frozenset("bc")}
+    assert [p.reason for p in result.pairings] == [
+        "paired down from 4 to 1 pts; rematch avoided",
+        "paired down from 4 to 1 pts; rematch avoided",
+    ]
+    assert result.stats.rematches == 0 and result.stats.pair_downs == 2
+
+
+def test_forced_rematch_is_explained() -> None:
+    players = [Player("a"), Player("b")]
+    rounds = [[Match("a", "b", "a", (2, 0, 0))]]
+    result = pair_round(players, rounds)
+    assert [(p.a, p.b, p.reason) for p in result.pairings] == [
+        ("a", "b", "paired down from 3 to 0 pts; rematch: no rematch-free pairing exists")
+    ]
+    assert result.stats.rematches == 1
+
+
+def test_score_groups_and_one_step_pair_down() -> None:
+    # after one round: winners w1..w3 on 3, losers l1..l3 on 0, plus x on 3 from a bye
+    players = [Player(p) for p in ("w1", "w2", "w3", "l1", "l2", "l3", "x")]
+    rounds = [
+        [
+            Match("w1", "l1", "a", (2, 0, 0)),
+            Match("w2", "l2", "a", (2, 1, 0)),
+            Match("w3", "l3", "a", (2, 0, 0)),
+            Match("x"),
+        ]
+    ]
+    result = pair_round(players, rounds, seed=11)
+    reasons = sorted(p.reason for p in result.pairings)
+    assert reasons == [
+        "same score group (0 pts)",
+        "same score group (3 pts)",
+        "same score group (3 pts)",
+    ]
+    assert result.bye in {"l1", "l2", "l3"}
+    assert result.bye_reason == "bye: lowest ranked without a bye"
+
+
+def test_no_second_bye_while_someone_else_can_take_it() -> None:
+    players = [Player(p) for p in "abc"]
+    rounds = [[Match("a", "b", "a", (2, 0, 0)), Match("c")]]
+    result = pair_round(players, rounds)
+    assert result.bye == "b"
+    assert ids(result) == {frozenset("ac")}
+
+
+def test_second_bye_when_nobody_else_can() -> None:
+    players = [Player("a"), Player("b"), Player("c")]
+    rounds = [
+        [Match("a", "b", "a", (2, 0, 0)), Match("c")],
+        [Match("a", "c", "a", (2, 0, 0)), Match("b")],
+        [Match("b", "c", "a", (2, 0, 0)), Match("a")],
+    ]
+    result = pair_round(players, rounds)
+    assert result.stats.rematches == 1 and result.stats.second_byes == 1
+    assert result.bye_reason == "second bye: no player without a bye could take it"
+
+
+def test_dropped_and_late_players() -> None:
+    players = [Player("a"), Player("b", dropped=True), Player("c"), Player("d", late_entry_round=3)]
+    rounds = [[Match("a", "b", "a", (2, 0, 0)), Match("c")]]
+    result = pair_round(players, rounds)
+    assert ids(result) == {frozenset("ac")} and result.bye is None
+    later = pair_round(players, [*rounds, [Match("a", "c", "draw", (1, 1, 0))]])
+    assert "d" in {later.bye, *(x for p in later.pairings for x in (p.a, p.b))}
+
+
+def test_fixed_tables_are_honoured_and_the_rest_numbered_from_the_top() -> None:
+    players = [Player(f"p{i}") for i in range(8)]
+    players[7] = Player("p7", fixed_table=2)
+    rounds = [
+        [
+            Match("p0", "p1", "a", (2, 0, 0)),
+            Match("p2", "p3", "a", (2, 0, 0)),
+            Match("p4", "p5", "a", (2, 0, 0)),
+            Match("p6", "p7", "a", (2, 0, 0)),
+        ]
+    ]
+    result = pair_round(players, rounds, seed=5)
+    tables = {p.table: (p.a, p.b) for p in result.pairings}
+    assert sorted(tables) == [1, 2, 3, 4]
+    assert "p7" in tables[2]
+    winners = {"p0", "p2", "p4", "p6"}
+    assert set(tables[1]) <= winners and set(tables[3]) <= winners  # top of the standings first
+
+
+def test_round_one_random_from_seed_and_deterministic() -> None:
+    players = [Player(f"p{i}") for i in range(9)]
+    one = pair_round(players, [], seed=1)
+    assert one == pair_round(players, [], seed=1)
+    assert any(pair_round(players, [], seed=s).pairings != one.pairings for s in range(2, 6))
+    assert len(one.pairings) == 4 and one.bye is not None
+    assert one.pairings[0].reason == "round 1: random from seed 1"
+
+
+def test_round_one_by_seeding_top_half_against_bottom_half() -> None:
+    players = [Player(f"s{i}", seeding=100 - i) for i in range(1, 7)]
+    result = pair_round(players, [])
+    assert [(p.a, p.b, p.reason) for p in result.pairings] == [
+        ("s1", "s4", "round 1 by seeding: seed 1 v seed 4"),
+        ("s2", "s5", "round 1 by seeding: seed 2 v seed 5"),
+        ("s3", "s6", "round 1 by seeding: seed 3 v seed 6"),
+    ]
+
+
+def test_round_number_must_follow_the_history() -> None:
+    with pytest.raises(StateError) as info:
+        pair_round([Player("a"), Player("b")], [], round_number=3)
+    assert info.value.field == "round"
+
+
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [
+        (1, (0, 0)),
+        (2, (1, 0)),
+        (8, (3, 0)),
+        (9, (5, 4)),
+        (16, (5, 4)),
+        (17, (5, 8)),
+        (32, (5, 8)),
+        (33, (6, 8)),
+        (64, (6, 8)),
+        (65, (7, 8)),
+        (128, (7, 8)),
+        (129, (8, 8)),
+        (226, (8, 8)),
+        (227, (9, 8)),
+        (409, (9, 8)),
+        (410, (10, 8)),
+        (5000, (10, 8)),
+    ],
+)
+def test_recommended_structure(players: int, expected: tuple[int, int]) -> None:
+    assert recommended_structure(players) == expected
+
+
+@pytest.mark.parametrize(
+    ("n_players", "n_rounds", "seed", "limit"),
+    [(200, 5, 1, 160), (257, 6, 2, 160), (330, 5, 3, 160), (90, 7, 4, 20), (60, 8, 5, 12)],
+)
+def test_sparse_graph_is_as_good_as_the_full_graph(
+    n_players: int, n_rounds: int, seed: int, limit: int
+) -> None:
+    players, rounds = simulate(n_players, n_rounds, seed)
+    ours = pair_round(players, rounds, seed=seed, full_graph_limit=limit)
+    full = pair_round(players, rounds, seed=seed, full_graph_limit=10**9)
+    assert full.stats.graph == "complete"
+    key = ("rematches", "second_byes", "pair_down_squares", "pair_downs")
+    assert [getattr(ours.stats, k) for k in key] == [getattr(full.stats, k) for k in key]
+    assert ours.stats.pair_down_squares >= ours.stats.lower_bound_squares
