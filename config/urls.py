@@ -26,5 +26,6 @@ urlpatterns = [
     path("api/", include(api_urls)),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("decks.urls")),
     path("", include("tournaments.urls")),
 ]
