@@ -57,7 +57,8 @@ WEAPONS: tuple[str, ...] = (
     "Super",
 )
 
-WHO = ("own", "opp", "both")
+WHO = ("own", "opp", "both", "actor")
+WHOSE = ("own", "opp", "target", "actor")
 
 # Counts an amount can scale with, and the conditions can compare (see docs/game-record.md).
 COUNTS: dict[str, str] = {
@@ -92,6 +93,9 @@ COUNTS: dict[str, str] = {
     "drawn_power": "power of the last hero drawn or revealed by this Play",
     "drawn_cost": "cost of the last play drawn or revealed by this Play",
     "win_streak": "battles won in a row up to this one (whose)",
+    "weapon_streak": "previous battles in a row whose hero had the active hero's weapon (whose)",
+    "hot_dogs_before_cost": "hot dogs the runner had before paying this Play's cost",
+    "shuffled": "cards this Play shuffled back into decks",
 }
 
 EVENTS = (
@@ -128,8 +132,8 @@ ZONES_DISCARD_FROM = (
 ZONES_HERO_FROM = ("hand", "discard", "hero_deck_top", "future")
 SEARCHABLE = ("heroes", "plays", "discard_heroes", "used_plays")
 SHUFFLE_WHAT = ("hand_plays", "hand_heroes", "used_plays", "discard", "discard_heroes")
-CANCEL_WHAT = ("ongoing", "opp_plays_this_battle")
-RUN_FROM = ("playbook_top", "playbook", "hand", "revealed")
+CANCEL_WHAT = ("ongoing", "opp_plays_this_battle", "triggering_play")
+RUN_FROM = ("playbook_top", "playbook", "hand", "last_drawn")
 
 
 class EffectError(ValueError):
@@ -191,8 +195,17 @@ def check_weapon(v: Any, path: str) -> None:
         for i, w in enumerate(v):
             check_weapon(w, f"{path}[{i}]")
         return
-    if v not in WEAPONS and v not in ("chosen", "same", "active"):
-        _fail(path, f"must be a weapon type ({', '.join(WEAPONS)}), 'chosen', 'same' or 'active'")
+    if v not in WEAPONS and v not in WEAPON_REFS:
+        _fail(
+            path, f"must be a weapon type ({', '.join(WEAPONS)}) or one of {', '.join(WEAPON_REFS)}"
+        )
+
+
+# Weapon references resolved when the step resolves (and frozen into ongoing effects):
+# chosen = choices.weapon, active = the runner's active hero's, same = the other active hero's
+# (seen from the player the condition or count is about), discarded = the last hero this Play
+# discarded, drawn = the last hero this Play drew or revealed.
+WEAPON_REFS = ("chosen", "active", "same", "discarded", "drawn")
 
 
 def check_int_list(v: Any, path: str) -> None:
@@ -205,27 +218,44 @@ def check_battles(v: Any, path: str) -> None:
         return
     if isinstance(v, list) and v and all(_is_int(x) and 0 <= x <= 6 for x in v):
         return
-    _fail(path, "must be 'this', 'rest', 'later', 'chosen' or a list of offsets 0-6")
+    if isinstance(v, dict) and set(v) <= {"from", "to"} and v:
+        for key, val in v.items():
+            if not _is_int(val) or not 1 <= val <= 7:
+                _fail(f"{path}.{key}", "must be a battle number 1-7")
+        return
+    _fail(
+        path,
+        "must be 'this', 'rest', 'later', 'chosen', a list of offsets 0-6 or "
+        "{from, to} battle numbers",
+    )
 
 
-COUNT_PARAMS = {"whose", "weapon", "values"}
+COUNT_PARAMS = {"whose", "weapon", "values", "min_cost"}
 
 
 def check_amount(v: Any, path: str) -> None:
     if _is_int(v):
         return
     if not isinstance(v, dict):
-        _fail(path, "must be an integer or a {'count': ...} object")
+        _fail(path, "must be an integer, a {'count': ...} or a {'choice': key} object")
+    if "choice" in v:
+        check_text(v["choice"], f"{path}.choice")
+        for key, val in v.items():
+            if key in ("times", "plus", "min", "max"):
+                check_int(val, f"{path}.{key}")
+            elif key != "choice":
+                _fail(f"{path}.{key}", "unknown field of an amount")
+        return
     if v.get("count") not in COUNTS:
         _fail(f"{path}.count", f"must be one of {', '.join(COUNTS)}")
     for key, val in v.items():
         sub = f"{path}.{key}"
         if key == "count":
             continue
-        if key in ("times", "plus", "min", "max"):
+        if key in ("times", "plus", "min", "max", "min_cost"):
             check_int(val, sub)
         elif key == "whose":
-            _one_of(("own", "opp"))(val, sub)
+            _one_of(WHOSE)(val, sub)
         elif key == "weapon":
             check_weapon(val, sub)
         elif key == "values":
@@ -258,12 +288,15 @@ COND_KINDS: dict[str, str] = {
     "honors": "own / opp: who has honors this battle",
     "substituted": "own / opp: that player substituted this battle",
     "first_play": "true: this is the first Play its player runs this battle",
+    "compare": "{left: AMOUNT, op: < <= == != >= >, right: AMOUNT}",
+    "drawn_weapon": "the last hero this Play drew or revealed has this weapon",
     "all": "every condition in the list holds",
     "any": "at least one condition in the list holds",
     "not": "the condition does not hold",
 }
 
 _RESULTS = ("won", "lost", "draw")
+COMPARE_OPS = ("<", "<=", "==", "!=", ">=", ">")
 
 
 def _check_range(v: Any, path: str, extra: Sequence[str] = ()) -> None:
@@ -336,6 +369,16 @@ def check_condition(v: Any, path: str) -> None:
     elif kind == "first_play":
         check_bool(val, sub)
         _only(v, path, {kind})
+    elif kind == "compare":
+        if not isinstance(val, dict) or set(val) != {"left", "op", "right"}:
+            _fail(sub, "must be {left, op, right}")
+        check_amount(val["left"], f"{sub}.left")
+        _one_of(COMPARE_OPS)(val["op"], f"{sub}.op")
+        check_amount(val["right"], f"{sub}.right")
+        _only(v, path, {kind})
+    elif kind == "drawn_weapon":
+        check_weapon(val, sub)
+        _only(v, path, {kind})
     elif kind in ("all", "any"):
         if not isinstance(val, list) or not val:
             _fail(sub, "must be a non-empty list of conditions")
@@ -346,7 +389,7 @@ def check_condition(v: Any, path: str) -> None:
         check_condition(val, sub)
         _only(v, path, {kind})
     if "whose" in v:
-        _one_of(("own", "opp"))(v["whose"], f"{path}.whose")
+        _one_of(WHOSE)(v["whose"], f"{path}.whose")
 
 
 def _only(v: Mapping[str, Any], path: str, allowed: set[str]) -> None:

@@ -25,10 +25,22 @@ OTHER = (1, 0)
 MAX_DEPTH = 4
 
 
-def _who(me: int, who: str) -> tuple[int, ...]:
+def _who(me: int, who: str, actor: int | None = None) -> tuple[int, ...]:
     if who == "both":
         return (me, OTHER[me])
+    if who == "actor":
+        return (me if actor is None else actor,)
     return (me,) if who == "own" else (OTHER[me],)
+
+
+_OPS = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+}
 
 
 def _weapon_in(weapon: str, wanted: Any) -> bool:
@@ -71,6 +83,14 @@ class Context:
         self.discarded = 0
         self.drawn_power = 0
         self.drawn_cost = 0
+        self.drawn_weapon: str | None = None
+        self.discarded_weapon: str | None = None
+        self.discarded_ids: list[str] = []
+        self.last_drawn: str | None = None
+        self.shuffled = 0
+        self.before_cost = 0
+        self.target: int | None = None  # the hero an amount or aura is being applied to
+        self.actor: int | None = None  # inside triggers: the player who caused the event
         self.result: str | None = None  # inside battle-end triggers: won/lost/draw for me
 
     # ---------------------------------------------------------------- amounts
@@ -80,7 +100,19 @@ class Context:
             return v
         if v in ("all", "any"):
             return HOT_DOGS
-        n: int = self.count(v) * int(v.get("times", 1)) + int(v.get("plus", 0))
+        if "choice" in v:
+            raw = self.cur.choices.get(v["choice"])
+            if not isinstance(raw, int) or isinstance(raw, bool):
+                raise _invalid(
+                    v["choice"], f"choices.{v['choice']} must be a number.", (1, 2, 3, 4, 5, 6)
+                )
+            v = {**v, "count": "battle"}
+            n0 = raw
+        else:
+            n0 = None
+        n: int = (self.count(v) if n0 is None else n0) * int(v.get("times", 1)) + int(
+            v.get("plus", 0)
+        )
         if "max" in v:
             n = min(n, v["max"])
         if "min" in v:
@@ -89,17 +121,31 @@ class Context:
 
     def _weapon_param(self, v: Any, pi: int) -> Any:
         if v == "active":
-            return self.s.weapon(pi)
+            return self.s.weapon(self.me)
         if v == "chosen":
             return self.cur.choices.get("weapon")
         if v == "same":
             return self.s.weapon(OTHER[pi])
+        if v == "discarded":
+            return self.discarded_weapon
+        if v == "drawn":
+            return self.drawn_weapon
         return v
+
+    def whose(self, spec: Any) -> int:
+        w = spec.get("whose") if isinstance(spec, dict) else None
+        if w is None or w == "own":
+            return self.me
+        if w == "opp":
+            return self.opp
+        if w == "target":
+            return self.me if self.target is None else self.target
+        return self.me if self.actor is None else self.actor
 
     def count(self, spec: dict[str, Any]) -> int:
         s = self.s
         name = spec["count"]
-        pi = self.opp if spec.get("whose") == "opp" else self.me
+        pi = self.whose(spec)
         ps = s.p[pi]
         if name == "paid":
             return self.paid
@@ -137,6 +183,8 @@ class Context:
         if name == "hand_plays":
             return len(ps.hand)
         if name == "plays_this_battle":
+            if "min_cost" in spec:
+                return sum(1 for c in ps.plays_battle if _cost(s.cards[c]) >= spec["min_cost"])
             return len(ps.plays_battle)
         if name == "plays_last_battle":
             return sum(1 for b, _c in ps.used if b == s.battle - 1)
@@ -178,11 +226,26 @@ class Context:
                     return max(0, rec.power[pi] - (base.power if isinstance(base, Hero) else 0))
             return 0
         if name == "discarded":
+            if "min_cost" in spec:
+                return sum(1 for c in self.discarded_ids if _cost(s.cards[c]) >= spec["min_cost"])
             return self.discarded
         if name == "drawn_power":
             return self.drawn_power
         if name == "drawn_cost":
             return self.drawn_cost
+        if name == "weapon_streak":
+            w = s.weapon(pi)
+            n = 0
+            for rec in reversed(s.history):
+                h = s.cards[rec.heroes[pi]]
+                if not isinstance(h, Hero) or h.weapon != w:
+                    break
+                n += 1
+            return n
+        if name == "hot_dogs_before_cost":
+            return self.before_cost
+        if name == "shuffled":
+            return self.shuffled
         if name == "win_streak":
             n = 0
             for r in reversed(ps.results):
@@ -196,7 +259,7 @@ class Context:
 
     def cond(self, c: dict[str, Any]) -> bool:
         s = self.s
-        pi = self.opp if c.get("whose") == "opp" else self.me
+        pi = self.whose(c)
         if "weapon" in c:
             return _weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
         if "same_weapon" in c:
@@ -236,6 +299,13 @@ class Context:
             return s.p[self.me if c["substituted"] == "own" else self.opp].substituted
         if "first_play" in c:
             return (len(s.p[self.me].plays_battle) <= 1) == bool(c["first_play"])
+        if "compare" in c:
+            cmp = c["compare"]
+            return bool(_OPS[cmp["op"]](self.amount(cmp["left"]), self.amount(cmp["right"])))
+        if "drawn_weapon" in c:
+            return self.drawn_weapon is not None and _weapon_in(
+                self.drawn_weapon, self._weapon_param(c["drawn_weapon"], pi)
+            )
         if "all" in c:
             return all(self.cond(x) for x in c["all"])
         if "any" in c:
@@ -255,10 +325,17 @@ def _in_range(v: int, spec: Any) -> bool:
     return not ("max" in spec and v > spec["max"])
 
 
+def _cost(card: Any) -> int:
+    return card.cost or 0 if isinstance(card, Play) else 0
+
+
 def _battles(s: GameState, spec: Any, choices: dict[str, Any]) -> frozenset[int]:
     b = s.battle
     if spec is None or spec == "this":
         return frozenset((b,))
+    if isinstance(spec, dict):
+        lo = max(b, spec.get("from", b))
+        return frozenset(range(lo, spec.get("to", BATTLES) + 1))
     if spec == "rest":
         return frozenset(range(b, BATTLES + 1))
     if spec == "later":
@@ -299,6 +376,7 @@ class Resolver(Context):
         self.key = play.base.lower() if play else source
         self.depth = depth
         self.nullified = False
+        self.parent: Resolver | None = None
 
     # ---------------------------------------------------------------- outcomes
 
@@ -355,6 +433,7 @@ class Resolver(Context):
         self.s.located.add(cid)
         if isinstance(card, Hero):
             self.drawn_power = card.power
+            self.drawn_weapon = card.weapon
         elif isinstance(card, Play):
             self.drawn_cost = card.cost or 0
         return cid
@@ -393,13 +472,38 @@ class Resolver(Context):
             self.source,
             self.key,
             kind,
-            step,
+            self.bind(step),
             _battles(self.s, step.get("battles"), self.cur.choices),
             amount,
             self.s.battle,
         )
         self.s.ongoing.append(o)
         return o
+
+    def bind(self, obj: Any) -> Any:
+        """Freeze what this resolution decided (choices, discarded or drawn weapons) into an
+        ongoing step, so it means the same thing in later battles."""
+        if isinstance(obj, list):
+            return [self.bind(x) for x in obj]
+        if not isinstance(obj, dict):
+            return obj
+        out: dict[str, Any] = {}
+        for k, v in obj.items():
+            if k in ("weapon", "set_weapon", "drawn_weapon") and v in (
+                "chosen",
+                "discarded",
+                "drawn",
+            ):
+                out[k] = self._weapon_param(v, self.me)
+            elif (
+                isinstance(v, dict)
+                and "choice" in v
+                and set(v) <= {"choice", "times", "plus", "min", "max"}
+            ):
+                out[k] = self.amount(v)
+            else:
+                out[k] = self.bind(v)
+        return out
 
     def protected(self, pi: int, amount: int) -> bool:
         s = self.s
@@ -423,24 +527,27 @@ class Resolver(Context):
     # ---------------------------------------------------------------- power
 
     def do_power(self, step: dict[str, Any]) -> bool:
-        amount = self.amount(step["power"])
         battles = step.get("battles", "this")
         if battles != "this" or "while" in step:
-            self.ongoing("power", step, amount)
+            self.ongoing("power", step, self.amount(step["power"]))
             return True
         done = True
         w = step.get("weapon")
-        for pi in _who(self.me, step.get("target", "own")):
+        for pi in _who(self.me, step.get("target", "own"), self.actor):
             if w is not None and not _weapon_in(self.s.weapon(pi), self._weapon_param(w, pi)):
                 continue
-            done = self.modify(pi, amount) and done
+            self.target = pi
+            done = self.modify(pi, self.amount(step["power"])) and done
+        self.target = None
         return done
 
     def do_set_power(self, step: dict[str, Any]) -> bool:
-        value = self.amount(step["set_power"])
         done = True
-        for pi in _who(self.me, step.get("target", "own")):
+        for pi in _who(self.me, step.get("target", "own"), self.actor):
+            self.target = pi
+            value = self.amount(step["set_power"])
             done = self.modify(pi, value - self.s.power(pi)) and done
+        self.target = None
         return done
 
     def do_swap_power(self, step: dict[str, Any]) -> bool:
@@ -454,7 +561,7 @@ class Resolver(Context):
         if step.get("up_to") and isinstance(self.choice("recover"), int):
             n = max(0, min(n, self.choice("recover")))
         done = True
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = self.s.p[pi]
             if self.s.is_prevented("recover", pi):
                 done = False
@@ -468,7 +575,7 @@ class Resolver(Context):
     def do_lose_hot_dogs(self, step: dict[str, Any]) -> bool:
         n = self.amount(step["lose_hot_dogs"])
         done = True
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = self.s.p[pi]
             k = min(n, ps.hot_dogs)
             ps.hot_dogs -= k
@@ -511,6 +618,7 @@ class Resolver(Context):
         assert cid is not None
         ps.hand.append(cid)
         ps.playbook_size -= 1
+        self.last_drawn = cid
         return True
 
     def draw_hero(self, pi: int) -> bool:
@@ -524,7 +632,7 @@ class Resolver(Context):
         n = self.amount(step["draw"])
         deck = step.get("deck", "plays")
         done = True
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             for _ in range(n):
                 if deck == "heroes":
                     ok = self.draw_hero(pi)
@@ -586,7 +694,7 @@ class Resolver(Context):
         zone = step.get("from", "hand_plays")
         n_raw = step["discard"]
         done = True
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
             n = HOT_DOGS * 10 if n_raw == "all" else self.amount(n_raw)
             if zone == "hot_dogs":
@@ -603,6 +711,7 @@ class Resolver(Context):
                     if cid is None:
                         break
                     ps.discard.append(cid)
+                    self.discarded_ids.append(cid)
                     got += 1
                 if kind == "play":
                     ps.playbook_size -= got
@@ -625,10 +734,12 @@ class Resolver(Context):
             for cid in picked:
                 if cid in ps.bench:
                     ps.bench.remove(cid)
+                    self.discarded_weapon = self._hero(cid).weapon
                 else:
                     ps.hand.remove(cid)
                 ps.discard.append(cid)
             self.discarded += len(picked)
+            self.discarded_ids += picked
             done = done and (len(picked) == n or n_raw == "all")
         return done
 
@@ -691,7 +802,7 @@ class Resolver(Context):
         kind = "hero" if deck == "heroes" else "play"
         n = self.amount(step["reveal_top"])
         done = True
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
             k = n if kind == "hero" else min(n, ps.playbook_size)
             revealed: list[str] = []
@@ -702,9 +813,13 @@ class Resolver(Context):
                 revealed.append(cid)
             keep_n = min(step.get("keep", 0), len(revealed))
             kept = self._pick("keep", revealed, keep_n, False) if keep_n else []
-            if kind == "play" and revealed:
-                card = s.cards[revealed[-1]]
-                self.drawn_cost = card.cost or 0 if isinstance(card, Play) else 0
+            if kept:
+                card = s.cards[kept[-1]]
+                self.drawn_cost = _cost(card)
+                if isinstance(card, Hero):
+                    self.drawn_power, self.drawn_weapon = card.power, card.weapon
+                else:
+                    self.last_drawn = card.id
             for cid in revealed:
                 if cid in kept:
                     (ps.bench if kind == "hero" else ps.hand).append(cid)
@@ -740,7 +855,7 @@ class Resolver(Context):
         n = self.amount(step["roll"])
         stop = step.get("stop_on")
         for _ in range(n):
-            for pi in _who(self.me, step.get("who", "own")):
+            for pi in _who(self.me, step.get("who", "own"), self.actor):
                 r = self.next_random("die")
                 assert isinstance(r, int)
                 (self.dice if pi == self.me else self.opp_dice).append(r)
@@ -818,8 +933,13 @@ class Resolver(Context):
     def do_cancel(self, step: dict[str, Any]) -> bool:
         s = self.s
         what = step["cancel"]
+        if what == "triggering_play":
+            if self.parent is None:
+                return False
+            self.parent.nullified = True  # CR 5.1.7 / Glossary: Cancelled (cost stays paid)
+            return True
         if what == "ongoing":
-            owners = _who(self.me, step.get("who", "both"))
+            owners = _who(self.me, step.get("who", "both"), self.actor)
             s.ongoing = [o for o in s.ongoing if o.owner not in owners]
             return True
         # opp_plays_this_battle: their effects this battle end (CR 5.1.7, Glossary: Nullify)
@@ -852,7 +972,12 @@ class Resolver(Context):
         nested = nested if isinstance(nested, dict) else {}
         if self.depth >= MAX_DEPTH:
             return False
-        if where == "hand":
+        if where == "last_drawn":
+            cid = self.last_drawn
+            if cid is None or cid not in ps.hand:
+                return False
+            ps.hand.remove(cid)
+        elif where == "hand":
             cid = nested.get("card")
             if cid not in ps.hand:
                 if not ps.hand:
@@ -898,7 +1023,7 @@ class Resolver(Context):
         slot = s.battle - 1
         done = True
         chosen = self.choice("hero")
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
             w = step.get("weapon")
             new: str | None = None
@@ -968,7 +1093,7 @@ class Resolver(Context):
     def do_shuffle(self, step: dict[str, Any]) -> bool:
         s = self.s
         what = step["shuffle"]
-        for pi in _who(self.me, step.get("who", "own")):
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
             if what == "hand_plays":
                 moved = ps.hand[:]
@@ -993,6 +1118,7 @@ class Resolver(Context):
                         _nullify_source(s, c)  # CR 5.1.7
             for c in moved:
                 s.located.discard(c)
+            self.shuffled += len(moved)
         return True
 
     def do_end_battle(self, step: dict[str, Any]) -> bool:
@@ -1040,11 +1166,12 @@ def start_play(s: GameState, me: int, play: Play) -> None:
         s.ongoing = [o for o in s.ongoing if not (o.owner == me and o.key == key)]
 
 
-def run_play(s: GameState, me: int, play: Play, action: Action) -> None:
+def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int = 0) -> None:
     """Resolve a play whose cost is paid (CR 5.3.2); the card then goes to the discard."""
     start_play(s, me, play)
     cur = Cursor(action)
     r = Resolver(s, me, play, cur, play.id)
+    r.before_cost = before_cost
     fire(s, "play_run", me, r)
     r.run(play.effect)
     s.p[me].discard.append(play.id)
@@ -1063,8 +1190,12 @@ def run_play(s: GameState, me: int, play: Play, action: Action) -> None:
         )
 
 
+_DEFAULT_WHO = {"win": "own", "lose": "own", "reveal": "own"}
+
+
 def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -> None:
-    """Run the triggers (``on`` effects) listening for ``event`` now."""
+    """Run the triggers (``on`` effects) listening for ``event`` now. ``actor`` is the player
+    the event is about (the winner, the loser, the one who flipped, ran or revealed)."""
     depth = parent.depth + 1 if parent else 0
     if depth > MAX_DEPTH:
         return
@@ -1074,41 +1205,19 @@ def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -
             continue
         if o not in s.ongoing:
             continue  # cancelled by an earlier trigger
-        who = o.step.get("who")
-        result: str | None = None
-        if event in ("win", "lose", "draw_battle", "battle_end"):
-            res = s.p[o.owner].results[-1] if s.p[o.owner].results else None
-            result = res
-            if event == "win":
-                if who == "opp":
-                    if res != "lost":
-                        continue
-                elif who == "both":
-                    if res == "draw":
-                        continue
-                elif res != "won":
-                    continue
-            elif event == "lose":
-                if who == "opp":
-                    if res != "won":
-                        continue
-                elif who == "both":
-                    if res == "draw":
-                        continue
-                elif res != "lost":
-                    continue
-            elif event == "draw_battle" and res != "draw":
-                continue
-        elif who is not None and actor is not None:
-            if who != "both" and (actor == o.owner) != (who == "own"):
-                continue
+        who = o.step.get("who", _DEFAULT_WHO.get(event, "both"))
+        if actor is not None and who != "both" and (actor == o.owner) != (who == "own"):
+            continue
         if o.step.get("once"):
             s.ongoing = [x for x in s.ongoing if x is not o]
         play = s.cards.get(o.source)
         cursor = parent.cur if parent is not None else Cursor(None)
         r = Resolver(s, o.owner, play if isinstance(play, Play) else None, cursor, o.source, depth)
         r.key = o.key
-        r.result = result
+        r.actor = actor
+        r.parent = parent
+        results = s.p[o.owner].results
+        r.result = results[-1] if results and s.phase == "resolving" else None
         if parent is None:
             _run_detached(r, o.step["do"])
         else:

@@ -589,10 +589,11 @@ class GameState:
         if why is not None:
             raise _cannot_run(why, self, pi, play)
         cost = self.play_cost(pi, play, charge=True)
+        before = ps.hot_dogs
         ps.hot_dogs -= cost
         ps.spent_battle += cost
         ps.hand.remove(cid)
-        run_play(self, pi, play, action)
+        run_play(self, pi, play, action, before)
         if self.play_ended and self.phase == "play":
             self.p[0].passed = self.p[1].passed = True
             self._fire("play_phase_end", None)
@@ -682,7 +683,8 @@ class GameState:
         for ps in self.p:
             ps.revealed.append(ps.lineup[slot])
         if self.ongoing:
-            fire(self, "reveal", None, None)
+            for pi in (self.honors, OTHER[self.honors]):
+                fire(self, "reveal", pi, None)
         if self.mode == "playmaker":
             self.phase = "play"
             self.turn = self.honors
@@ -722,9 +724,11 @@ class GameState:
             r1.append("won" if winner == 1 else "lost")
         if self.ongoing:
             self.phase = "resolving"
-            fire(self, "draw_battle" if winner is None else "win", None, None)
-            if winner is not None:
-                fire(self, "lose", None, None)
+            if winner is None:
+                fire(self, "draw_battle", None, None)
+            else:
+                fire(self, "win", winner, None)
+                fire(self, "lose", OTHER[winner], None)
             fire(self, "battle_end", None, None)
             self._end_until(winner)
         if self.honors_next is not None:
