@@ -723,7 +723,7 @@ def decklist_to_dict(decklist: Decklist, catalog: Catalog) -> dict[str, Any]:
             if card.kind is CardKind.HERO:
                 item["weapon"] = card.weapon
                 item["power"] = card.power
-            if entry.exact:
+            if entry.exact and card.set is not None and card.card_number is not None:
                 item["set"] = card.set
                 item["card_number"] = card.card_number
             items.append(item)
@@ -747,7 +747,8 @@ def export_line(entry: DeckEntry, catalog: Catalog) -> str:
     names a printing or the label alone would be ambiguous."""
     card = catalog[entry.card_id]
     text = card.label
-    if entry.exact or len(_label_matches(card, catalog)) != 1:
+    has_number = card.set is not None and card.card_number is not None
+    if has_number and (entry.exact or len(_label_matches(card, catalog)) != 1):
         text = f"{text} {card.printing_label}"
     return f"{entry.count} {text}"
 
