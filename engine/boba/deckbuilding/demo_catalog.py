@@ -91,7 +91,7 @@ _HOT_DOGS = (
     "Onion Olly",
     "Kraut Kit",
     "Ketchup Kay",
-    "Pickle Pete",
+    "Gherkin Gus",
     "Cheddar Chad",
     "Pretzel Pam",
     "Jalapeno Jo",
