@@ -109,31 +109,34 @@ def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Repl
     state = GameState.initial(record)
     out = Replay(record, state)
     for i, action in enumerate(actions):
-        before = state.clone() if not keep_states and action.do == "run" else None
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            if keep_states:
-                out.state = out.states[-1] if out.states else GameState.initial(record)
-            elif before is not None:
-                out.state = before
-            out.error = ReplayError(exc.code, exc.rule, exc.message, i)
-            return out
+            error = ReplayError(exc.code, exc.rule, exc.message, i)
         except (RecursionError, ValueError, KeyError, TypeError, AssertionError) as exc:
             # A corner the rules code did not foresee: report it, never crash (STYLE).
-            if keep_states:
-                out.state = out.states[-1] if out.states else GameState.initial(record)
-            elif before is not None:
-                out.state = before
-            out.error = ReplayError(
+            error = ReplayError(
                 "unresolvable_action", "CR 5.2.1", f"The action cannot be resolved: {exc!r}", i
             )
-            return out
-        if keep_states:
-            out.states.append(state.clone())
+        else:
+            if keep_states:
+                out.states.append(state.clone())
+            continue
+        # apply may have changed part of the state before it failed: report the position
+        # before the illegal action (rebuilt only on this, the rare path).
+        out.state = out.states[-1] if out.states else _position(record, actions[:i])
+        out.error = error
+        return out
     if keep_states and out.states:
         out.state = out.states[-1]
     return out
+
+
+def _position(record: Record, actions: tuple[Action, ...]) -> GameState:
+    state = GameState.initial(record)
+    for action in actions:
+        state.apply(action)
+    return state
 
 
 def what_if(record: Record, k: int, action: Action | None) -> Replay:

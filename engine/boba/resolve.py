@@ -66,6 +66,32 @@ class Cursor:
 class Context:
     """Counts and conditions seen from player ``me`` while ``play`` resolves."""
 
+    __slots__ = (
+        "actor",
+        "before_cost",
+        "coin",
+        "cur",
+        "dice",
+        "discarded",
+        "discarded_ids",
+        "discarded_weapon",
+        "drawn_cost",
+        "drawn_power",
+        "drawn_weapon",
+        "heads",
+        "last_drawn",
+        "me",
+        "opp",
+        "opp_dice",
+        "paid",
+        "play",
+        "result",
+        "s",
+        "shuffled",
+        "tails",
+        "target",
+    )
+
     def __init__(
         self, s: GameState, me: int, play: Play | None, cursor: Cursor | None = None
     ) -> None:
@@ -362,6 +388,8 @@ def _invalid(key: str, message: str, options: tuple[Any, ...] = ()) -> IllegalAc
 class Resolver(Context):
     """Runs one play's steps (CR 5.1.2: fully, before the next play)."""
 
+    __slots__ = ("depth", "key", "nullified", "parent", "source")
+
     def __init__(
         self,
         s: GameState,
@@ -477,7 +505,7 @@ class Resolver(Context):
             amount,
             self.s.battle,
         )
-        self.s.ongoing.append(o)
+        self.s.add_ongoing(o)
         return o
 
     def bind(self, obj: Any) -> Any:
@@ -846,7 +874,8 @@ class Resolver(Context):
                 self.heads += 1
             else:
                 self.tails += 1
-            fire(self.s, "coin", self.me, self)
+            if self.s.triggers:
+                fire(self.s, "coin", self.me, self)
             if r == stop:
                 break
         return True
@@ -859,7 +888,8 @@ class Resolver(Context):
                 r = self.next_random("die")
                 assert isinstance(r, int)
                 (self.dice if pi == self.me else self.opp_dice).append(r)
-                fire(self.s, "die", pi, self)
+                if self.s.triggers:
+                    fire(self.s, "die", pi, self)
             if stop is not None and self.dice and self.dice[-1] in stop:
                 break
         return True
@@ -940,11 +970,11 @@ class Resolver(Context):
             return True
         if what == "ongoing":
             owners = _who(self.me, step.get("who", "both"), self.actor)
-            s.ongoing = [o for o in s.ongoing if o.owner not in owners]
+            s.drop(lambda o: o.owner in owners)
             return True
         # opp_plays_this_battle: their effects this battle end (CR 5.1.7, Glossary: Nullify)
         opp_plays = set(s.p[self.opp].plays_battle)
-        s.ongoing = [o for o in s.ongoing if o.source not in opp_plays]
+        s.drop(lambda o: o.source in opp_plays)
         for ps in s.p:
             ps.mods[:] = [m for m in ps.mods if m[0] not in opp_plays]
         return True
@@ -1152,8 +1182,7 @@ class Resolver(Context):
 
 
 def _nullify_source(s: GameState, source: str) -> None:
-    if s.ongoing:
-        s.ongoing = [o for o in s.ongoing if o.source != source]
+    s.drop(lambda o: o.source == source)
 
 
 def start_play(s: GameState, me: int, play: Play) -> None:
@@ -1161,9 +1190,9 @@ def start_play(s: GameState, me: int, play: Play) -> None:
     ps = s.p[me]
     ps.plays_battle.append(play.id)
     ps.used.append((s.battle, play.id))
-    if s.ongoing:
+    if s.ongoing or s.triggers:
         key = play.base.lower()
-        s.ongoing = [o for o in s.ongoing if not (o.owner == me and o.key == key)]
+        s.drop(lambda o: o.owner == me and o.key == key)
 
 
 def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int = 0) -> None:
@@ -1172,7 +1201,8 @@ def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int
     cur = Cursor(action)
     r = Resolver(s, me, play, cur, play.id)
     r.before_cost = before_cost
-    fire(s, "play_run", me, r)
+    if s.triggers:
+        fire(s, "play_run", me, r)
     r.run(play.effect)
     s.p[me].discard.append(play.id)
     if cur.ri < len(cur.random):
@@ -1200,16 +1230,16 @@ def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -
     if depth > MAX_DEPTH:
         return
     b = s.battle
-    for o in list(s.ongoing):
-        if o.kind != "on" or o.step["on"] != event or b not in o.battles:
+    for o in tuple(s.triggers):
+        if o.step["on"] != event or b not in o.battles:
             continue
-        if o not in s.ongoing:
+        if o not in s.triggers:
             continue  # cancelled by an earlier trigger
         who = o.step.get("who", _DEFAULT_WHO.get(event, "both"))
         if actor is not None and who != "both" and (actor == o.owner) != (who == "own"):
             continue
         if o.step.get("once"):
-            s.ongoing = [x for x in s.ongoing if x is not o]
+            s.drop(lambda x, o=o: x is o)  # type: ignore[misc]
         play = s.cards.get(o.source)
         cursor = parent.cur if parent is not None else Cursor(None)
         r = Resolver(s, o.owner, play if isinstance(play, Play) else None, cursor, o.source, depth)

@@ -27,6 +27,7 @@ may be partly changed, so clone first if you need the position before (``replay`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .actions import Action
@@ -148,6 +149,7 @@ class GameState:
         "sd_reveals",
         "sd_rounds",
         "serial",
+        "triggers",
         "turn",
         "uses",
     )
@@ -163,7 +165,8 @@ class GameState:
         self.honors = 0
         self.honors_next: int | None = None
         self.history: list[BattleResult] = []
-        self.ongoing: list[Ongoing] = []
+        self.ongoing: list[Ongoing] = []  # ongoing effects but triggers
+        self.triggers: list[Ongoing] = []  # ongoing effects of kind "on"
         self.uses: dict[int, int] = {}  # ongoing instance -> plays left (cost effects)
         self.located: set[str] = set()  # card ids in a known zone
         self.sd_rounds: list[SuddenDeathRound] = []
@@ -206,6 +209,7 @@ class GameState:
         c.honors_next = self.honors_next
         c.history = self.history[:]
         c.ongoing = self.ongoing[:]
+        c.triggers = self.triggers[:]
         c.uses = dict(self.uses)
         c.located = set(self.located)
         c.sd_rounds = self.sd_rounds[:]
@@ -669,8 +673,8 @@ class GameState:
             ps.passed = False
         self.play_ended = False
         b = self.battle
-        if self.ongoing:
-            self.ongoing = [o for o in self.ongoing if max(o.battles, default=0) >= b]
+        if self.ongoing or self.triggers:
+            self.drop(lambda o: max(o.battles, default=0) < b)
             fire(self, "battle_start", None, None)
         if self.mode == "rookie":
             self._reveal_heroes()
@@ -682,7 +686,7 @@ class GameState:
         slot = self.battle - 1
         for ps in self.p:
             ps.revealed.append(ps.lineup[slot])
-        if self.ongoing:
+        if self.triggers:
             for pi in (self.honors, OTHER[self.honors]):
                 fire(self, "reveal", pi, None)
         if self.mode == "playmaker":
@@ -722,7 +726,7 @@ class GameState:
             self.p[winner].trophies += 1
             r0.append("won" if winner == 0 else "lost")
             r1.append("won" if winner == 1 else "lost")
-        if self.ongoing:
+        if self.triggers:
             self.phase = "resolving"
             if winner is None:
                 fire(self, "draw_battle", None, None)
@@ -730,6 +734,7 @@ class GameState:
                 fire(self, "win", winner, None)
                 fire(self, "lose", OTHER[winner], None)
             fire(self, "battle_end", None, None)
+        if winner is not None and (self.ongoing or self.triggers):
             self._end_until(winner)
         if self.honors_next is not None:
             self.honors = self.honors_next
@@ -744,11 +749,7 @@ class GameState:
     def _end_until(self, winner: int | None) -> None:
         if winner is None:
             return
-        self.ongoing = [
-            o
-            for o in self.ongoing
-            if not (o.step.get("until") == "win" and _reaches(o, winner, o.step, "who"))
-        ]
+        self.drop(lambda o: o.step.get("until") == "win" and _reaches(o, winner, o.step, "who"))
 
     def _after_battle(self) -> None:
         b = self.battle
@@ -803,14 +804,23 @@ class GameState:
 
     # ------------------------------------------------------------------ effects plumbing
 
+    def add_ongoing(self, o: Ongoing) -> None:
+        (self.triggers if o.kind == "on" else self.ongoing).append(o)
+
+    def drop(self, gone: Callable[[Ongoing], bool]) -> None:
+        """End the ongoing effects (and triggers) for which ``gone`` holds."""
+        if self.ongoing:
+            self.ongoing = [o for o in self.ongoing if not gone(o)]
+        if self.triggers:
+            self.triggers = [o for o in self.triggers if not gone(o)]
+
     def new_instance(self) -> int:
         self.serial += 1
         return self.serial
 
     def _fire(self, event: str, actor: int | None) -> None:
-        if not self.ongoing:
-            return
-        fire(self, event, actor, None)
+        if self.triggers:
+            fire(self, event, actor, None)
 
     def snapshot(self) -> dict[str, Any]:
         """A JSON-friendly view of the position (for traces and the judge's form)."""
@@ -832,7 +842,9 @@ class GameState:
             "phase": self.phase,
             "honors": PLAYERS[self.honors],
             "players": players,
-            "ongoing": [{"source": o.source, "kind": o.kind} for o in self.ongoing],
+            "ongoing": [
+                {"source": o.source, "kind": o.kind} for o in (*self.ongoing, *self.triggers)
+            ],
         }
 
 
