@@ -22,3 +22,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     return drf_exception_handler(exc, context)
+
+
+def validated(serializer_class: Any, data: Any, *, partial: bool = False) -> dict[str, Any]:
+    """Validate a request body with an input serializer; a non-object body is a 400 too."""
+    if not hasattr(data, "get"):
+        raise ServiceError("The request body must be a JSON object.", field="body")
+    serializer = serializer_class(data=data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api import validated
 from config.errors import Forbidden, ServiceError
 from tournaments import permissions as perms
 from tournaments import serializers as s
@@ -41,14 +42,14 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=s.EventInput, responses={201: s.EventOutput})
     def create(self, request: Request) -> Response:
-        data = _valid(s.EventInput, request.data)
+        data = validated(s.EventInput, request.data)
         event = services.event_create(actor=request.user, **data)
         return Response(s.EventOutput(event).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.EventInput, responses=s.EventOutput)
     def partial_update(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        data = _valid(s.EventInput, request.data, partial=True)
+        data = validated(s.EventInput, request.data, partial=True)
         event = services.event_update(actor=request.user, tournament=event, **data)
         return Response(s.EventOutput(event).data)
 
@@ -56,7 +57,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"])
     def transition(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        data = _valid(s.TransitionInput, request.data)
+        data = validated(s.TransitionInput, request.data)
         event = services.event_transition(actor=request.user, tournament=event, to=data["to"])
         return Response(s.EventOutput(event).data)
 
@@ -64,7 +65,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"], url_path="player-check-in")
     def player_check_in(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        data = _valid(s.PlayerCheckInInput, request.data)
+        data = validated(s.PlayerCheckInInput, request.data)
         event = services.event_set_player_check_in(
             actor=request.user, tournament=event, open=data["open"]
         )
@@ -74,7 +75,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"])
     def judges(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        data = _valid(s.JudgeInput, request.data)
+        data = validated(s.JudgeInput, request.data)
         from accounts.player_ids import normalise_player_id
 
         user = (
@@ -113,7 +114,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"], url_path="walk-ins")
     def walk_ins(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        data = _valid(s.WalkInInput, request.data)
+        data = validated(s.WalkInInput, request.data)
         registration = services.registration_add_walk_in(
             actor=request.user, tournament=event, **data
         )
@@ -163,7 +164,7 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=s.RemoveInput, responses=s.RegistrationStaffOutput)
     @action(detail=True, methods=["post"])
     def remove(self, request: Request, pk: str) -> Response:
-        data = _valid(s.RemoveInput, request.data)
+        data = validated(s.RemoveInput, request.data)
         registration = services.registration_remove(
             actor=request.user, registration=self.get_object(), **data
         )
@@ -180,7 +181,7 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=s.CheckInInput, responses=s.RegistrationOutput)
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, pk: str) -> Response:
-        data = _valid(s.CheckInInput, request.data)
+        data = validated(s.CheckInInput, request.data)
         registration = services.registration_check_in(
             actor=request.user, registration=self.get_object(), **data
         )
@@ -189,7 +190,7 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=s.DropInput, responses=s.RegistrationOutput)
     @action(detail=True, methods=["post"])
     def drop(self, request: Request, pk: str) -> Response:
-        data = _valid(s.DropInput, request.data)
+        data = validated(s.DropInput, request.data)
         registration = services.registration_drop(
             actor=request.user, registration=self.get_object(), **data
         )
@@ -206,7 +207,7 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=s.ClaimInput, responses=s.RegistrationOutput)
     @action(detail=False, methods=["post"])
     def claim(self, request: Request) -> Response:
-        data = _valid(s.ClaimInput, request.data)
+        data = validated(s.ClaimInput, request.data)
         registration = services.registration_claim(
             actor=request.user, claim_code=data["claim_code"]
         )
@@ -218,11 +219,3 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         qs = self.get_queryset().filter(player=request.user).order_by("-tournament__starts_at")
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(s.RegistrationOutput(page, many=True).data)
-
-
-def _valid(serializer_class, data, *, partial: bool = False) -> dict:  # type: ignore[no-untyped-def,type-arg]
-    if not hasattr(data, "get"):
-        raise ServiceError("The request body must be a JSON object.", field="body")
-    serializer = serializer_class(data=data, partial=partial)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)

@@ -1,0 +1,29 @@
+"""python manage.py load_demo: every app's demo data, idempotent (a second run changes nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from decks import demo as decks_demo
+from tournaments import demo as tournaments_demo
+
+
+class Command(BaseCommand):
+    help = "Load the demo data (idempotent)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            event, created = tournaments_demo.load_demo()
+            decks = decks_demo.load_demo(event)
+        verb = "Loaded" if created else "Demo already loaded:"
+        self.stdout.write(self.style.SUCCESS(f"{verb} {event.name} at /events/{event.slug}/"))
+        self.stdout.write(
+            f"Catalog: {decks['created']} demo cards added; decklists: {decks['decklists']} submitted"
+        )
+        self.stdout.write(
+            f"Logins (password '{tournaments_demo.DEMO_PASSWORD}'): organiser, judge, "
+            f"player01 ... player{tournaments_demo.PLAYER_COUNT:02d}"
+        )

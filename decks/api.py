@@ -1,0 +1,255 @@
+"""REST API for the card catalog, decklists and deck checks: thin views over decks.services."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import validated
+from config.errors import Forbidden, ServiceError
+from decks import serializers as s
+from decks import services
+from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, DecklistVersion
+from engine.games import GAMES, get_game
+from tournaments import permissions as perms
+from tournaments.models import Registration, RegistrationStatus, Tournament
+
+
+class CardViewSet(viewsets.ReadOnlyModelViewSet):
+    """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names."""
+
+    serializer_class = s.CardOutput
+    permission_classes = [permissions.AllowAny]
+    filterset_fields = ("game", "kind", "set_name", "weapon", "power", "cost")
+
+    @extend_schema(parameters=[OpenApiParameter("q", str, description="name contains")])
+    def list(self, request: Request, *args: object, **kwargs: object) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        qs = Card.objects.all().order_by("name", "set_name", "card_number", "id")
+        q = self.request.query_params.get("q", "").strip()
+        if q:
+            qs = qs.filter(Q(name__icontains=q) | Q(card_number__iexact=q))
+        return qs
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("game", str, default="boba")],
+    responses={200: dict},
+)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def formats(request: Request) -> Response:
+    """Every format preset of a game with its parameters and game mode."""
+    key = request.query_params.get("game", "boba")
+    if key not in GAMES:
+        raise ServiceError(f"game: unknown game {key!r}.", field="game")
+    game = get_game(key)
+    params = game.deck_rules().format_parameters()
+    return Response(
+        {
+            "game": key,
+            "formats": [
+                {"key": f.key, "name": f.label, "mode": f.mode, "parameters": params.get(f.key, {})}
+                for f in game.formats()
+            ],
+            "rules": {rule_id: str(text) for rule_id, text in game.deck_rules().rules.items()},
+        }
+    )
+
+
+class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Organisers upload card lists; the import runs as a task and reports its progress here."""
+
+    serializer_class = s.CardImportOutput
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        if getattr(self, "swagger_fake_view", False):
+            return CardImport.objects.none()
+        if not perms.can_create_events(self.request.user):
+            raise Forbidden("Only organisers may import cards.")
+        return CardImport.objects.defer("payload").order_by("-created_at")
+
+    @extend_schema(
+        request={"multipart/form-data": s.CardImportInput}, responses={202: s.CardImportOutput}
+    )
+    def create(self, request: Request) -> Response:
+        data = {"game": request.data.get("game", "boba"), "files": request.FILES.getlist("files")}
+        clean = validated(s.CardImportInput, data)
+        files = [(f.name, f.read()) for f in clean["files"]]
+        card_import = services.card_import_start(
+            actor=request.user, game=clean["game"], files=files
+        )
+        card_import.refresh_from_db()
+        return Response(s.CardImportOutput(card_import).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _source(clean: dict) -> object:  # type: ignore[type-arg]
+    return clean["text"] if "text" in clean else clean["data"]
+
+
+@extend_schema(request=s.DecklistCheckInput, responses={200: dict})
+@api_view(["POST"])
+@permission_classes([permissions.AllowAny])
+def decklist_check(request: Request) -> Response:
+    """Validate a list against a format without saving it ("check my deck")."""
+    clean = validated(s.DecklistCheckInput, request.data)
+    result = services.decklist_check(
+        game=clean["game"],
+        format_key=clean["format"],
+        source=_source(clean),
+        params=clean.get("params"),
+    )
+    return Response(
+        {"report": result["report"], "statistics": result["statistics"], "text": result["text"]}
+    )
+
+
+class RegistrationDecklistView(APIView):
+    """A registration's decklist: GET the active version and history, POST a new version."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _registration(self, request: Request, pk: int) -> Registration:
+        registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
+        if not services.can_view_decklist(request.user, registration):
+            raise Forbidden("You may not see this decklist.")
+        return registration
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, pk: int) -> Response:
+        registration = self._registration(request, pk)
+        versions = DecklistVersion.objects.filter(
+            decklist__registration=registration
+        ).select_related("decklist__registration__player", "submitted_by")
+        active = versions.first()
+        decklist = getattr(registration, "decklist", None)
+        return Response(
+            {
+                "registration": registration.pk,
+                "locked": services.decklist_lock_reason(registration.tournament),
+                "unlocked": bool(decklist and decklist.unlocked),
+                "active": s.DecklistVersionOutput(active).data if active else None,
+                "versions": s.DecklistVersionSummary(versions, many=True).data,
+            }
+        )
+
+    @extend_schema(request=s.DecklistSource, responses={201: s.DecklistVersionOutput})
+    def post(self, request: Request, pk: int) -> Response:
+        registration = get_object_or_404(Registration, pk=pk)
+        clean = validated(s.DecklistSource, request.data)
+        version = services.decklist_submit(
+            actor=request.user, registration=registration, source=_source(clean)
+        )
+        return Response(s.DecklistVersionOutput(version).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=s.UnlockInput, responses={200: dict})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def decklist_unlock(request: Request, pk: int) -> Response:
+    registration = get_object_or_404(Registration, pk=pk)
+    clean = validated(s.UnlockInput, request.data)
+    decklist = services.decklist_unlock(actor=request.user, registration=registration, **clean)
+    return Response({"registration": registration.pk, "unlocked": decklist.unlocked})
+
+
+class DecklistVersionViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.DecklistVersionOutput
+    permission_classes = [permissions.AllowAny]
+    queryset = DecklistVersion.objects.select_related(
+        "decklist__registration__tournament", "decklist__registration__player", "submitted_by"
+    )
+
+    def get_object(self) -> DecklistVersion:
+        version = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        if not services.can_view_decklist(self.request.user, version.decklist.registration):
+            raise Forbidden("You may not see this decklist.")
+        return version
+
+
+def _event(request: Request, slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+
+
+@extend_schema(responses={200: dict})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def event_decklists(request: Request, slug: str) -> Response:
+    """Every registered player's list status: staff always; everyone once published."""
+    event = _event(request, slug)
+    if not (perms.is_staff_of(request.user, event) or event.decklists_published_at):
+        raise Forbidden("The decklists of this event are not published.")
+    registrations = event.registrations.filter(status=RegistrationStatus.REGISTERED).select_related(
+        "player"
+    )
+    latest = {
+        v.decklist.registration_id: v
+        for v in DecklistVersion.objects.filter(decklist__registration__tournament=event)
+        .select_related("decklist")
+        .order_by("decklist_id", "number")
+    }
+    rows = []
+    for r in registrations:
+        v = latest.get(r.pk)
+        rows.append(
+            {
+                "registration": r.pk,
+                "player": r.name,
+                "player_id": r.player.player_id if r.player_id else None,
+                "version": s.DecklistVersionSummary(v).data if v else None,
+            }
+        )
+    return Response(
+        {"event": event.slug, "published_at": event.decklists_published_at, "decklists": rows}
+    )
+
+
+@extend_schema(request=s.PublishInput, responses={200: dict})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def event_decklists_publish(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    clean = validated(s.PublishInput, request.data)
+    event = services.decklists_publish(actor=request.user, tournament=event, **clean)
+    return Response({"event": event.slug, "published_at": event.decklists_published_at})
+
+
+class EventDeckChecksView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=s.DeckCheckOutput(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(request, slug)
+        perms.require_staff(request.user, event)
+        checks = DeckCheck.objects.filter(tournament=event).prefetch_related(
+            "results__registration__player", "results__version"
+        )
+        return Response(s.DeckCheckOutput(checks, many=True).data)
+
+    @extend_schema(request=s.DeckCheckInput, responses={201: s.DeckCheckOutput})
+    def post(self, request: Request, slug: str) -> Response:
+        event = _event(request, slug)
+        clean = validated(s.DeckCheckInput, request.data)
+        deck_check = services.deck_check_create(actor=request.user, tournament=event, **clean)
+        return Response(s.DeckCheckOutput(deck_check).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=s.DeckCheckRecordInput, responses=s.DeckCheckResultOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def deck_check_result(request: Request, pk: int) -> Response:
+    result = get_object_or_404(DeckCheckResult, pk=pk)
+    clean = validated(s.DeckCheckRecordInput, request.data)
+    result = services.deck_check_record(actor=request.user, result=result, **clean)
+    return Response(s.DeckCheckResultOutput(result).data)

@@ -1,0 +1,27 @@
+"""Demo decks: the generated catalog (fictional names) and a legal list for every demo player."""
+
+from __future__ import annotations
+
+from decks import services
+from decks.catalog import catalog_for
+from decks.models import DecklistVersion
+from engine.games import get_game
+from tournaments.models import RegistrationStatus, Tournament
+
+
+def load_demo(event: Tournament) -> dict[str, int]:
+    catalog_counts = services.demo_catalog_load(game=event.game)
+    rules = get_game(event.game).deck_rules()
+    catalog = catalog_for(event.game)
+    fmt = services.event_format(event)
+    submitted = 0
+    registrations = event.registrations.filter(
+        status=RegistrationStatus.REGISTERED, player__isnull=False
+    ).select_related("player")
+    for seed, registration in enumerate(registrations.order_by("pk"), start=1):
+        if DecklistVersion.objects.filter(decklist__registration=registration).exists():
+            continue
+        text = rules.export(rules.sample(catalog, fmt, seed), catalog)
+        services.decklist_submit(actor=registration.player, registration=registration, source=text)
+        submitted += 1
+    return {**catalog_counts, "decklists": submitted}

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, DecklistVersion
+from engine.games import game_choices
+
+
+class CardOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Card
+        fields = (
+            "id",
+            "game",
+            "external_id",
+            "kind",
+            "name",
+            "set_name",
+            "card_number",
+            "parallel",
+            "weapon",
+            "power",
+            "cost",
+            "dbs",
+            "base_name",
+            "year",
+            "release",
+        )
+
+
+class CardImportOutput(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+    rejected_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = CardImport
+        fields = (
+            "id",
+            "game",
+            "status",
+            "file_names",
+            "total",
+            "processed",
+            "percent",
+            "created_count",
+            "updated_count",
+            "unchanged_count",
+            "rejected_count",
+            "rejections",
+            "error",
+            "created_at",
+            "finished_at",
+        )
+
+
+class CardImportInput(serializers.Serializer):
+    game = serializers.ChoiceField(choices=game_choices(), default="boba")
+    files = serializers.ListField(child=serializers.FileField(), min_length=1, max_length=5)
+
+
+class DecklistSource(serializers.Serializer):
+    """A list as text (the decklist format) or as its JSON form; exactly one of them."""
+
+    text = serializers.CharField(required=False, allow_blank=False, trim_whitespace=False)
+    data = serializers.JSONField(required=False)
+
+    def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]
+        if ("text" in attrs) == ("data" in attrs):
+            raise serializers.ValidationError({"text": "Send the list as either `text` or `data`."})
+        return attrs
+
+
+class DecklistCheckInput(DecklistSource):
+    game = serializers.ChoiceField(choices=game_choices(), default="boba")
+    format = serializers.CharField(max_length=40, default="playmaker")
+    params = serializers.DictField(required=False)
+
+
+class DecklistVersionOutput(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+    submitted_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DecklistVersion
+        fields = (
+            "id",
+            "number",
+            "player",
+            "format_key",
+            "legal",
+            "report",
+            "statistics",
+            "text",
+            "data",
+            "submitted_by",
+            "entered_by_staff",
+            "submitted_at",
+        )
+
+    def get_player(self, obj: DecklistVersion) -> str:
+        return obj.decklist.registration.name
+
+    def get_submitted_by(self, obj: DecklistVersion) -> str | None:
+        return obj.submitted_by.public_name if obj.submitted_by_id else None
+
+
+class DecklistVersionSummary(serializers.ModelSerializer):
+    class Meta:
+        model = DecklistVersion
+        fields = ("id", "number", "legal", "entered_by_staff", "submitted_at")
+
+
+class UnlockInput(serializers.Serializer):
+    unlocked = serializers.BooleanField(default=True)
+
+
+class PublishInput(serializers.Serializer):
+    published = serializers.BooleanField(default=True)
+
+
+class DeckCheckInput(serializers.Serializer):
+    round_number = serializers.IntegerField(min_value=1, max_value=100)
+    count = serializers.IntegerField(min_value=1, max_value=1000)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
+
+
+class DeckCheckResultOutput(serializers.ModelSerializer):
+    player = serializers.CharField(source="registration.name", read_only=True)
+    version_number = serializers.IntegerField(source="version.number", read_only=True, default=None)
+
+    class Meta:
+        model = DeckCheckResult
+        fields = (
+            "id",
+            "registration",
+            "player",
+            "version",
+            "version_number",
+            "outcome",
+            "notes",
+            "penalty_reference",
+            "checked_at",
+        )
+
+
+class DeckCheckOutput(serializers.ModelSerializer):
+    results = DeckCheckResultOutput(many=True, read_only=True)
+
+    class Meta:
+        model = DeckCheck
+        fields = ("id", "round_number", "seed", "requested", "created_at", "results")
+
+
+class DeckCheckRecordInput(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=DeckCheckResult.Outcome.values)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    penalty_reference = serializers.CharField(required=False, allow_blank=True, max_length=80)

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = pytest.mark.django_db
+
+
+def run_command(*args: str) -> tuple[int, str]:
+    from io import StringIO
+
+    out = StringIO()
+    try:
+        call_command("validate_deck", *args, stdout=out)
+    except SystemExit as exc:
+        return int(exc.code or 0), out.getvalue()
+    return 0, out.getvalue()
+
+
+def test_legal_list_exits_0(tmp_path: Path, legal_list: str) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_text(legal_list)
+    code, out = run_command("--format", "playmaker", str(path))
+    assert code == 0 and "Legal" in out
+
+
+def test_illegal_list_exits_1_with_json_report(tmp_path: Path, illegal_list: str) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_text(illegal_list)
+    code, out = run_command("--format", "playmaker", "--json", str(path))
+    report = json.loads(out)
+    assert code == 1 and report["legal"] is False
+    assert set(report["violations"][0]) >= {"rule", "citation", "message", "cards"}
+
+
+def test_unknown_format_is_an_error(tmp_path: Path, legal_list: str) -> None:
+    from django.core.management.base import CommandError
+
+    path = tmp_path / "deck.txt"
+    path.write_text(legal_list)
+    with pytest.raises(CommandError):
+        call_command("validate_deck", "--format", "nonsense", str(path))
+
+
+def test_real_manage_py_exit_codes(tmp_path: Path) -> None:
+    """The command as an organiser runs it: a fresh process, its own database."""
+    db = tmp_path / "db.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin"}
+    repo = Path(__file__).resolve().parents[2]
+
+    def manage(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    assert manage("migrate", "-v0").returncode == 0
+    csv = tmp_path / "cards.csv"
+    csv.write_text("name,set,card_number,weapon,power\nSolo,S,1,Fire,100\n")
+    assert manage("import_cards", "boba", str(csv)).returncode == 0
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Heroes\n1 Solo (Fire 100)\n")
+    result = manage("validate_deck", "--format", "rookie", "--json", str(deck))
+    assert result.returncode == 1, result.stderr
+    assert json.loads(result.stdout)["legal"] is False
