@@ -549,7 +549,7 @@ class Resolver(Context):
             return True
         if self.protected(pi, amount):
             return False
-        self.s.p[pi].mods.append((self.source, amount))
+        self.s.p[pi].mods.append((self.s.new_instance(), self.source, amount))
         return True
 
     # ---------------------------------------------------------------- power
@@ -976,7 +976,7 @@ class Resolver(Context):
         opp_plays = set(s.p[self.opp].plays_battle)
         s.drop(lambda o: o.source in opp_plays)
         for ps in s.p:
-            ps.mods[:] = [m for m in ps.mods if m[0] not in opp_plays]
+            ps.mods[:] = [m for m in ps.mods if m[1] not in opp_plays]
         return True
 
     def do_copy(self, step: dict[str, Any]) -> bool:

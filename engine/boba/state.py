@@ -85,7 +85,8 @@ class PlayerState:
         self.used: list[tuple[int, str]] = []  # (battle, play id) of plays run
         self.plays_battle: list[str] = []
         self.revealed: list[str] = []
-        self.mods: list[tuple[str, int]] = []  # instantaneous modifiers on the active hero
+        # instantaneous modifiers on the active hero: (serial, source, amount)
+        self.mods: list[tuple[int, str, int]] = []
         self.spent_battle = 0
         self.recovered_battle = 0
         self.substituted = False
@@ -245,15 +246,19 @@ class GameState:
         return w
 
     def modifiers(self, pi: int) -> list[tuple[str, int]]:
-        """Every modifier on player pi's active hero now, in the order they arose."""
-        mods = list(self.p[pi].mods)
-        if self.ongoing:
-            for o in self.ongoing:
-                if o.kind == "power" and self.battle in o.battles:
-                    amount = aura_amount(self, o, pi)
-                    if amount is not None:
-                        mods.append((o.source, amount))
-        return mods
+        """Every modifier on player pi's active hero now, in the order they arose: an ongoing
+        effect from an earlier battle comes before this battle's plays."""
+        mods = self.p[pi].mods
+        if not self.ongoing:
+            return [(src, amount) for _n, src, amount in mods]
+        merged = list(mods)
+        for o in self.ongoing:
+            if o.kind == "power" and self.battle in o.battles:
+                amount = aura_amount(self, o, pi)
+                if amount is not None:
+                    merged.append((o.instance, o.source, amount))
+        merged.sort()
+        return [(src, amount) for _n, src, amount in merged]
 
     def power(self, pi: int) -> int:
         total = self.hero(pi).power
