@@ -190,7 +190,7 @@ class Context:
         if name == "hot_dogs":
             return ps.hot_dogs
         if name == "hot_dogs_discarded":
-            return HOT_DOGS - ps.hot_dogs
+            return ps.hot_dogs_discarded
         if name == "hot_dogs_spent_this_battle":
             return ps.spent_battle
         if name == "heroes_in_discard":
@@ -594,8 +594,7 @@ class Resolver(Context):
             if self.s.is_prevented("recover", pi):
                 done = False
                 continue
-            k = min(n, HOT_DOGS - ps.hot_dogs)
-            ps.hot_dogs += k
+            k = ps.recover(n)
             ps.recovered_battle += k
             done = done and k == n
         return done or step["recover"] == "all"
@@ -605,8 +604,7 @@ class Resolver(Context):
         done = True
         for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = self.s.p[pi]
-            k = min(n, ps.hot_dogs)
-            ps.hot_dogs -= k
+            k = ps.spend(n)
             done = done and k == n
         return done or step["lose_hot_dogs"] == "all"
 
@@ -630,7 +628,7 @@ class Resolver(Context):
                     f"{PLAYERS[self.me]} cannot pay {n} hot dogs with {ps.hot_dogs}.",
                 )
             return False
-        ps.hot_dogs -= n
+        ps.spend(n)
         ps.spent_battle += n
         self.paid += n
         return True
@@ -726,8 +724,7 @@ class Resolver(Context):
             ps = s.p[pi]
             n = HOT_DOGS * 10 if n_raw == "all" else self.amount(n_raw)
             if zone == "hot_dogs":
-                k = min(n, ps.hot_dogs)
-                ps.hot_dogs -= k
+                k = ps.spend(n)
                 done = done and k == n
                 continue
             if zone in ("hero_deck_top", "playbook_top"):
@@ -1027,7 +1024,7 @@ class Resolver(Context):
             if cost > ps.hot_dogs:
                 ps.discard.append(cid)
                 return False
-            ps.hot_dogs -= cost
+            ps.spend(cost)
             ps.spent_battle += cost
         cur = Cursor(None)
         cur.random, cur.drawn, cur.ri, cur.di = (

@@ -58,6 +58,7 @@ class PlayerState:
         "discard",
         "hand",
         "hot_dogs",
+        "hot_dogs_discarded",
         "lineup",
         "mods",
         "passed",
@@ -78,7 +79,8 @@ class PlayerState:
         self.bench: list[str] = []
         self.hand: list[str] = []
         self.discard: list[str] = []
-        self.hot_dogs = 0
+        self.hot_dogs = 0  # available (CR 2.1.4)
+        self.hot_dogs_discarded = 0  # in the discard pile: available + discarded == 10
         self.playbook_size = 0
         self.trophies = 0
         self.results: list[str] = []  # per battle: won / lost / draw
@@ -94,6 +96,20 @@ class PlayerState:
         self.passed = False
         self.pending_draws = 0
 
+    def spend(self, n: int) -> int:
+        """Move up to n available hot dogs to the discard; how many moved."""
+        k = min(n, self.hot_dogs)
+        self.hot_dogs -= k
+        self.hot_dogs_discarded += k
+        return k
+
+    def recover(self, n: int) -> int:
+        """Move up to n hot dogs from the discard back to available; how many moved."""
+        k = min(n, self.hot_dogs_discarded)
+        self.hot_dogs_discarded -= k
+        self.hot_dogs += k
+        return k
+
     def clone(self) -> PlayerState:
         c = PlayerState.__new__(PlayerState)
         c.lineup = self.lineup[:]
@@ -101,6 +117,7 @@ class PlayerState:
         c.hand = self.hand[:]
         c.discard = self.discard[:]
         c.hot_dogs = self.hot_dogs
+        c.hot_dogs_discarded = self.hot_dogs_discarded
         c.playbook_size = self.playbook_size
         c.trophies = self.trophies
         c.results = self.results[:]
@@ -191,7 +208,9 @@ class GameState:
             ps.lineup = list(setup.battles)
             ps.bench = list(setup.bench)
             ps.hand = list(setup.hand)
-            ps.hot_dogs = setup.hot_dogs if record.mode != "rookie" else 0
+            if record.mode != "rookie":
+                ps.hot_dogs = setup.hot_dogs
+                ps.hot_dogs_discarded = HOT_DOGS - setup.hot_dogs
             ps.playbook_size = setup.playbook_size
             s.located.update(setup.battles, setup.bench, setup.hand)
         s._start_battle()
@@ -493,7 +512,7 @@ class GameState:
             )
         if action.draw is not None:
             self._check_new(action.draw, "hero", self._sub_rule())
-        self.p[payer].hot_dogs -= cost
+        self.p[payer].spend(cost)
         self.p[payer].spent_battle += cost
         slot = self.battle - 1
         old = ps.lineup[slot]
@@ -599,7 +618,7 @@ class GameState:
             raise _cannot_run(why, self, pi, play)
         cost = self.play_cost(pi, play, charge=True)
         before = ps.hot_dogs
-        ps.hot_dogs -= cost
+        ps.spend(cost)
         ps.spent_battle += cost
         ps.hand.remove(cid)
         run_play(self, pi, play, action, before)
@@ -838,7 +857,7 @@ class GameState:
                 "hand": ps.hand[:],
                 "discard": ps.discard[:],
                 "hot_dogs": ps.hot_dogs,
-                "hot_dogs_discarded": (HOT_DOGS - ps.hot_dogs) if self.mode != "rookie" else 0,
+                "hot_dogs_discarded": ps.hot_dogs_discarded,
                 "playbook_size": ps.playbook_size,
                 "trophies": ps.trophies,
             }

@@ -44,6 +44,7 @@ def test_hot_dogs_available_plus_discarded_always_ten(seed: int, mode: str) -> N
     r = replay(random_game(seed, mode))
     for state in r.states:
         for player in state.snapshot()["players"].values():
+            # two counters moved independently by every payment and recovery
             assert player["hot_dogs"] + player["hot_dogs_discarded"] == HOT_DOGS
             assert 0 <= player["hot_dogs"] <= HOT_DOGS
 
