@@ -249,6 +249,13 @@ class Catalog:
                 key = (normalise_name(card.set or ""), normalise_name(card.card_number))
                 by_number.setdefault(key, []).append(card)
         self._by_name = {k: tuple(v) for k, v in by_name.items()}
+        by_label: dict[str, list[Variant]] = {}
+        by_kind: dict[CardKind, list[Variant]] = {}
+        for variant in sorted(self._variants.values(), key=lambda v: _printing_order(v.card)):
+            by_label.setdefault(normalise_name(variant.card.label), []).append(variant)
+            by_kind.setdefault(variant.card.kind, []).append(variant)
+        self._by_label = {k: tuple(v) for k, v in by_label.items()}
+        self._by_kind = {k: tuple(sorted(v, key=lambda v: v.card.id)) for k, v in by_kind.items()}
         by_variation: dict[tuple[str, str | None, int | None], list[Variant]] = {}
         for name_key, name_variants in self._by_name.items():
             for variant in name_variants:
@@ -297,6 +304,14 @@ class Catalog:
             return found
         loose = loose_key(name)
         return self._by_loose.get(loose, ()) if loose else ()
+
+    def variants_labelled(self, label: str) -> tuple[Variant, ...]:
+        """Variants whose decklist label ("Action (Fire 110)", "Loan Sharked") matches."""
+        return self._by_label.get(normalise_name(label), ())
+
+    def variants_of(self, kind: CardKind) -> tuple[Variant, ...]:
+        """Every variant of a kind, ordered by canonical card id."""
+        return self._by_kind.get(kind, ())
 
     def hero_variants(self, name: str, weapon: str, power: int) -> tuple[Variant, ...]:
         """Hero variants by name, weapon and Power (one, unless stats differ between printings)."""

@@ -480,6 +480,22 @@ def parse_decklist(data: str | bytes, catalog: Catalog) -> Decklist:
 
 def _read_line(line: str, number: int, section: Section | None, builder: _Builder) -> None:
     reference, count_text = _split_count(line)
+    # Fast path: the line is a variant's label as export writes it ("1 Action (Fire 110)").
+    labelled = builder.catalog.variants_labelled(reference)
+    if section is not None and len(labelled) > 1:
+        labelled = tuple(v for v in labelled if v.card.kind is section.kind) or labelled
+    if len(labelled) == 1:
+        _place(
+            _Resolved(labelled[0].card),
+            _count_value(count_text),
+            count_text,
+            section,
+            builder,
+            line=number,
+            path=None,
+            text=line,
+        )
+        return
     attempts: list[tuple[str, str | None]] = [(reference, count_text)]
     if count_text is not None:
         attempts.append((line, None))  # names that start with a number: "10 Per Play"

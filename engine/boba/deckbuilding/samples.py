@@ -23,17 +23,11 @@ from engine.boba.deckbuilding.formats import Format
 
 
 def _canonical(catalog: Catalog, kind: CardKind, fmt: Format) -> list[Variant]:
-    seen: dict[str, Variant] = {}
-    for card in catalog.cards():
-        if card.kind is not kind:
-            continue
-        variant = catalog.variant(card.id)
-        if variant.card.id in seen:
-            continue
-        if fmt.card_pool is not None and not any(fmt.set_allowed(s) for s in variant.sets):
-            continue
-        seen[variant.card.id] = variant
-    return sorted(seen.values(), key=lambda v: v.card.id)
+    return [
+        v
+        for v in catalog.variants_of(kind)
+        if fmt.card_pool is None or any(fmt.set_allowed(s) for s in v.sets)
+    ]
 
 
 def _pool_card(variant: Variant, fmt: Format) -> tuple[CatalogCard, bool]:
