@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Result = Literal["a", "b", "draw"]
 Tiebreaker = Literal["omw", "gw", "ogw", "battle_diff", "h2h"]
@@ -144,9 +144,8 @@ class Scoring:
             raise StateError(f"{path}.floor", "must be between 0 and 1")
 
 
-@dataclass(frozen=True)
-class OpponentLine:
-    """One match in a player's breakdown, seen from the player's side."""
+class OpponentLine(NamedTuple):
+    """One match in a player's breakdown, seen from the player's side (a tuple: cheap)."""
 
     round: int
     opponent: str
@@ -220,38 +219,48 @@ def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]
     for r, matches in enumerate(rounds):
         seen: set[str] = set()
         for m, match in enumerate(matches):
-            path = f"rounds[{r}][{m}]"
-            for side in ("a", "b"):
-                pid = getattr(match, side)
-                if side == "b" and pid is None:
+            # fast checks first; the field path is only built for an error
+            for side, pid in (("a", match.a), ("b", match.b)):
+                if pid is None and side == "b":
                     continue
-                if pid not in known:
-                    raise StateError(f"{path}.{side}", f"unknown player {pid!r}")
-                if pid in seen:
-                    raise StateError(f"{path}.{side}", f"player {pid!r} is twice in round {r + 1}")
-                if known[pid].late_entry_round > r + 1:
+                player = known.get(pid)  # type: ignore[arg-type]
+                if player is None or pid in seen or player.late_entry_round > r + 1:
+                    path = f"rounds[{r}][{m}].{side}"
+                    if player is None:
+                        raise StateError(path, f"unknown player {pid!r}")
+                    if pid in seen:
+                        raise StateError(path, f"player {pid!r} is twice in round {r + 1}")
                     raise StateError(
-                        f"{path}.{side}",
-                        f"player {pid!r} entered in round {known[pid].late_entry_round}",
+                        path, f"player {pid!r} entered in round {player.late_entry_round}"
                     )
-                seen.add(pid)
-            if match.result not in ("a", "b", "draw"):
-                raise StateError(f"{path}.result", 'must be "a", "b" or "draw"')
-            if match.is_bye:
-                if match.result != "a":
-                    raise StateError(f"{path}.result", "a bye is a win for a")
+                seen.add(pid)  # type: ignore[arg-type]
+            result = match.result
+            if result not in ("a", "b", "draw") or (match.b is None and result != "a"):
+                raise StateError(f"rounds[{r}][{m}].result", 'must be "a", "b" or "draw"')
+            if match.b is None:
                 continue
-            _check_counts(match.games, 3, f"{path}.games")
-            _check_counts(match.penalty_game_losses, 2, f"{path}.penalties")
-            if match.battles is not None:
-                _check_counts(match.battles, 2, f"{path}.battles")
+            if not (_counts_ok(match.games, 3) and _counts_ok(match.penalty_game_losses, 2)):
+                path = f"rounds[{r}][{m}]"
+                _check_counts(match.games, 3, f"{path}.games")
+                _check_counts(match.penalty_game_losses, 2, f"{path}.penalties")
+            if match.battles is not None and not _counts_ok(match.battles, 2):
+                _check_counts(match.battles, 2, f"rounds[{r}][{m}].battles")
             won_a, won_b, _ = match.effective_games()
             if (
-                (match.result == "a" and won_b > won_a)
-                or (match.result == "b" and won_a > won_b)
-                or (match.result == "draw" and won_a != won_b)
+                (result == "a" and won_b > won_a)
+                or (result == "b" and won_a > won_b)
+                or (result == "draw" and won_a != won_b)
             ):
-                raise StateError(f"{path}.games", f"games contradict result {match.result!r}")
+                raise StateError(f"rounds[{r}][{m}].games", f"games contradict result {result!r}")
+
+
+def _counts_ok(value: object, size: int) -> bool:
+    if type(value) is not tuple or len(value) != size:
+        return False
+    for v in value:  # noqa: SIM110 - a plain loop is faster, and this runs for every match
+        if type(v) is not int or v < 0:
+            return False
+    return True
 
 
 class _Acc:
@@ -267,6 +276,7 @@ class _Acc:
         "games_played",
         "games_won",
         "losses",
+        "opp_ids",
         "opponents",
         "points",
         "rounds_played",
@@ -284,6 +294,7 @@ class _Acc:
         self.trophies_won = self.trophies_lost = 0
         # (round, opponent, result, won, lost, drawn)
         self.opponents: list[tuple[int, str, str, int, int, int]] = []
+        self.opp_ids: list[str] = []
         self.bye_rounds: list[int] = []
 
 
@@ -347,6 +358,8 @@ def _accumulate(
                 b.trophies_lost += ta
             a.opponents.append((r, match.b, ra, won_a, won_b, drawn))
             b.opponents.append((r, match.a, rb, won_b, won_a, drawn))
+            a.opp_ids.append(match.b)
+            b.opp_ids.append(match.a)
     return acc
 
 
@@ -385,11 +398,12 @@ def compute_standings(
 
     omw: dict[str, float] = {}
     ogw: dict[str, float] = {}
+    mwf, gwf = mw_floored.__getitem__, gw_floored.__getitem__
     for pid, a in acc.items():
-        opps = a.opponents
+        opps = a.opp_ids
         if opps:
-            omw[pid] = sum(mw_floored[o[1]] for o in opps) / len(opps)
-            ogw[pid] = sum(gw_floored[o[1]] for o in opps) / len(opps)
+            omw[pid] = sum(map(mwf, opps)) / len(opps)
+            ogw[pid] = sum(map(gwf, opps)) / len(opps)
         else:
             omw[pid] = ogw[pid] = floor
 
@@ -431,14 +445,7 @@ def compute_standings(
                         (name, None if name == "h2h" else values[name][pid]) for name in order
                     ),
                     opponents=tuple(
-                        OpponentLine(
-                            round=r,
-                            opponent=o,
-                            result=res,  # type: ignore[arg-type]
-                            games=(w, lo, d),
-                            opponent_match_win_pct=mw_floored[o],
-                            opponent_game_win_pct=gw_floored[o],
-                        )
+                        OpponentLine(r, o, res, (w, lo, d), mw_floored[o], gw_floored[o])  # type: ignore[arg-type]
                         for (r, o, res, w, lo, d) in a.opponents
                     ),
                     bye_rounds=tuple(a.bye_rounds),

@@ -375,9 +375,9 @@ class _Problem:
                             if i < j:
                                 seen[(i, j)] = None
                     continue
-                k = min(degree, len(other))
+                pick, size = rng.random, len(other)
                 for i in members:
-                    for j in rng.sample(other, k):
+                    for j in (other[int(pick() * size)] for _ in range(degree)):
                         if i != j:
                             seen[(i, j) if i < j else (j, i)] = None
         edges = [e for e in seen if rematches or e[1] not in self.played[e[0]]]
@@ -412,7 +412,10 @@ class _Problem:
             if size * size <= DENSE_BLOCK:
                 candidates = [(i, j) for a, i in enumerate(members) for j in members[a + 1 :]]
             else:
-                candidates = [(i, j) for i in members for j in rng.sample(members, degree)]
+                pick = rng.random
+                candidates = [
+                    (i, members[int(pick() * size)]) for i in members for _ in range(degree)
+                ]
             seen: set[tuple[int, int]] = set()
             for i, j in candidates:
                 if i == j or j in self.played[i]:
@@ -430,9 +433,12 @@ class _Problem:
                 if g == last:  # the phantom bye, for those who have not had one
                     takers = [j for j in members if not self.had_bye[j]]
                 else:  # who can be paired down: someone in the next group he has not met
-                    below = self.groups[g + 1]
+                    room = len(self.groups[g + 1])
+                    group_of = self.group_of
                     takers = [
-                        j for j in members if sum(x in self.played[j] for x in below) < len(below)
+                        j
+                        for j in members
+                        if sum(group_of[x] == g + 1 for x in self.played[j]) < room
                     ]
                 for j in takers:
                     edges.append((local[j], special, base - self.below_in_group[j] * span))
