@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .actions import Action
@@ -61,6 +62,7 @@ class Catalog:
     plays: tuple[tuple[str, int | None, list[dict[str, Any]] | None], ...] = field(default=())
 
 
+@cache
 def default_catalog(seed: int = 0) -> Catalog:
     """A generated catalog: 150 synthetic heroes, the play library and synthetic plays."""
     rng = random.Random(seed)
@@ -122,7 +124,7 @@ def random_game(
 ) -> dict[str, Any]:
     """A legal game record (decoded JSON) played out at random from ``seed``."""
     rng = random.Random(seed)
-    catalog = catalog or _default_catalog()
+    catalog = catalog or default_catalog()
     dealer = _Dealer(rng, catalog, mode)
     if options is None:
         options = {"stop_at_four": rng.random() < 0.7, "tiebreakers": rng.random() < 0.5}
@@ -169,15 +171,6 @@ def random_game(
         actions.append(action.to_json())
     record["actions"] = actions
     return record
-
-
-_CATALOG: list[Catalog] = []
-
-
-def _default_catalog() -> Catalog:
-    if not _CATALOG:
-        _CATALOG.append(default_catalog())
-    return _CATALOG[0]
 
 
 def _pick(rng: random.Random, legal: list[Action], runs_ok: bool) -> Action:
@@ -228,7 +221,7 @@ def _try(
                 )
             elif need.kind == "drawn":
                 owner = pi if need.player is None else need.player
-                nxt = dealer.next(_with_drawn(s, state, drawn), owner, need.detail)
+                nxt = dealer.next(_with_drawn(state, drawn), owner, need.detail)
                 if nxt is None:
                     if "optional" in need.options:
                         probe = False
@@ -251,7 +244,7 @@ def _try(
     return None
 
 
-def _with_drawn(_failed: GameState, before: GameState, drawn: list[str]) -> GameState:
+def _with_drawn(before: GameState, drawn: list[str]) -> GameState:
     """The position before the action, with the cards already promised in ``drawn`` taken."""
     view = before.clone()
     view.located.update(drawn)

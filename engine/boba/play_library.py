@@ -87,7 +87,7 @@ def lookup_play(name: str) -> PlayDefinition | None:
     if own is None and base_entry is None:
         return None
     if own is not None and "effect" in own[1]:
-        return _definition(own[0], own[1], base if base_entry else own[0])
+        return _definition(own[0], own[1], base_entry[0] if base_entry else own[0])
     assert base_entry is not None
     data = dict(base_entry[1])
     if own is not None and "cost" in own[1]:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from .state import GameState
 
 OTHER = (1, 0)
-MAX_DEPTH = 4
+MAX_DEPTH = 4  # nested runs, copies and triggers
+ALL = 10**6  # "all" cards of a zone
 
 
 def _who(me: int, who: str, actor: int | None = None) -> tuple[int, ...]:
@@ -127,18 +128,14 @@ class Context:
         if v in ("all", "any"):
             return HOT_DOGS
         if "choice" in v:
-            raw = self.cur.choices.get(v["choice"])
-            if not isinstance(raw, int) or isinstance(raw, bool):
+            base = self.cur.choices.get(v["choice"])
+            if not isinstance(base, int) or isinstance(base, bool):
                 raise _invalid(
                     v["choice"], f"choices.{v['choice']} must be a number.", (1, 2, 3, 4, 5, 6)
                 )
-            v = {**v, "count": "battle"}
-            n0 = raw
         else:
-            n0 = None
-        n: int = (self.count(v) if n0 is None else n0) * int(v.get("times", 1)) + int(
-            v.get("plus", 0)
-        )
+            base = self.count(v)
+        n: int = base * int(v.get("times", 1)) + int(v.get("plus", 0))
         if "max" in v:
             n = min(n, v["max"])
         if "min" in v:
@@ -722,7 +719,7 @@ class Resolver(Context):
         done = True
         for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
-            n = HOT_DOGS * 10 if n_raw == "all" else self.amount(n_raw)
+            n = ALL if n_raw == "all" else self.amount(n_raw)
             if zone == "hot_dogs":
                 k = ps.spend(n)
                 done = done and k == n
