@@ -67,8 +67,8 @@ class ImportFileError(ValueError):
 
 
 def card_from_fields(fields: Mapping[str, Any]) -> CatalogCard:
-    values = {name: fields.get(name) for name in CARD_FIELDS}
-    values["kind"] = CardKind(values["kind"])
+    values: dict[str, Any] = {name: fields.get(name) for name in CARD_FIELDS}
+    values["kind"] = CardKind(str(values["kind"]))
     return CatalogCard(**values)
 
 
