@@ -72,3 +72,10 @@ class DeckCheckResultInline(admin.TabularInline):
 class DeckCheckAdmin(admin.ModelAdmin):
     list_display = ("tournament", "round_number", "requested", "seed", "created_at")
     inlines = [DeckCheckResultInline]
+
+
+@admin.register(DeckCheckResult)
+class DeckCheckResultAdmin(admin.ModelAdmin):
+    list_display = ("deck_check", "registration", "outcome", "checked_by", "checked_at")
+    list_filter = ("outcome",)
+    raw_id_fields = ("registration", "version")
