@@ -118,7 +118,8 @@ def _cite(fmt: Format, uses_default: bool, cr: str) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    plural = "Heroes" if word == "Hero" else f"{word}s"
+    return f"{n:,} {word if n == 1 else plural}"
 
 
 class _Checker:
@@ -136,12 +137,15 @@ class _Checker:
         **counts: int,
     ) -> None:
         listed = list(cards)
+        labels = [c.label for c in listed]
+        if len(set(labels)) < len(labels):  # two printings of one variant: say which
+            labels = [f"{c.label} {c.printing_label}" if c.set else c.label for c in listed]
         self.violations.append(
             Violation(
                 rule,
                 citation,
                 message,
-                tuple(c.label for c in listed),
+                tuple(labels),
                 tuple(c.id for c in listed),
                 counts,
             )

@@ -234,6 +234,7 @@ def test_one_copy_of_each_hero_variation_parallels_included(real: Catalog, legal
     only(report.rules(), "hero_deck.one_per_variation")
     (v,) = report.violations
     assert v.counts["actual"] == 2 and set(v.card_ids) == {paper.id, foil.id}
+    assert len(set(v.cards)) == 2 and f"Action (Fire 110) {foil.printing_label}" in v.cards
     # Another weapon of the same name is another variation.
     (ice,) = real.hero_variants("Action", "Ice", 110)
     other = with_heroes(legal, real, [paper], total=59)
