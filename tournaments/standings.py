@@ -381,40 +381,8 @@ def compute_standings(
         scoring.validate()
         validate_history(players, rounds)
     order = _check_tiebreakers(tiebreakers)
-    acc = _accumulate(players, rounds, scoring)
-    floor = scoring.floor
-
-    mw: dict[str, float] = {}
-    gwp: dict[str, float] = {}
-    mw_floored: dict[str, float] = {}
-    gw_floored: dict[str, float] = {}
-    for pid, a in acc.items():
-        m = a.points / (scoring.win * a.rounds_played) if a.rounds_played else 0.0
-        g = a.game_points / (scoring.game_win * a.games_played) if a.games_played else 0.0
-        mw[pid] = m
-        gwp[pid] = g
-        mw_floored[pid] = m if m > floor else floor
-        gw_floored[pid] = g if g > floor else floor
-
-    omw: dict[str, float] = {}
-    ogw: dict[str, float] = {}
-    mwf, gwf = mw_floored.__getitem__, gw_floored.__getitem__
-    for pid, a in acc.items():
-        opps = a.opp_ids
-        if opps:
-            omw[pid] = sum(map(mwf, opps)) / len(opps)
-            ogw[pid] = sum(map(gwf, opps)) / len(opps)
-        else:
-            omw[pid] = ogw[pid] = floor
-
-    values: dict[str, Mapping[str, float]] = {
-        "omw": omw,
-        "gw": gwp,
-        "ogw": ogw,
-        "battle_diff": {pid: float(a.trophies_won - a.trophies_lost) for pid, a in acc.items()},
-    }
-    ids = [p.id for p in players]
-    groups = _rank_groups(ids, acc, order, values)
+    acc, groups, values, mw, mw_floored, gw_floored = _compute(players, rounds, scoring, order)
+    gwp, omw, ogw = values["gw"], values["omw"], values["ogw"]
 
     dropped = {p.id: p.dropped for p in players}
     rows: list[StandingRow] = []
@@ -453,6 +421,75 @@ def compute_standings(
             )
         position += len(group)
     return rows
+
+
+def rank_summary(
+    players: Sequence[Player],
+    rounds: Sequence[Sequence[Match]],
+    scoring: Scoring | None = None,
+    tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
+) -> list[tuple[int, str, int, int]]:
+    """(rank, player id, match points, byes) in standings order, without the breakdowns.
+
+    The same ranking as :func:`compute_standings`, for the pairing; input not validated.
+    """
+    order = _check_tiebreakers(tiebreakers)
+    acc, groups, *_ = _compute(players, rounds, scoring or Scoring(), order)
+    out: list[tuple[int, str, int, int]] = []
+    for group in groups:
+        rank = len(out) + 1
+        out.extend((rank, pid, acc[pid].points, acc[pid].byes) for pid in sorted(group))
+    return out
+
+
+def _compute(
+    players: Sequence[Player],
+    rounds: Sequence[Sequence[Match]],
+    scoring: Scoring,
+    order: Sequence[str],
+) -> tuple[
+    dict[str, _Acc],
+    list[list[str]],
+    dict[str, dict[str, float]],
+    dict[str, float],
+    dict[str, float],
+    dict[str, float],
+]:
+    """Totals, full-tie groups in rank order, tiebreaker values and the (floored) MW%/GW%."""
+    acc = _accumulate(players, rounds, scoring)
+    floor = scoring.floor
+
+    mw: dict[str, float] = {}
+    gwp: dict[str, float] = {}
+    mw_floored: dict[str, float] = {}
+    gw_floored: dict[str, float] = {}
+    for pid, a in acc.items():
+        m = a.points / (scoring.win * a.rounds_played) if a.rounds_played else 0.0
+        g = a.game_points / (scoring.game_win * a.games_played) if a.games_played else 0.0
+        mw[pid] = m
+        gwp[pid] = g
+        mw_floored[pid] = m if m > floor else floor
+        gw_floored[pid] = g if g > floor else floor
+
+    omw: dict[str, float] = {}
+    ogw: dict[str, float] = {}
+    mwf, gwf = mw_floored.__getitem__, gw_floored.__getitem__
+    for pid, a in acc.items():
+        opps = a.opp_ids
+        if opps:
+            omw[pid] = sum(map(mwf, opps)) / len(opps)
+            ogw[pid] = sum(map(gwf, opps)) / len(opps)
+        else:
+            omw[pid] = ogw[pid] = floor
+
+    values: dict[str, dict[str, float]] = {
+        "omw": omw,
+        "gw": gwp,
+        "ogw": ogw,
+        "battle_diff": {pid: float(a.trophies_won - a.trophies_lost) for pid, a in acc.items()},
+    }
+    groups = _rank_groups([p.id for p in players], acc, order, values)
+    return acc, groups, values, mw, mw_floored, gw_floored
 
 
 def _check_tiebreakers(tiebreakers: Sequence[str]) -> tuple[str, ...]:

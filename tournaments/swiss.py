@@ -62,6 +62,7 @@ from tournaments.standings import (
     StateError,
     _check_tiebreakers,
     compute_standings,
+    rank_summary,
     validate_history,
 )
 
@@ -85,6 +86,7 @@ FULL_GRAPH_LIMIT = 160
 # Sparse graph: each player gets this many random candidates in his own score group and in each
 # of the next lower groups within the window; blocks of groups small enough are complete.
 SPARSE_DEGREE = 8
+BLOCK_DEGREE = 4  # per player inside a big score group; the matching there is the hot spot
 SPARSE_WINDOW = 1
 DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g and h
 _RANDOM_SPAN = 64  # lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1
@@ -200,7 +202,7 @@ def pair_round(
     active = [p for p in players if not p.dropped and p.late_entry_round <= round_number]
     if round_number == 1 or not any(rounds):
         return _pair_first_round(active, rng, round_number, seed)
-    standings = compute_standings(players, rounds, scoring, tiebreakers, validate=False)
+    standings = rank_summary(players, rounds, scoring, tiebreakers)
     return _pair_by_matching(active, rounds, standings, rng, round_number, full_graph_limit)
 
 
@@ -265,16 +267,16 @@ class _Problem:
         self,
         active: Sequence[Player],
         rounds: Sequence[Sequence[Match]],
-        standings: Sequence[StandingRow],
+        standings: Sequence[tuple[int, str, int, int]],
         rng: random.Random,
     ) -> None:
-        row_of = {row.player_id: row for row in standings}
+        row_of = {pid: (rank, points, byes) for rank, pid, points, byes in standings}
         draw = {p.id: rng.random() for p in active}
-        self.players = sorted(active, key=lambda p: (row_of[p.id].rank, draw[p.id], p.id))
+        self.players = sorted(active, key=lambda p: (row_of[p.id][0], draw[p.id], p.id))
         self.n = len(self.players)
         self.index = {p.id: i for i, p in enumerate(self.players)}
-        self.points = [row_of[p.id].points for p in self.players]
-        self.had_bye = [row_of[p.id].byes > 0 for p in self.players]
+        self.points = [row_of[p.id][1] for p in self.players]
+        self.had_bye = [row_of[p.id][2] > 0 for p in self.players]
         self.random = [rng.getrandbits(30) for _ in self.players]
         self.played: list[set[int]] = [set() for _ in self.players]
         for matches in rounds:
@@ -481,7 +483,7 @@ def _identity(weight: int) -> int:
 def _pair_by_matching(
     active: Sequence[Player],
     rounds: Sequence[Sequence[Match]],
-    standings: Sequence[StandingRow],
+    standings: Sequence[tuple[int, str, int, int]],
     rng: random.Random,
     round_number: int,
     full_graph_limit: int,
@@ -498,7 +500,7 @@ def _pair_by_matching(
         # Score group by score group first; then one sparse graph of candidates near each
         # player's score. Either is accepted only when it meets the lower bound, which no
         # graph can beat.
-        pairs = prob.blockwise(rng, SPARSE_DEGREE)
+        pairs = prob.blockwise(rng, BLOCK_DEGREE)
         if pairs is not None and _costs(prob, pairs)[1:3] == bound:
             return _result(
                 prob, pairs, bound, round_number, "by score group", prob.block_edges, True
