@@ -5,9 +5,10 @@ and skip, saying why, when it is absent. The behaviour tests build a small Playm
 naming real plays (``{"kind": "play", "name": ...}``: cost and effect from the library),
 replay it through the public API and check what the cards' rules give.
 
-Judge steps (``{"judge": ...}``) are the encoding of last resort; their number stays under
-:data:`MAX_JUDGE_STEPS` (see the report in the library's commit history for the list and the
-vocabulary gaps behind them).
+Judge steps (``{"judge": ...}``) are the encoding of last resort, for abilities the vocabulary
+cannot express yet (recovery replaced or capped, an opponent acting outside their own action,
+shuffling one chosen card back, hot dog debt or trades, comparing two revealed cards, ...):
+:data:`JUDGED_PLAYS` lists them and their number stays under :data:`MAX_JUDGE_STEPS`.
 """
 
 from __future__ import annotations
@@ -30,14 +31,35 @@ from engine.boba.play_library import (
     normalise_name,
 )
 from engine.boba.replay import replay
-from tests.engine.boba.helpers import act, make_record, passes, run_json
+from tests.engine.boba.helpers import act, make_record, passes, rp, run_json
 
 PM = "playmaker"
 REPO = Path(__file__).resolve().parents[3]
 PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
-MAX_JUDGE_STEPS = 30
+MAX_JUDGE_STEPS = 20
+JUDGED_PLAYS = {
+    "A Game Of War",
+    "Bonus Recovery",
+    "Called Shot",
+    "Discard Rebate",
+    "Forced Substitution",
+    "Ghost Dog",
+    "Grilled Bandit",
+    "Hot Dog Stock Exchange",
+    "Lineup Randomizer",
+    "Luck Of The Draw",
+    "Pick Your Poison",
+    "Refill And Reload",
+    "Scare Tactics",
+    "Snack Sanction",
+    "Student Loan",
+    "Sweet Relish",
+    "Synergy Snacks",
+    "The Champion's Lasso",
+    "Ultimatum Dog",
+}
 MAX_JUDGE_TEXT = 90
 FILLER = {"name": "Filler", "cost": 9, "effect": []}
 
@@ -167,6 +189,7 @@ def test_judge_steps_stay_under_the_ceiling() -> None:
         if step_kind(step) == "judge"
     ]
     assert len(judged) <= MAX_JUDGE_STEPS, judged
+    assert set(judged) <= JUDGED_PLAYS, set(judged) - JUDGED_PLAYS
 
 
 def test_library_holds_no_card_text(real_plays: list[dict[str, Any]]) -> None:
@@ -427,3 +450,102 @@ def test_substitution_boost_rewards_substituted_heroes_later_too() -> None:
     out = run_json(make_record(PM, plays=plays, hands={"A": ["a1"]}, actions=actions))
     assert power(out) == {"A": 205, "B": 100}  # bench heroes have 200 power
     assert out["hot_dogs"]["A"] == 8
+
+
+def test_leave_it_to_chance_cancels_a_play_on_a_roll_of_1_or_6() -> None:
+    plays = {"a1": named("Leave It To Chance"), "b1": named("Buff Up 15")}
+    out = battle_one(plays, [act("A", "run", "a1")], [act("B", "run", "b1", random=[6])])
+    assert power(out)["B"] == 100  # cancelled: the cost stays paid
+    assert out["hot_dogs"] == {"A": 5, "B": 8}
+    out = battle_one(plays, [act("A", "run", "a1")], [act("B", "run", "b1", random=[3])])
+    assert power(out)["B"] == 115
+
+
+def test_big_spender_bonus_counts_discarded_plays_costing_3_or_more() -> None:
+    deck = ["Gavel of Justice", "Edge Rush", "Buff Up 15", "Front Run", "Hero Tax"]
+    plays = {"a1": named("Big Spender Bonus")}
+    plays.update({f"x{i}": named(n) for i, n in enumerate(deck)})
+    run = act("A", "run", "a1", drawn=[f"x{i}" for i in range(5)])
+    out = battle_one(plays, [run])
+    assert power(out)["A"] == 130  # Gavel 4, Edge Rush 5, Hero Tax 4
+
+
+def test_lucky_discard_needs_the_top_hero_to_share_the_active_weapon() -> None:
+    run = [act("A", "run", "a1", drawn=["AD1"])]  # deck heroes are Steel
+    assert power(battle_one({"a1": named("Lucky Discard")}, run))["A"] == 100
+    out = battle_one({"a1": named("Lucky Discard")}, run, a=[(100, "Steel")] * 7)
+    assert power(out)["A"] == 120
+
+
+def test_lose_and_discard_costs_the_loser_a_hot_dog() -> None:
+    out = battle_one({"a1": named("Lose And Discard")}, [act("A", "run", "a1")], a=[150] * 7)
+    assert out["battles"][0]["winner"] == "A"
+    assert out["hot_dogs"] == {"A": 7, "B": 9}
+
+
+def test_momentum_meal_recovers_one_per_play_costing_2_or_more_on_a_win() -> None:
+    plays = {
+        "a1": named("Momentum Meal"),
+        "a2": named("Gavel of Justice"),
+        "a3": named("Buff Up 15"),
+    }
+    runs = [act("A", "run", k) for k in ("a1", "a2", "a3")]
+    out = battle_one(plays, runs)
+    assert out["hot_dogs"]["A"] == 6  # 10 - 4 - 2, then 2 back
+
+
+def test_deep_in_the_playbook_lets_whoever_rolls_draw_a_play() -> None:
+    plays = {"a1": named("Deep In The Playbook"), "b1": named("Lucky Bounce"), "x1": FILLER}
+    b_run = act("B", "run", "b1", random=[2], drawn=["x1"])
+    r = rp(
+        make_record(
+            PM,
+            plays=plays,
+            hands={"A": ["a1"], "B": ["b1"]},
+            actions=[*passes(), act("A", "run", "a1"), act("A", "pass"), b_run],
+        )
+    )
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.p[1].hand == ["x1"]
+    assert r.state.power(1) == 110
+
+
+def test_play_reset_redraws_as_many_plays_for_each_player() -> None:
+    plays = {
+        "a1": named("Play Reset"),
+        "a2": named("Gavel of Justice"),
+        "a3": named("Edge Rush"),
+        "b1": named("Buff Up 15"),
+        "x1": FILLER,
+        "x2": FILLER,
+        "x3": FILLER,
+    }
+    run = act("A", "run", "a1", drawn=["x1", "x2", "x3"])
+    hands = {"A": ["a1", "a2", "a3"], "B": ["b1"]}
+    r = rp(make_record(PM, plays=plays, hands=hands, actions=[*passes(), run]))
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.p[0].hand == ["x1", "x2"]
+    assert r.state.p[1].hand == ["x3"]
+    assert r.state.p[0].playbook_size == 26  # two back in, two out
+
+
+def test_three_weapon_streak_needs_the_two_previous_heroes_to_share_the_weapon() -> None:
+    plays = {"a1": named("3 Weapon Streak")}
+    fillers = {f"x{i}": FILLER for i in range(4)}
+    actions: list[dict[str, Any]] = []
+    for n in range(2):
+        actions += [*passes(), *passes(), act("A", "draw", f"x{2 * n}")]
+        actions.append(act("B", "draw", f"x{2 * n + 1}"))
+    actions += [*passes(), act("A", "run", "a1"), *passes()]
+    a = [(150, "Ice"), (150, "Ice"), (150, "Ice"), *[(150, "Fire")] * 4]
+    out = run_json(
+        make_record(PM, a=a, plays={**plays, **fillers}, hands={"A": ["a1"]}, actions=actions)
+    )
+    assert power(out, 3)["A"] == 175
+    a[0] = (150, "Fire")
+    out = run_json(
+        make_record(PM, a=a, plays={**plays, **fillers}, hands={"A": ["a1"]}, actions=actions)
+    )
+    assert power(out, 3)["A"] == 150
