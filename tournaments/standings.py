@@ -223,15 +223,15 @@ def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]
             for side, pid in (("a", match.a), ("b", match.b)):
                 if pid is None and side == "b":
                     continue
-                player = known.get(pid)  # type: ignore[arg-type]
-                if player is None or pid in seen or player.late_entry_round > r + 1:
+                entrant = known.get(pid)  # type: ignore[arg-type]
+                if entrant is None or pid in seen or entrant.late_entry_round > r + 1:
                     path = f"rounds[{r}][{m}].{side}"
-                    if player is None:
+                    if entrant is None:
                         raise StateError(path, f"unknown player {pid!r}")
                     if pid in seen:
                         raise StateError(path, f"player {pid!r} is twice in round {r + 1}")
                     raise StateError(
-                        path, f"player {pid!r} entered in round {player.late_entry_round}"
+                        path, f"player {pid!r} entered in round {entrant.late_entry_round}"
                     )
                 seen.add(pid)  # type: ignore[arg-type]
             result = match.result

@@ -280,9 +280,9 @@ class _Problem:
         self.random = [rng.getrandbits(30) for _ in self.players]
         self.played: list[set[int]] = [set() for _ in self.players]
         for matches in rounds:
-            for m in matches:
-                if m.b is not None and m.a in self.index and m.b in self.index:
-                    i, j = self.index[m.a], self.index[m.b]
+            for match in matches:
+                if match.b is not None and match.a in self.index and match.b in self.index:
+                    i, j = self.index[match.a], self.index[match.b]
                     self.played[i].add(j)
                     self.played[j].add(i)
         # score groups, top down, as lists of positions
@@ -565,11 +565,11 @@ def _result(
     real = [(i, j) for i, j in pairs if j != prob.bye_vertex]
     bye_pos = next((i for i, j in pairs if j == prob.bye_vertex), None)
     for i, j in real:
-        for b in range(prob.group_of[i], prob.group_of[j]):
-            crossings[b] += 1
+        for boundary in range(prob.group_of[i], prob.group_of[j]):
+            crossings[boundary] += 1
     if bye_pos is not None:
-        for b in range(prob.group_of[bye_pos], len(odd_boundary)):
-            crossings[b] += 1
+        for boundary in range(prob.group_of[bye_pos], len(odd_boundary)):
+            crossings[boundary] += 1
 
     items: list[tuple[Player, Player, str, bool, int]] = []
     pair_downs = total = 0
