@@ -408,7 +408,7 @@ def test_cloudy_with_a_chance_recovers_four_on_the_named_number() -> None:
 
 
 def test_dead_red_lowers_an_opponent_with_the_named_weapon() -> None:
-    out = battle_one({"a1": named("Dead Red")}, [act("A", "run", "a1", choices={"option": "Fire"})])
+    out = battle_one({"a1": named("Dead Red")}, [act("A", "run", "a1", choices={"weapon": "Fire"})])
     assert power(out)["B"] == 90
 
 
@@ -549,3 +549,31 @@ def test_three_weapon_streak_needs_the_two_previous_heroes_to_share_the_weapon()
         make_record(PM, a=a, plays={**plays, **fillers}, hands={"A": ["a1"]}, actions=actions)
     )
     assert power(out, 3)["A"] == 150
+
+
+def test_cheap_trick_draws_a_cheap_top_play_for_10() -> None:
+    plays = {"a1": named("Cheap Trick"), "x1": named("Buff Up 15"), "x2": named("Gavel of Justice")}
+    r = rp(
+        make_record(
+            PM,
+            plays=plays,
+            hands={"A": ["a1"]},
+            actions=[*passes(), act("A", "run", "a1", drawn=["x1", "x1"])],
+        )
+    )
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.p[0].hand == ["x1"]
+    assert r.state.power(0) == 110
+    r = rp(
+        make_record(
+            PM,
+            plays=plays,
+            hands={"A": ["a1"]},
+            actions=[*passes(), act("A", "run", "a1", drawn=["x2"])],
+        )
+    )
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.p[0].hand == []
+    assert r.state.power(0) == 100
