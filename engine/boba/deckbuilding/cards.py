@@ -270,6 +270,7 @@ class Catalog:
             {normalise_name(c.name): c.name for c in by_id.values()}.items()
         )
         self._suggest_keys = [k for k, _ in self._suggest_names]
+        self._suggest_loose = [(loose_key(k), k) for k in self._suggest_keys]
 
     # -- reading -----------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -343,7 +344,7 @@ class Catalog:
         matches = difflib.get_close_matches(key, self._suggest_keys, n=limit, cutoff=0.6)
         if not matches:
             loose = loose_key(key)
-            matches = [k for k in self._suggest_keys if loose and loose in loose_key(k)][:limit]
+            matches = [k for lk, k in self._suggest_loose if loose and loose in lk][:limit]
         names = dict(self._suggest_names)
         return tuple(names[m] for m in matches)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -70,7 +70,7 @@ MAX_LINES = 2_000
 MAX_LINE_LENGTH = 300
 MAX_COUNT = 999
 MAX_ISSUES = 200
-MAX_SUGGESTED = 50  # unknown names that get "did you mean" suggestions; the rest do not
+MAX_SUGGESTED = 20  # unknown names that get "did you mean" suggestions; the rest do not
 
 Severity = Literal["error", "warning"]
 
@@ -212,7 +212,7 @@ class _Resolved:
     exact: bool = False
     code: str = ""
     message: str = ""
-    suggestions: tuple[str, ...] = field(default=())
+    unknown_name: str = ""  # for "did you mean", computed only for the problem reported
 
 
 def _variant_options(variants: Sequence[Variant], limit: int = 8) -> str:
@@ -287,7 +287,7 @@ def _resolve_name(query: _Query, section: Section | None, builder: _Builder) -> 
             None,
             code="unknown_card",
             message=f"unknown card {query.name!r}",
-            suggestions=builder.suggest(query.name),
+            unknown_name=query.name,
         )
     variants = named
     if query.weapon is not None or query.power is not None:
@@ -396,7 +396,7 @@ def _count_value(count_text: str | None) -> int | None:
     if count_text is None:
         return 1
     digits = count_text.lstrip("+-")
-    if len(digits) > 6:
+    if not digits.isdigit() or len(digits) > 6:
         return None
     value = int(count_text)
     return value if 1 <= value <= MAX_COUNT else None
@@ -474,27 +474,27 @@ def parse_decklist(data: str | bytes, catalog: Catalog) -> Decklist:
                 )
             )
             continue
-        _read_line(line, number, section, builder)
+        _read_line(line, section, builder, number=number)
     return builder.build()
 
 
-def _read_line(line: str, number: int, section: Section | None, builder: _Builder) -> None:
+def _read_line(
+    line: str,
+    section: Section | None,
+    builder: _Builder,
+    *,
+    number: int | None = None,
+    path: str | None = None,
+) -> None:
+    """Read one text line (of the text format, or a JSON item) into an entry or an issue."""
     reference, count_text = _split_count(line)
     # Fast path: the line is a variant's label as export writes it ("1 Action (Fire 110)").
     labelled = builder.catalog.variants_labelled(reference)
     if section is not None and len(labelled) > 1:
         labelled = tuple(v for v in labelled if v.card.kind is section.kind) or labelled
     if len(labelled) == 1:
-        _place(
-            _Resolved(labelled[0].card),
-            _count_value(count_text),
-            count_text,
-            section,
-            builder,
-            line=number,
-            path=None,
-            text=line,
-        )
+        resolved = _Resolved(labelled[0].card)
+        _place(resolved, count_text, section, builder, line=number, path=path, text=line)
         return
     attempts: list[tuple[str, str | None]] = [(reference, count_text)]
     if count_text is not None:
@@ -505,29 +505,33 @@ def _read_line(line: str, number: int, section: Section | None, builder: _Builde
             resolved = _resolve(query, section, builder)
             if resolved.card is not None:
                 _place(
-                    resolved,
-                    _count_value(count_text_try),
-                    count_text_try,
-                    section,
-                    builder,
-                    line=number,
-                    path=None,
-                    text=line,
+                    resolved, count_text_try, section, builder, line=number, path=path, text=line
                 )
                 return
             if first is None or (first.code == "unknown_card" and resolved.code != "unknown_card"):
                 first = resolved
     assert first is not None
+    _report(first, builder, line=number, path=path, text=line)
+
+
+def _report(
+    resolved: _Resolved, builder: _Builder, *, line: int | None, path: str | None, text: str
+) -> None:
+    suggestions = builder.suggest(resolved.unknown_name) if resolved.unknown_name else ()
     builder.issue(
         DecklistIssue(
-            first.code, first.message, line=number, text=line, suggestions=first.suggestions
+            resolved.code,
+            resolved.message,
+            line=line,
+            path=path,
+            text=text[:80],
+            suggestions=suggestions,
         )
     )
 
 
 def _place(
     resolved: _Resolved,
-    count: int | None,
     count_text: str | None,
     section: Section | None,
     builder: _Builder,
@@ -538,6 +542,7 @@ def _place(
 ) -> None:
     card = resolved.card
     assert card is not None
+    count = _count_value(count_text)
     if count is None:
         builder.issue(
             DecklistIssue(
@@ -620,30 +625,7 @@ def _read_item(item: Any, path: str, section: Section, builder: _Builder) -> Non
         if len(item) > MAX_LINE_LENGTH:
             builder.issue(DecklistIssue("line_too_long", "item text is too long", path=path))
             return
-        reference, count_text = _split_count(item.strip())
-        for query in _query_from_text(reference, builder.catalog):
-            resolved = _resolve(query, section, builder)
-            if resolved.card is not None:
-                _place(
-                    resolved,
-                    _count_value(count_text),
-                    count_text,
-                    section,
-                    builder,
-                    line=None,
-                    path=path,
-                    text=item,
-                )
-                return
-        builder.issue(
-            DecklistIssue(
-                resolved.code,
-                resolved.message,
-                path=path,
-                text=item[:80],
-                suggestions=resolved.suggestions,
-            )
-        )
+        _read_line(item.strip(), section, builder, path=path)
         return
     if not isinstance(item, Mapping):
         builder.issue(
@@ -656,7 +638,6 @@ def _read_item(item: Any, path: str, section: Section, builder: _Builder) -> Non
             DecklistIssue("bad_count", "count must be a whole number", path=f"{path}.count")
         )
         return
-    count = count_value if 1 <= count_value <= MAX_COUNT else None
     parsed_query = _item_query(item)
     if isinstance(parsed_query, DecklistIssue):
         builder.issue(
@@ -671,26 +652,10 @@ def _read_item(item: Any, path: str, section: Section, builder: _Builder) -> Non
     else:
         text = parsed_query.name
     if resolved.card is None:
-        builder.issue(
-            DecklistIssue(
-                resolved.code,
-                resolved.message,
-                path=path,
-                text=str(text)[:80],
-                suggestions=resolved.suggestions,
-            )
-        )
+        _report(resolved, builder, line=None, path=path, text=text)
         return
-    _place(
-        resolved,
-        count,
-        str(count_value)[:20],
-        section,
-        builder,
-        line=None,
-        path=path,
-        text=str(text),
-    )
+    count_text = str(count_value) if abs(count_value) < 10**6 else "a huge number"
+    _place(resolved, count_text, section, builder, line=None, path=path, text=text)
 
 
 def _item_query(item: Mapping[str, Any]) -> _Query | DecklistIssue:
