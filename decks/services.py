@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Forbidden, ServiceError
 from decks.catalog import card_rows, catalog_for
@@ -62,14 +63,15 @@ def _rules(game: str) -> Any:
 def card_import_start(*, actor: Any, game: str, files: Sequence[tuple[str, bytes]]) -> CardImport:
     """Record an upload and queue its import (a Celery task, run after the commit)."""
     if not permissions.can_create_events(actor):
-        raise Forbidden("Only organisers may import cards.")
+        raise Forbidden(_("Only organisers may import cards."))
     _rules(game)
     if not files:
-        raise ServiceError("files: choose at least one file.", field="files")
+        raise ServiceError(_("files: choose at least one file."), field="files")
     size = sum(len(data) for _, data in files)
     if size > MAX_IMPORT_BYTES:
         raise ServiceError(
-            f"files: {size // 1024 // 1024} MB is over the {MAX_IMPORT_BYTES // 1024 // 1024} MB limit.",
+            _("files: %(size)d MB is over the %(limit)d MB limit.")
+            % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
             field="files",
         )
     card_import = CardImport.objects.create(
@@ -143,7 +145,7 @@ def import_cards(
     try:
         result = rules.parse_import(files, existing=card_rows(game))
     except ValueError as exc:
-        raise ServiceError(f"files: {exc}", field="files") from None
+        raise ServiceError(_("files: %s") % exc, field="files") from None
     entries = list({card.id: card for card in result.entries}.values())
     existing = {
         row["external_id"]: row
@@ -221,15 +223,15 @@ def decklist_check(
     try:
         fmt = rules.resolve_format(format_key, params)
     except ValueError as exc:
-        raise ServiceError(f"format: {exc}", field="format") from None
+        raise ServiceError(_("format: %s") % exc, field="format") from None
     return _evaluate(rules, catalog_for(game), fmt, source)
 
 
 def _evaluate(rules: Any, catalog: Any, fmt: Any, source: Any) -> dict[str, Any]:
     if isinstance(source, str | bytes) and len(source) > MAX_DECKLIST_BYTES:
         raise ServiceError(
-            f"decklist: the list is {len(source) // 1024} KB; a decklist is at most "
-            f"{MAX_DECKLIST_BYTES // 1000} KB.",
+            _("decklist: the list is %(size)d KB; a decklist is at most %(limit)d KB.")
+            % {"size": len(source) // 1024, "limit": MAX_DECKLIST_BYTES // 1000},
             field="decklist",
             code="too_large",
         )
@@ -273,13 +275,13 @@ def decklist_submit(
         tournament = registration.tournament
         is_organiser = permissions.is_organiser_of(actor, tournament)
         if not (is_organiser or permissions.is_own_registration(actor, registration)):
-            raise Forbidden("You can only submit your own decklist.")
+            raise Forbidden(_("You can only submit your own decklist."))
         if registration.status != RegistrationStatus.REGISTERED:
             raise ServiceError(
-                "Only registered players submit decklists (not waitlisted or withdrawn).",
+                _("Only registered players submit decklists (not waitlisted or withdrawn)."),
                 field="registration",
             )
-        decklist, _ = Decklist.objects.get_or_create(registration=registration)
+        decklist, _created = Decklist.objects.get_or_create(registration=registration)
         lock = decklist_lock_reason(tournament)
         if lock and not is_organiser and not decklist.unlocked:
             raise ServiceError(lock, field="decklist", code="locked")
@@ -324,7 +326,7 @@ class DecklistUnreadable(ServiceError):
 
     def __init__(self, report: dict[str, Any]) -> None:
         first = report["violations"][0]["message"] if report["violations"] else "unreadable list"
-        super().__init__(f"decklist: {first}", field="decklist", code="unreadable")
+        super().__init__(_("decklist: %s") % first, field="decklist", code="unreadable")
         self.report = report
 
     def as_dict(self) -> dict[str, object]:
@@ -335,7 +337,9 @@ class DecklistUnreadable(ServiceError):
 def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -> Decklist:
     registration = Registration.objects.select_related("tournament").get(pk=registration.pk)
     permissions.require_organiser(actor, registration.tournament)
-    decklist, _ = Decklist.objects.select_for_update().get_or_create(registration=registration)
+    decklist, _created = Decklist.objects.select_for_update().get_or_create(
+        registration=registration
+    )
     decklist.unlocked = unlocked
     decklist.save(update_fields=["unlocked"])
     audit(
@@ -353,7 +357,7 @@ def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = T
     permissions.require_organiser(actor, tournament)
     if published and tournament.status != EventStatus.FINISHED:
         raise ServiceError(
-            "Decklists can be published once the event has finished.", field="status"
+            _("Decklists can be published once the event has finished."), field="status"
         )
     tournament.decklists_published_at = timezone.now() if published else None
     tournament.save(update_fields=["decklists_published_at", "updated_at"])
@@ -397,16 +401,16 @@ def deck_check_create(
     """Pick `count` active players at random (seeded and recorded, so the pick can be shown fair)."""
     permissions.require_staff(actor, tournament)
     if count < 1:
-        raise ServiceError("count: pick at least one player.", field="count")
+        raise ServiceError(_("count: pick at least one player."), field="count")
     if round_number < 1:
-        raise ServiceError("round_number: rounds start at 1.", field="round_number")
+        raise ServiceError(_("round_number: rounds start at 1."), field="round_number")
     candidates = list(
         Registration.objects.filter(
             tournament=tournament, status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
         ).order_by("pk")
     )
     if not candidates:
-        raise ServiceError("count: no active players to check.", field="count")
+        raise ServiceError(_("count: no active players to check."), field="count")
     seed = secrets.randbits(48) if seed is None else seed
     chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
     deck_check = DeckCheck.objects.create(
@@ -450,7 +454,7 @@ def deck_check_record(
     permissions.require_staff(actor, tournament)
     if outcome not in DeckCheckResult.Outcome.values:
         raise ServiceError(
-            f"outcome: one of {', '.join(DeckCheckResult.Outcome.values)}.", field="outcome"
+            _("outcome: one of %s.") % ", ".join(DeckCheckResult.Outcome.values), field="outcome"
         )
     previous = result.outcome
     result.outcome = outcome

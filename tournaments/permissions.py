@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from config.errors import Forbidden
 from tournaments.models import Registration, Tournament
 
@@ -35,12 +37,12 @@ def is_staff_of(user: Any, tournament: Tournament) -> bool:
 
 def require_organiser(user: Any, tournament: Tournament) -> None:
     if not is_organiser_of(user, tournament):
-        raise Forbidden("Only this event's organisers may do this.")
+        raise Forbidden(_("Only this event's organisers may do this."))
 
 
 def require_staff(user: Any, tournament: Tournament) -> None:
     if not is_staff_of(user, tournament):
-        raise Forbidden("Only this event's organisers and judges may do this.")
+        raise Forbidden(_("Only this event's organisers and judges may do this."))
 
 
 def is_own_registration(user: Any, registration: Registration) -> bool:

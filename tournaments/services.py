@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, Forbidden, ServiceError
 from tournaments import permissions
@@ -110,11 +111,11 @@ def _unique_slug(name: str) -> str:
 @transaction.atomic
 def event_create(*, actor: Any, **fields: Any) -> Tournament:
     if not permissions.can_create_events(actor):
-        raise Forbidden("Only organisers may create events.")
+        raise Forbidden(_("Only organisers may create events."))
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         name = sorted(unknown)[0]
-        raise ServiceError(f"{name}: not a field of an event.", field=name)
+        raise ServiceError(_("%(field)s: not a field of an event.") % {"field": name}, field=name)
     if fields.get("format_params") is None:
         fields["format_params"] = {}
     tournament = Tournament(**fields, created_by=actor)
@@ -138,12 +139,17 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
         fields["format_params"] = {}
     for name, value in fields.items():
         if name not in EDITABLE_FIELDS:
-            raise ServiceError(f"{name}: not a field of an event.", field=name)
+            raise ServiceError(
+                _("%(field)s: not a field of an event.") % {"field": name}, field=name
+            )
         old = getattr(tournament, name)
         if old == value:
             continue
         if name in FIXED_AFTER_DRAFT and tournament.status != EventStatus.DRAFT:
-            raise ServiceError(f"{name}: cannot change once the event has left draft.", field=name)
+            raise ServiceError(
+                _("%(field)s: cannot change once the event has left draft.") % {"field": name},
+                field=name,
+            )
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
     if not changes:
@@ -156,9 +162,11 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
         registered = tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
         if tournament.capacity < registered:
             raise ServiceError(
-                f"capacity: {registered} players are already registered; "
-                "remove some before lowering the capacity to "
-                f"{tournament.capacity}.",
+                _(
+                    "capacity: %(registered)d players are already registered; remove some "
+                    "before lowering the capacity to %(capacity)d."
+                )
+                % {"registered": registered, "capacity": tournament.capacity},
                 field="capacity",
             )
     tournament.save()
@@ -198,7 +206,7 @@ def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool)
     permissions.require_organiser(actor, tournament)
     if open and tournament.status_enum not in ON_THE_DAY:
         raise ServiceError(
-            "player_check_in_open: check-in can only open while the event takes players.",
+            _("player_check_in_open: check-in can only open while the event takes players."),
             field="player_check_in_open",
         )
     tournament.player_check_in_open = open
@@ -246,10 +254,12 @@ def registration_is_open(tournament: Tournament, now: datetime | None = None) ->
 
 def _require_registration_open(tournament: Tournament) -> None:
     if tournament.status == EventStatus.CANCELLED:
-        raise ServiceError("This event has been cancelled.", field="tournament", code="cancelled")
+        raise ServiceError(
+            _("This event has been cancelled."), field="tournament", code="cancelled"
+        )
     if not registration_is_open(tournament):
         raise ServiceError(
-            "Registration for this event is not open.",
+            _("Registration for this event is not open."),
             field="tournament",
             code="registration_closed",
         )
@@ -277,7 +287,7 @@ def _enter(registration: Registration, tournament: Tournament) -> None:
 def registration_register(*, actor: Any, tournament: Tournament) -> Registration:
     """Register the acting player; beyond capacity they join the waitlist."""
     if not permissions.is_authenticated(actor):
-        raise Forbidden("Log in to register.")
+        raise Forbidden(_("Log in to register."))
     tournament = _locked(tournament)
     _require_registration_open(tournament)
     registration = (
@@ -286,12 +296,14 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     if registration is not None:
         if registration.status in ACTIVE_STATUSES:
             raise ServiceError(
-                "You are already registered for this event.",
+                _("You are already registered for this event."),
                 field="tournament",
                 code="already_registered",
             )
         if registration.status == RegistrationStatus.REMOVED:
-            raise Forbidden("An organiser removed you from this event; ask them to add you back.")
+            raise Forbidden(
+                _("An organiser removed you from this event; ask them to add you back.")
+            )
     else:
         registration = Registration(tournament=tournament, player=actor)
     _enter(registration, tournament)
@@ -299,7 +311,9 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
         with transaction.atomic():
             registration.save()
     except IntegrityError:
-        raise Conflict("You are already registered for this event.", field="tournament") from None
+        raise Conflict(
+            _("You are already registered for this event."), field="tournament"
+        ) from None
     audit(
         tournament=tournament,
         actor=actor,
@@ -324,12 +338,12 @@ def registration_withdraw(*, actor: Any, registration: Registration) -> Registra
     if not permissions.is_own_registration(actor, registration):
         if permissions.is_organiser_of(actor, tournament):
             return _remove(actor=actor, tournament=tournament, registration=registration)
-        raise Forbidden("You can only withdraw your own registration.")
+        raise Forbidden(_("You can only withdraw your own registration."))
     if registration.status not in ACTIVE_STATUSES:
-        raise ServiceError("You are not registered for this event.", field="registration")
+        raise ServiceError(_("You are not registered for this event."), field="registration")
     if tournament.status != EventStatus.REGISTRATION_OPEN:
         raise ServiceError(
-            "Registration has closed: ask an organiser, or drop once the event is running.",
+            _("Registration has closed: ask an organiser, or drop once the event is running."),
             field="registration",
             code="registration_closed",
         )
@@ -362,10 +376,10 @@ def _remove(
     *, actor: Any, tournament: Tournament, registration: Registration, reason: str = ""
 ) -> Registration:
     if registration.status not in ACTIVE_STATUSES:
-        raise ServiceError("This registration is not active.", field="registration")
+        raise ServiceError(_("This registration is not active."), field="registration")
     if tournament.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
         raise ServiceError(
-            "The event is running: drop the player instead, so their results stay.",
+            _("The event is running: drop the player instead, so their results stay."),
             field="registration",
         )
     was = registration.status
@@ -391,7 +405,7 @@ def registration_reactivate(*, actor: Any, registration: Registration) -> Regist
     tournament, registration = _locked_registration(registration)
     permissions.require_organiser(actor, tournament)
     if registration.status in ACTIVE_STATUSES:
-        raise ServiceError("This registration is already active.", field="registration")
+        raise ServiceError(_("This registration is already active."), field="registration")
     _enter(registration, tournament)
     registration.save()
     audit(
@@ -444,16 +458,16 @@ def registration_add_walk_in(
     permissions.require_organiser(actor, tournament)
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("name: a walk-in needs a name.", field="name")
+        raise ServiceError(_("name: a walk-in needs a name."), field="name")
     if len(name) > 80:
-        raise ServiceError("name: at most 80 characters.", field="name")
+        raise ServiceError(_("name: at most 80 characters."), field="name")
     if tournament.status_enum not in ON_THE_DAY:
         raise ServiceError(
-            "Walk-ins can be added only while the event takes players.", field="tournament"
+            _("Walk-ins can be added only while the event takes players."), field="tournament"
         )
     if not over_capacity and not _has_room(tournament):
         raise ServiceError(
-            "capacity: the event is full. Confirm to add the walk-in over capacity.",
+            _("capacity: the event is full. Confirm to add the walk-in over capacity."),
             field="capacity",
             code="full",
         )
@@ -484,7 +498,7 @@ def _new_claim_code() -> str:
 def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     """A walk-in with an account now links the registration the organiser made for them."""
     if not permissions.is_authenticated(actor):
-        raise Forbidden("Log in to claim a registration.")
+        raise Forbidden(_("Log in to claim a registration."))
     code = "".join(claim_code.split()).upper()
     registration = (
         Registration.objects.select_for_update()
@@ -493,12 +507,12 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     )
     if registration is None:
         raise ServiceError(
-            "claim_code: no unclaimed registration has this code.", field="claim_code"
+            _("claim_code: no unclaimed registration has this code."), field="claim_code"
         )
     tournament = _locked(registration.tournament)
     if Registration.objects.filter(tournament=tournament, player=actor).exists():
         raise ServiceError(
-            "claim_code: you already have a registration for this event.", field="claim_code"
+            _("claim_code: you already have a registration for this event."), field="claim_code"
         )
     registration.player = actor
     registration.claim_code = None
@@ -521,22 +535,22 @@ def registration_check_in(
     tournament, registration = _locked_registration(registration)
     if not permissions.is_organiser_of(actor, tournament):
         if not permissions.is_own_registration(actor, registration):
-            raise Forbidden("You can only check yourself in.")
+            raise Forbidden(_("You can only check yourself in."))
         if not tournament.player_check_in_open:
             raise ServiceError(
-                "Check-in from phones is not open yet; see the organiser.",
+                _("Check-in from phones is not open yet; see the organiser."),
                 field="checked_in",
                 code="check_in_closed",
             )
         if not checked_in:
-            raise Forbidden("Only an organiser can undo a check-in.")
+            raise Forbidden(_("Only an organiser can undo a check-in."))
     if registration.status != RegistrationStatus.REGISTERED:
         raise ServiceError(
-            "Only registered players can check in (not waitlisted or withdrawn).",
+            _("Only registered players can check in (not waitlisted or withdrawn)."),
             field="registration",
         )
     if tournament.status_enum not in ON_THE_DAY:
-        raise ServiceError("Check-in is over for this event.", field="checked_in")
+        raise ServiceError(_("Check-in is over for this event."), field="checked_in")
     if checked_in == registration.checked_in:
         return registration
     if checked_in and tournament.require_legal_decklist:
@@ -545,7 +559,7 @@ def registration_check_in(
 
         if not has_legal_decklist(registration):
             raise ServiceError(
-                "A legal decklist is needed to check in: submit or fix the list first.",
+                _("A legal decklist is needed to check in: submit or fix the list first."),
                 field="decklist",
                 code="decklist_required",
             )
@@ -570,16 +584,16 @@ def registration_drop(
         permissions.is_own_registration(actor, registration)
         or permissions.is_organiser_of(actor, tournament)
     ):
-        raise Forbidden("You can only drop yourself.")
+        raise Forbidden(_("You can only drop yourself."))
     if tournament.status not in (EventStatus.RUNNING, EventStatus.TOP_CUT):
         raise ServiceError(
-            "Players drop only while the event runs; before that, withdraw.",
+            _("Players drop only while the event runs; before that, withdraw."),
             field="registration",
         )
     if registration.status != RegistrationStatus.REGISTERED:
-        raise ServiceError("This player is not in the event.", field="registration")
+        raise ServiceError(_("This player is not in the event."), field="registration")
     if registration.dropped:
-        raise ServiceError("This player has already dropped.", field="registration")
+        raise ServiceError(_("This player has already dropped."), field="registration")
     registration.dropped_at = timezone.now()
     registration.drop_round = round_number
     registration.save(update_fields=["dropped_at", "drop_round", "updated_at"])
@@ -598,7 +612,7 @@ def registration_reinstate(*, actor: Any, registration: Registration) -> Registr
     tournament, registration = _locked_registration(registration)
     permissions.require_organiser(actor, tournament)
     if not registration.dropped:
-        raise ServiceError("This player has not dropped.", field="registration")
+        raise ServiceError(_("This player has not dropped."), field="registration")
     registration.dropped_at = None
     registration.drop_round = None
     registration.save(update_fields=["dropped_at", "drop_round", "updated_at"])
@@ -621,7 +635,7 @@ def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registr
         return qs
     if permissions.is_authenticated(actor):
         return qs.filter(player=actor)
-    raise Forbidden("Log in to see registrations.")
+    raise Forbidden(_("Log in to see registrations."))
 
 
 def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
