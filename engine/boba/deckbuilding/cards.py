@@ -19,8 +19,9 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class CardKind(StrEnum):
@@ -138,6 +139,35 @@ class CatalogCard:
     def printing_label(self) -> str:
         """The printing reference of a decklist line: "[Alpha Edition #BF-128]"."""
         return f"[{self.set or ''} #{self.card_number or ''}]"
+
+    @classmethod
+    def from_dict(cls, row: Mapping[str, Any]) -> CatalogCard:
+        """The inverse of `to_dict` (missing optional fields are None). Trusted input: rows
+        from the project's own storage; imports go through the row parsers instead."""
+
+        def opt_str(key: str) -> str | None:
+            value = row.get(key)
+            return None if value is None else str(value)
+
+        def opt_int(key: str) -> int | None:
+            value = row.get(key)
+            return None if value is None else int(value)
+
+        return cls(
+            id=str(row["id"]),
+            kind=CardKind(row["kind"]),
+            name=str(row["name"]),
+            set=opt_str("set"),
+            card_number=opt_str("card_number"),
+            parallel=opt_str("parallel"),
+            weapon=opt_str("weapon"),
+            power=opt_int("power"),
+            cost=opt_int("cost"),
+            dbs=opt_int("dbs"),
+            base_name=opt_str("base_name"),
+            year=opt_int("year"),
+            release=opt_str("release"),
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -356,14 +386,6 @@ class Catalog:
         return Catalog(merged.values())
 
 
-def catalog_from_mappings(rows: Iterable[Mapping[str, object]]) -> Catalog:
+def catalog_from_mappings(rows: Iterable[Mapping[str, Any]]) -> Catalog:
     """Build a catalog from `CatalogCard.to_dict()` shaped mappings (for example model rows)."""
-    cards = []
-    for row in rows:
-        kind = CardKind(str(row["kind"]))
-        values = {
-            k: row.get(k) for k in CatalogCard.__dataclass_fields__ if k not in ("id", "kind")
-        }
-        card = CatalogCard(id=str(row["id"]), kind=kind, name=str(row["name"]))
-        cards.append(replace(card, **values))  # type: ignore[arg-type]
-    return Catalog(cards)
+    return Catalog(CatalogCard.from_dict(row) for row in rows)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.boba.deckbuilding.cards import (
     HTD_SUFFIX,
@@ -51,6 +51,7 @@ _PARALLEL_KIND = {
     "hot dog": CardKind.HOT_DOG,
 }
 MAX_NAME_LENGTH = 200
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,10 +196,13 @@ def _community_card(row: Mapping[str, Any]) -> CatalogCard:
     )
 
 
-def _collect(rows: Iterable[Any], parse: Any, start: int = 1) -> tuple[list[Any], list[Rejection]]:
-    entries: list[Any] = []
+def _collect(
+    rows: Iterable[Any], parse: Callable[[Mapping[str, Any], int], T]
+) -> tuple[list[T], list[Rejection]]:
+    """Parse each row (1-based row numbers); a `_RowError` becomes that row's rejection."""
+    entries: list[T] = []
     rejections: list[Rejection] = []
-    for number, row in enumerate(rows, start=start):
+    for number, row in enumerate(rows, start=1):
         if not isinstance(row, Mapping):
             rejections.append(Rejection(number, "row is not an object", None))
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -208,7 +209,10 @@ def test_too_many_lines_and_long_lines(real: Catalog) -> None:
 
 
 def test_many_unknown_lines_stay_bounded(real: Catalog) -> None:
+    start = time.process_time()
     decklist = parse_decklist("".join(f"1 Nonsense Card {i}\n" for i in range(1500)), real)
+    assert time.process_time() - start < 5  # about 0.3 s; suggestions stop after 20
+    assert sum(bool(i.suggestions) for i in decklist.issues) <= 20
     assert len(decklist.issues) <= 201
     assert decklist.issues[-1].code == "too_many_issues"
 
@@ -274,7 +278,7 @@ def test_json_form_by_name_number_and_text(real: Catalog) -> None:
                 {"set": "Alpha Edition", "card_number": 77, "count": 1},
                 "1 Action (Steel 105)",
             ],
-            "plays": [{"name": "Loan Sharked"}],
+            "plays": [{"name": "Loan Sharked"}, "10 Per Play"],
             "hot_dogs": [{"name": "Hot Dog", "count": 10}],
         },
         real,
@@ -285,6 +289,7 @@ def test_json_form_by_name_number_and_text(real: Catalog) -> None:
         ("heroes", "Action (Ice 110)", 1),
         ("heroes", "Action (Steel 105)", 1),
         ("playbook", "Loan Sharked", 1),
+        ("playbook", "10 Per Play", 1),
         ("hot_dogs", "Hot Dog", 10),
     ]
 

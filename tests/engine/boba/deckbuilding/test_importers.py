@@ -7,7 +7,9 @@ from typing import Any
 from engine.boba.deckbuilding import (
     CardKind,
     Catalog,
+    CatalogCard,
     ImportResult,
+    catalog_from_mappings,
     parse_community_cards,
     parse_community_plays,
     parse_csv,
@@ -199,3 +201,10 @@ def test_csv_bad_input_never_raises() -> None:
     assert isinstance(cards, list) and isinstance(rejections, list)
     cards, rejections = parse_csv("name,set,card_number,kind,power\nX,S,1,hero,999999999999\n")
     assert cards == [] and rejections[0].field in ("power", "weapon")
+
+
+def test_catalog_cards_round_trip_through_dicts(real: Catalog) -> None:
+    cards = list(real.cards())
+    assert [CatalogCard.from_dict(c.to_dict()) for c in cards] == cards
+    rebuilt = catalog_from_mappings(c.to_dict() for c in cards)
+    assert len(rebuilt) == len(real)
