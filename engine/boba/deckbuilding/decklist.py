@@ -215,10 +215,12 @@ class _Resolved:
     unknown_name: str = ""  # for "did you mean", computed only for the problem reported
 
 
-def _variant_options(variants: Sequence[Variant], limit: int = 8) -> str:
-    labels = [v.card.label for v in variants[:limit]]
+def _variant_options(variants: Sequence[Variant], limit: int = 30) -> str:
+    """The choices, highest Power first, as a decklist would name them."""
+    ordered = sorted(variants, key=lambda v: (-(v.card.power or 0), v.card.weapon or "", v.card.id))
+    labels = [v.card.label for v in ordered[:limit]]
     if len(set(labels)) < len(labels):
-        labels = [f"{v.card.label} {v.card.printing_label}" for v in variants[:limit]]
+        labels = [f"{v.card.label} {v.card.printing_label}" for v in ordered[:limit]]
     more = f" and {len(variants) - limit} more" if len(variants) > limit else ""
     return "; ".join(labels) + more
 
