@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Hero, Play
-from .effects import EffectError, step_kind, validate_effect
+from .effects import WEAPONS, EffectError, step_kind, validate_effect
 from .errors import IllegalActionError, Need
 from .results import Ongoing
 from .rules import BATTLES, HOT_DOGS, PLAYERS
@@ -146,7 +146,10 @@ class Context:
         if v == "active":
             return self.s.weapon(self.me)
         if v == "chosen":
-            return self.cur.choices.get("weapon")
+            w = self.cur.choices.get("weapon")
+            if w not in WEAPONS:
+                raise _invalid("weapon", "choices.weapon must name a weapon type.", WEAPONS)
+            return w
         if v == "same":
             return self.s.weapon(OTHER[pi])
         if v == "discarded":
@@ -505,20 +508,19 @@ class Resolver(Context):
         self.s.add_ongoing(o)
         return o
 
-    def bind(self, obj: Any) -> Any:
-        """Freeze what this resolution decided (choices, discarded or drawn weapons) into an
-        ongoing step, so it means the same thing in later battles."""
+    def bind(self, obj: Any, refs: tuple[str, ...] = ("chosen", "discarded", "drawn")) -> Any:
+        """Freeze what this resolution decided (choices; the weapon of a hero it discarded or
+        drew) into an ongoing step, so it means the same thing in later battles. Inside a
+        trigger's ``do`` only choices are frozen: the rest is read when the trigger fires."""
         if isinstance(obj, list):
-            return [self.bind(x) for x in obj]
+            return [self.bind(x, refs) for x in obj]
         if not isinstance(obj, dict):
             return obj
         out: dict[str, Any] = {}
         for k, v in obj.items():
-            if k in ("weapon", "set_weapon", "drawn_weapon") and v in (
-                "chosen",
-                "discarded",
-                "drawn",
-            ):
+            if k == "do":
+                out[k] = self.bind(v, ("chosen",))
+            elif k in ("weapon", "set_weapon", "drawn_weapon") and v in refs:
                 out[k] = self._weapon_param(v, self.me)
             elif (
                 isinstance(v, dict)
@@ -527,7 +529,7 @@ class Resolver(Context):
             ):
                 out[k] = self.amount(v)
             else:
-                out[k] = self.bind(v)
+                out[k] = self.bind(v, refs)
         return out
 
     def protected(self, pi: int, amount: int) -> bool:
@@ -930,24 +932,7 @@ class Resolver(Context):
         return True
 
     def do_set_weapon(self, step: dict[str, Any]) -> bool:
-        w = step["set_weapon"]
-        if w == "chosen":
-            w = self.choice("weapon")
-            if w not in (
-                "Alt",
-                "Brawl",
-                "Cyber",
-                "Fire",
-                "Glow",
-                "Gum",
-                "Hex",
-                "Ice",
-                "Steel",
-                "Super",
-            ):
-                raise _invalid("weapon", "choices.weapon must name a weapon type.")
-            step = {**step, "set_weapon": w}
-        self.ongoing("set_weapon", step)
+        self.ongoing("set_weapon", step)  # a "chosen" weapon is frozen by bind()
         return True
 
     def do_on(self, step: dict[str, Any]) -> bool:
