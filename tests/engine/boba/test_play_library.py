@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[3]
 PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
-MAX_JUDGE_STEPS = 20
+MAX_JUDGE_STEPS = 18
 JUDGED_PLAYS = {
     "A Game Of War",
     "Bonus Recovery",
@@ -47,7 +47,6 @@ JUDGED_PLAYS = {
     "Forced Substitution",
     "Ghost Dog",
     "Grilled Bandit",
-    "Hot Dog Stock Exchange",
     "Lineup Randomizer",
     "Luck Of The Draw",
     "Pick Your Poison",
@@ -57,7 +56,6 @@ JUDGED_PLAYS = {
     "Student Loan",
     "Sweet Relish",
     "Synergy Snacks",
-    "The Champion's Lasso",
     "Ultimatum Dog",
 }
 MAX_JUDGE_TEXT = 90
@@ -577,3 +575,42 @@ def test_cheap_trick_draws_a_cheap_top_play_for_10() -> None:
     assert r.state is not None
     assert r.state.p[0].hand == []
     assert r.state.power(0) == 100
+
+
+def test_champions_lasso_refunds_what_the_opponent_spends_this_battle() -> None:
+    plays = {"b1": named("The Champion's Lasso"), "a1": named("Gavel of Justice - htd")}
+    # A (honors) substitutes (2) and runs Gavel (3) before B's Lasso: B gets those 5 back
+    actions = [act("A", "substitute", "AB1", draw="AD1"), act("B", "pass")]
+    actions += [act("A", "run", "a1"), act("A", "pass"), act("B", "run", "b1"), act("B", "pass")]
+    hands = {"A": ["a1"], "B": ["b1"]}
+    out = run_json(make_record(PM, plays=plays, hands=hands, actions=actions, hot_dogs=5))
+    assert out["error"] is None, out["error"]
+    assert out["hot_dogs"] == {"A": 0, "B": 10}
+
+
+def test_champions_lasso_also_refunds_what_the_opponent_spends_later() -> None:
+    plays = {"a1": named("The Champion's Lasso"), "b1": named("Gavel of Justice")}
+    out = battle_one(plays, [act("A", "run", "a1")], [act("B", "run", "b1")], hot_dogs=6)
+    assert out["hot_dogs"] == {"A": 10, "B": 2}
+
+
+def test_hot_dog_stock_exchange_switches_hot_dog_counts_in_battle_7() -> None:
+    plays = {"a1": named("Hot Dog Stock Exchange")}
+    fillers = {f"x{i}": FILLER for i in range(12)}
+    actions: list[dict[str, Any]] = []
+    for n in range(6):
+        actions += [*passes(), *passes(), act("A", "draw", f"x{2 * n}")]
+        actions.append(act("B", "draw", f"x{2 * n + 1}"))
+    actions += [*passes(), act("A", "run", "a1"), *passes()]
+    record = make_record(
+        PM,
+        plays={**plays, **fillers},
+        hands={"A": ["a1"]},
+        actions=actions,
+        hot_dogs=7,
+    )
+    r = rp(record)
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.battle == 7  # six drawn battles, A keeps honors
+    assert [r.state.p[0].hot_dogs, r.state.p[1].hot_dogs] == [7, 6]  # A had 6 after paying
