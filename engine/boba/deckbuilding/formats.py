@@ -345,11 +345,6 @@ def _check(fmt: Format) -> None:
         raise FormatError("card_pool", "must list at least one set (or be null for any set)")
 
 
-def _preset(**kwargs: Any) -> Format:
-    return Format(**kwargs)
-
-
-_ROOKIE_SECTIONS: dict[str, Any] = {"playbook_size": None, "hot_dog_count": None, "dbs_cap": None}
 _SEALED_NO_LIMITS: dict[str, Any] = {
     "hero_deck_min": SEALED_HERO_DECK_SIZE,
     "hero_deck_max": SEALED_HERO_DECK_SIZE,
@@ -363,28 +358,27 @@ _SEALED_NO_LIMITS: dict[str, Any] = {
 FORMAT_PRESETS: dict[str, Format] = {
     f.key: f
     for f in (
-        _preset(
+        Format(
             key="rookie",
             name="Rookie",
             game_mode=GameMode.ROOKIE,
             kind=FormatKind.CONSTRUCTED,
-            **_ROOKIE_SECTIONS,
+            **_mode_sections(GameMode.ROOKIE),
         ),
-        _preset(
+        Format(
             key="substitution",
             name="Substitution",
             game_mode=GameMode.SUBSTITUTION,
             kind=FormatKind.CONSTRUCTED,
-            playbook_size=None,
-            dbs_cap=None,
+            **_mode_sections(GameMode.SUBSTITUTION),
         ),
-        _preset(
+        Format(
             key="playmaker",
             name="Playmaker",
             game_mode=GameMode.PLAYMAKER,
             kind=FormatKind.CONSTRUCTED,
         ),
-        _preset(
+        Format(
             key="booster_box_sealed",
             name="Booster Box Sealed",
             game_mode=GameMode.PLAYMAKER,
@@ -392,7 +386,7 @@ FORMAT_PRESETS: dict[str, Format] = {
             dbs_cap=None,
             notes="Pool from one booster box; normal build limits.",
         ),
-        _preset(
+        Format(
             key="double_blaster_sealed",
             name="Double Blaster Sealed",
             game_mode=GameMode.PLAYMAKER,
@@ -400,7 +394,7 @@ FORMAT_PRESETS: dict[str, Format] = {
             **_SEALED_NO_LIMITS,
             notes="Pool from two blasters; no build limits.",
         ),
-        _preset(
+        Format(
             key="double_mega_sealed",
             name="Double Mega Sealed",
             game_mode=GameMode.PLAYMAKER,
@@ -408,14 +402,14 @@ FORMAT_PRESETS: dict[str, Format] = {
             **_SEALED_NO_LIMITS,
             notes="Pool from one double mega; no build limits.",
         ),
-        _preset(
+        Format(
             key="spec_playmaker",
             name="SPEC Playmaker",
             game_mode=GameMode.PLAYMAKER,
             kind=FormatKind.SPECIAL,
             max_hero_power=SPEC_POWER_CAP,
         ),
-        _preset(
+        Format(
             key="spec_plus_playmaker",
             name="SPEC+ Playmaker",
             game_mode=GameMode.PLAYMAKER,
@@ -426,14 +420,14 @@ FORMAT_PRESETS: dict[str, Format] = {
             notes=f"Project default: at most {SPEC_PLUS_SLOTS} Heroes above "
             f"{SPEC_POWER_CAP} Power.",
         ),
-        _preset(
+        Format(
             key="elite_playmaker",
             name="Elite Playmaker",
             game_mode=GameMode.PLAYMAKER,
             kind=FormatKind.SPECIAL,
             max_total_hero_power=ELITE_TOTAL_POWER,
         ),
-        _preset(
+        Format(
             key="apex_madness",
             name="Apex Madness",
             game_mode=GameMode.ROOKIE,
@@ -444,7 +438,7 @@ FORMAT_PRESETS: dict[str, Format] = {
             hot_dog_count=TEAM_HOT_DOGS,
             notes="Team event.",
         ),
-        _preset(
+        Format(
             key="hilo_madness",
             name="HiLo Madness",
             game_mode=GameMode.ROOKIE,
