@@ -1095,7 +1095,11 @@ class Resolver(Context):
         future = ps.lineup[self.s.battle :]
         order = self.choice("order")
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(future):
-            raise _invalid("order", "choices.order must list the future heroes in a new order.")
+            raise _invalid(
+                "order",
+                "choices.order must list the future heroes in a new order.",
+                (future, future[::-1]),
+            )
         ps.lineup[self.s.battle :] = [str(x) for x in order]
         return True
 

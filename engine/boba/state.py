@@ -242,6 +242,11 @@ class GameState:
 
     # ------------------------------------------------------------------ queries
 
+    def current_player(self) -> str | None:
+        """Who decides now ("A"/"B"), None when the game is over (OpenSpiel's current_player)."""
+        nxt = self.next_expected()
+        return None if nxt is None else str(nxt["player"])
+
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
