@@ -614,3 +614,11 @@ def test_hot_dog_stock_exchange_switches_hot_dog_counts_in_battle_7() -> None:
     assert r.state is not None
     assert r.state.battle == 7  # six drawn battles, A keeps honors
     assert [r.state.p[0].hot_dogs, r.state.p[1].hot_dogs] == [7, 6]  # A had 6 after paying
+
+
+def test_crystal_ball_gives_30_to_whoever_named_the_die() -> None:
+    run = act("A", "run", "a1", choices={"number": 2, "opp_number": 5}, random=[5])
+    out = battle_one({"a1": named("Crystal Ball")}, [run])
+    assert power(out) == {"A": 100, "B": 130}
+    run = act("A", "run", "a1", choices={"number": 2, "opp_number": 5}, random=[2])
+    assert power(battle_one({"a1": named("Crystal Ball")}, [run])) == {"A": 130, "B": 100}
