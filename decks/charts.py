@@ -25,6 +25,9 @@ OK = "#1d6b2f"
 TRACK = "#f2f4f7"
 TRACK_LINE = "#767676"
 FONT = 'font-family="system-ui, sans-serif"'
+# A chart shrinks with its container down to this share of its drawn size, then the page
+# scrolls it sideways instead, so its 11px labels never become unreadably small on a phone.
+MIN_SCALE = 0.7
 
 
 def _e(value: object) -> str:
@@ -36,7 +39,8 @@ def _open(chart_id: str, width: int, height: int, title: str, desc: str, kind: s
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-{_e(kind)}" id="{cid}" '
         f'role="img" aria-labelledby="{cid}-title {cid}-desc" viewBox="0 0 {width} {height}" '
-        f'width="100%" preserveAspectRatio="xMinYMin meet" style="max-width:{width}px" {FONT}>'
+        f'width="100%" preserveAspectRatio="xMinYMin meet" '
+        f'style="min-width:{int(width * MIN_SCALE)}px;max-width:{width}px" {FONT}>'
         f'<title id="{cid}-title">{_e(title)}</title><desc id="{cid}-desc">{_e(desc)}</desc>'
     )
 
@@ -74,7 +78,7 @@ def bar_chart(
     """Vertical bars, one per (label, count), with an optional dashed cap line and its label."""
     if not bars:
         return _empty(chart_id, title, desc, empty_text, "bars")
-    slot, left, right, top, bottom = 30, 34, 12, 28, 44
+    slot, left, right, top, bottom = 24, 34, 12, 28, 44
     plot_h = 150
     width = max(320, left + right + slot * len(bars))
     height = top + plot_h + bottom
@@ -96,22 +100,22 @@ def bar_chart(
             f'fill="{MUTED}">{tick}</text>'
         )
     for i, (label, count) in enumerate(bars):
-        x = left + i * slot + 4
+        x = left + i * slot + 3
         over = cap is not None and count > cap
         bar_h = base - y(count)
         colour = OVER if over else BAR
         flag = ' data-over-cap="true"' if over else ""
         out.append(
-            f'<rect x="{x}" y="{y(count):.1f}" width="{slot - 8}" height="{bar_h:.1f}" '
+            f'<rect x="{x}" y="{y(count):.1f}" width="{slot - 6}" height="{bar_h:.1f}" '
             f'fill="{colour}"{flag}/>'
         )
         mark = "!" if over else ""
         out.append(
-            f'<text x="{x + (slot - 8) / 2:.1f}" y="{y(count) - 4:.1f}" text-anchor="middle" '
+            f'<text x="{x + (slot - 6) / 2:.1f}" y="{y(count) - 4:.1f}" text-anchor="middle" '
             f'font-size="11" fill="{OVER if over else INK}">{count}{mark}</text>'
         )
         out.append(
-            f'<text x="{x + (slot - 8) / 2:.1f}" y="{base + 15:.1f}" text-anchor="middle" '
+            f'<text x="{x + (slot - 6) / 2:.1f}" y="{base + 15:.1f}" text-anchor="middle" '
             f'font-size="11" fill="{INK}">{_e(label)}</text>'
         )
     if x_label:
@@ -126,9 +130,13 @@ def bar_chart(
             f'x2="{width - right}" y2="{cy:.1f}" stroke="{CAP}" stroke-width="2" '
             f'stroke-dasharray="6 4"/>'
         )
+        # The label sits in a legend above the plot, where no bar or count can cover it and
+        # a phone shows it without scrolling the chart sideways.
         out.append(
-            f'<text class="cap-label" x="{width - right}" y="{cy - 5:.1f}" text-anchor="end" '
-            f'font-size="12" font-weight="600" fill="{CAP}">{_e(cap_label or cap)}</text>'
+            f'<line x1="{left}" y1="10" x2="{left + 24}" y2="10" stroke="{CAP}" '
+            f'stroke-width="2" stroke-dasharray="6 4"/>'
+            f'<text class="cap-label" x="{left + 30}" y="14" font-size="12" font-weight="600" '
+            f'fill="{CAP}">{_e(cap_label or cap)}</text>'
         )
     out.append("</svg>")
     return "".join(out)

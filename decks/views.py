@@ -38,6 +38,7 @@ from tournaments.models import Registration, RegistrationStatus, Tournament
 
 CHECK_GAME = "boba"
 MAX_NUMBERED_LINES = 2_000
+WIDE_CHART_BARS = 12  # more bars than this: the chart takes a full row (and may scroll)
 
 
 def _visible_event(request: HttpRequest, slug: str) -> Tournament:
@@ -197,6 +198,7 @@ def deck_charts(statistics: Mapping[str, Any], fmt: Any, prefix: str = "chart") 
             ),
             charts.data_table(caption=title, headers=(_("Power"), _("Heroes")), rows=powers),
             desc,
+            bars=len(powers),
         )
     )
 
@@ -244,6 +246,7 @@ def deck_charts(statistics: Mapping[str, Any], fmt: Any, prefix: str = "chart") 
             ),
             charts.data_table(caption=title, headers=(_("Cost"), _("Plays")), rows=curve),
             note,
+            bars=len(curve),
         )
     )
 
@@ -278,7 +281,9 @@ def deck_charts(statistics: Mapping[str, Any], fmt: Any, prefix: str = "chart") 
     return out
 
 
-def _chart(chart_id: str, heading: str, svg: str, table: str, note: str) -> dict[str, Any]:
+def _chart(
+    chart_id: str, heading: str, svg: str, table: str, note: str, *, bars: int = 0
+) -> dict[str, Any]:
     # Both strings are built by decks.charts, which escapes every label it is given.
     return {
         "id": chart_id,
@@ -286,6 +291,7 @@ def _chart(chart_id: str, heading: str, svg: str, table: str, note: str) -> dict
         "svg": mark_safe(svg),
         "table": mark_safe(table),
         "note": note,
+        "wide": bars > WIDE_CHART_BARS,
     }
 
 
@@ -389,6 +395,7 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
         "report": result["report"] if result else None,
         "lines": lines,
         "charts": deck_charts(result["statistics"], fmt, "check") if result else [],
+        "format_name": getattr(fmt, "name", ""),
         "rules": get_game(CHECK_GAME).deck_rules().rules,
     }
     return render(request, "decks/check.html", context)
@@ -489,6 +496,7 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
         "is_organiser": is_organiser,
         "is_own": is_own,
         "refused_report": refused_report,
+        "format_name": event.format_label,
         "lines": lines,
         "rules": get_game(event.game).deck_rules().rules,
     }

@@ -346,8 +346,14 @@ def test_overview_is_for_staff_until_published(setup, legal_text: str, short_tex
     )
     assert "No list: <strong>1</strong>" in judge_html
     assert "Unlock" not in judge_html  # judges see, organisers act
-    organiser_html = logged_in(setup["organiser"]).get(url).content.decode()
-    assert "Enter a list" in organiser_html and "Unlock the list of Pat Player" in organiser_html
+    organiser = logged_in(setup["organiser"])
+    organiser_html = organiser.get(url).content.decode()
+    assert "Enter a list for Pat Player" in organiser_html and "Unlock" not in organiser_html
+    event.decklist_deadline = timezone.now() - timedelta(minutes=1)
+    event.save()
+    locked_html = organiser.get(url).content.decode()
+    assert "the deadline has passed" in locked_html
+    assert "Unlock the list of Pat Player" in locked_html
 
 
 def test_publishing_waits_for_the_end_of_the_event(setup, legal_text: str) -> None:  # type: ignore[no-untyped-def]
