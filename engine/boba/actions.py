@@ -38,7 +38,8 @@ class Action:
         if self.do == "substitute":
             out["draw"] = self.draw
         if self.choices:
-            out["choices"] = self.choices
+            bare = list(self.choices) == ["*"]
+            out["choices"] = self.choices["*"] if bare else self.choices
         if self.random:
             out["random"] = list(self.random)
         if self.drawn:
@@ -91,7 +92,7 @@ def action_from_json(data: Any, path: str, cards: dict[str, Any] | None = None) 
     if choices is None:
         choices = {}
     if not isinstance(choices, dict):
-        raise RecordError(f"{path}.choices", "must be an object")
+        choices = {"*": choices}  # a bare value answers whatever the play asks
     rnd = data.get("random", [])
     if rnd is None:
         rnd = []

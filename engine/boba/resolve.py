@@ -120,6 +120,12 @@ class Context:
         self.actor: int | None = None  # inside triggers: the player who caused the event
         self.result: str | None = None  # inside battle-end triggers: won/lost/draw for me
 
+    def choice(self, key: str) -> Any:
+        """The action's choice for ``key``; a record whose ``choices`` is a bare value (not an
+        object) answers every question with it."""
+        c = self.cur.choices
+        return c[key] if key in c else c.get("*")
+
     # ---------------------------------------------------------------- amounts
 
     def amount(self, v: Any) -> int:
@@ -128,7 +134,7 @@ class Context:
         if v in ("all", "any"):
             return HOT_DOGS
         if "choice" in v:
-            base = self.cur.choices.get(v["choice"])
+            base = self.choice(v["choice"])
             if not isinstance(base, int) or isinstance(base, bool):
                 raise _invalid(
                     v["choice"], f"choices.{v['choice']} must be a number.", (1, 2, 3, 4, 5, 6)
@@ -146,7 +152,7 @@ class Context:
         if v == "active":
             return self.s.weapon(self.me)
         if v == "chosen":
-            w = self.cur.choices.get("weapon")
+            w = self.choice("weapon")
             if w not in WEAPONS:
                 raise _invalid("weapon", "choices.weapon must name a weapon type.", WEAPONS)
             return w
@@ -314,9 +320,9 @@ class Context:
         if "die" in c:
             return bool(self.dice) and self.dice[-1] in c["die"]
         if "chose" in c:
-            return bool(self.cur.choices.get("option") == c["chose"])
+            return bool(self.choice("option") == c["chose"])
         if "choice" in c:
-            return bool(self.cur.choices.get(c["choice"]["key"]) == c["choice"]["eq"])
+            return bool(self.choice(c["choice"]["key"]) == c["choice"]["eq"])
         if "hero_name" in c:
             return s.hero(pi).name.lower() == str(c["hero_name"]).lower()
         if "honors" in c:
@@ -355,7 +361,7 @@ def _cost(card: Any) -> int:
     return card.cost or 0 if isinstance(card, Play) else 0
 
 
-def _battles(s: GameState, spec: Any, choices: dict[str, Any]) -> frozenset[int]:
+def _battles(s: GameState, spec: Any, chosen: Any) -> frozenset[int]:
     b = s.battle
     if spec is None or spec == "this":
         return frozenset((b,))
@@ -367,7 +373,7 @@ def _battles(s: GameState, spec: Any, choices: dict[str, Any]) -> frozenset[int]
     if spec == "later":
         return frozenset(range(b + 1, BATTLES + 1))
     if spec == "chosen":
-        n = choices.get("battle")
+        n = chosen
         if not isinstance(n, int) or isinstance(n, bool) or not b < n <= BATTLES:
             raise IllegalActionError(
                 "invalid_choice",
@@ -466,9 +472,6 @@ class Resolver(Context):
             self.drawn_cost = card.cost or 0
         return cid
 
-    def choice(self, key: str) -> Any:
-        return self.cur.choices.get(key)
-
     # ---------------------------------------------------------------- running
 
     def run(self, steps: Any) -> None:
@@ -501,7 +504,7 @@ class Resolver(Context):
             self.key,
             kind,
             self.bind(step),
-            _battles(self.s, step.get("battles"), self.cur.choices),
+            _battles(self.s, step.get("battles"), self.choice("battle")),
             amount,
             self.s.battle,
         )

@@ -110,6 +110,18 @@ def test_cr_5_2_3_discard_as_requirement_met_gives_the_effect() -> None:
     assert bad["error"]["code"] == "invalid_choice"
 
 
+def test_bare_choices_answer_the_question_asked() -> None:
+    plays = {
+        "a1": play(
+            "Burn", 0, {"discard": 1, "from": "hand_plays", "required": True}, {"power": 10}
+        ),
+        "a2": play("Fodder", 5),
+        "a3": play("Fodder 2", 5),
+    }
+    out = battle_one(plays, [act("A", "run", "a1", choices=["a3"])])
+    assert out["battles"][0]["power"]["A"] == 110
+
+
 def test_cr_5_2_3_discard_as_effect_resolves_the_rest() -> None:
     plays = {"a1": play("Then burn", 0, {"power": 10}, {"discard": 1, "from": "hand_plays"})}
     out = battle_one(plays, [act("A", "run", "a1")])
