@@ -26,6 +26,7 @@ MAX_ACTIONS = 5000
 MAX_CARDS = 5000
 MAX_TEXT = 200
 MAX_PLAYBOOK = 1000
+PLAYBOOK_SIZE = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +208,9 @@ def _parse_setup(v: Any, path: str, mode: str, cards: Mapping[str, Card]) -> Pla
     if mode == "substitution":
         return PlayerSetup(battles, bench, (), hot_dogs)
     hand = _ids(v.get("hand"), f"{path}.hand", cards, "play", None)
-    size = _int(v.get("playbook_size"), f"{path}.playbook_size", 0, MAX_PLAYBOOK)
+    # a Playbook is exactly 30 plays (README decision 2): by default the rest are still in it
+    default_size = max(0, PLAYBOOK_SIZE - len(hand))
+    size = _int(v.get("playbook_size", default_size), f"{path}.playbook_size", 0, MAX_PLAYBOOK)
     return PlayerSetup(battles, bench, hand, hot_dogs, size)
 
 

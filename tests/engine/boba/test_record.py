@@ -57,7 +57,8 @@ _DELETE = object()
         ("setup.B.bench.0", "A1", "setup.B.bench[0]"),
         ("setup.A.hot_dogs", 11, "setup.A.hot_dogs"),
         ("setup.A.hot_dogs", "10", "setup.A.hot_dogs"),
-        ("setup.B.playbook_size", _DELETE, "setup.B.playbook_size"),
+        ("setup.B.playbook_size", -1, "setup.B.playbook_size"),
+        ("setup.B.hand", "p1", "setup.B.hand"),
         ("cards.A1.power", "high", "cards.A1.power"),
         ("cards.A1.weapon", "Wood", "cards.A1.weapon"),
         ("cards.A1.kind", "token", "cards.A1.kind"),
@@ -73,6 +74,22 @@ def test_malformed_record_names_the_field(path: str, value: Any, field: str) -> 
     assert err["field"] == field
     assert err["action"] is None
     assert err["code"] == "malformed_record"
+
+
+def test_missing_optional_fields_take_their_defaults() -> None:
+    rec = make_record("playmaker", actions=passes())
+    for key in ("options", "players", "direction", "format"):
+        del rec[key]
+    del rec["setup"]["A"]["playbook_size"]
+    del rec["setup"]["A"]["hot_dogs"]
+    del rec["actions"][0]["player"]
+    status, err = _field(rec)
+    assert (status, err["field"]) == (2, "actions[0].player")
+    rec["actions"][0]["player"] = "A"
+    record = parse_record(rec)
+    assert record.setup["A"].playbook_size == 30
+    assert record.setup["A"].hot_dogs == 10
+    assert record.options.stop_at_four is True
 
 
 def test_unknown_card_id_in_an_action() -> None:
