@@ -466,6 +466,13 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, exc.message)
                 if exc.code == "too_large":
                     form = DecklistSubmitForm(initial={"decklist": active.text if active else ""})
+            except ValueError as exc:
+                # A custom format whose parameters no longer read (the service resolves it).
+                messages.error(
+                    request,
+                    _("This event's deck format cannot be read, so lists cannot be checked: %(e)s")
+                    % {"e": exc},
+                )
             else:
                 if version.legal:
                     messages.success(

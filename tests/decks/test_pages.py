@@ -324,6 +324,29 @@ def test_an_older_version_points_to_the_active_one(setup, legal_text: str, short
     assert "This is an older version" in html and f'href="/decklists/{new.pk}/"' in html
 
 
+def test_deck_page_flags_a_power_value_over_the_cap(setup) -> None:  # type: ignore[no-untyped-def]
+    decklist = Decklist.objects.create(registration=setup["reg"])
+    version = DecklistVersion.objects.create(
+        decklist=decklist,
+        number=1,
+        text="",
+        data={
+            "heroes": [
+                {"count": 1, "id": "x", "name": "<b>Bold</b>", "weapon": "Fire", "power": 100}
+            ]
+        },
+        format_key="playmaker",
+        legal=False,
+        report={"legal": False, "format": "playmaker", "violations": [], "warnings": []},
+        statistics={"heroes": 8, "hero_power_histogram": {"100": 7, "110": 1}, "dbs_total": 1200},
+    )
+    html = logged_in(setup["player"]).get(f"/decklists/{version.pk}/").content.decode()
+    assert html.count('data-over-cap="true"') == 1 and ">7!<" in html
+    assert "Over the limit at Power 100." in html
+    assert "DBS 1200 of 1000 Over the cap." in html  # the meter's description
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in html and "<b>Bold</b>" not in html
+
+
 def test_missing_version_is_a_404() -> None:
     assert Client().get("/decklists/999999/").status_code == 404
 
@@ -379,7 +402,11 @@ def test_publishing_waits_for_the_end_of_the_event(setup, legal_text: str) -> No
     assert Client().get(url).status_code == 302
 
 
-def test_publish_and_unlock_need_post(setup) -> None:  # type: ignore[no-untyped-def]
+def test_publish_and_unlock_need_post_and_a_login(setup) -> None:  # type: ignore[no-untyped-def]
+    anonymous = Client().post(
+        f"/events/{setup['event'].slug}/decklists/publish/", {"published": "1"}
+    )
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
     organiser = logged_in(setup["organiser"])
     assert organiser.get(f"/events/{setup['event'].slug}/decklists/publish/").status_code == 405
     assert organiser.get(f"/registrations/{setup['reg'].pk}/decklist/unlock/").status_code == 405
@@ -444,6 +471,18 @@ def test_the_same_seed_picks_the_same_players(setup) -> None:  # type: ignore[no
     first, second = DeckCheck.objects.order_by("pk")
     picked = [set(c.results.values_list("registration_id", flat=True)) for c in (first, second)]
     assert picked[0] == picked[1] and len(picked[0]) == 3
+
+
+def test_deck_check_sheet_is_for_the_events_staff(setup) -> None:  # type: ignore[no-untyped-def]
+    check = services.deck_check_create(
+        actor=setup["organiser"], tournament=setup["event"], round_number=1, count=1, seed=3
+    )
+    url = f"/deck-checks/{check.pk}/"
+    assert Client().get(url).status_code == 302
+    assert logged_in(setup["player"]).get(url).status_code == 403
+    assert logged_in(OrganiserFactory()).get(url).status_code == 403
+    assert logged_in(setup["organiser"]).get(url).status_code == 200
+    assert logged_in(setup["judge"]).get(url).status_code == 200
 
 
 def test_bad_deck_check_input_is_a_form_error(setup) -> None:  # type: ignore[no-untyped-def]
@@ -511,6 +550,12 @@ def test_import_pages_are_for_organisers(db) -> None:  # type: ignore[no-untyped
     assert 'enctype="multipart/form-data"' in html and 'for="id_files"' in html
     card_import = CardImport.objects.create(game="boba")
     assert logged_in(UserFactory()).get(f"/cards/import/{card_import.pk}/").status_code == 403
+    assert Client().get(f"/cards/import/{card_import.pk}/").status_code == 302
+    upload = SimpleUploadedFile("cards.csv", CSV.encode(), content_type="text/csv")
+    player_post = logged_in(UserFactory()).post(
+        "/cards/import/", {"game": "boba", "files": [upload]}
+    )
+    assert player_post.status_code == 403 and CardImport.objects.count() == 1
 
 
 def test_uploading_a_csv_runs_the_import_and_shows_counts_and_rejections(
