@@ -175,7 +175,7 @@ def import_cards(
             )
         if progress is not None:
             progress(min(start + IMPORT_BATCH, len(entries)), len(entries))
-    return counts, [r.to_dict() for r in result.rejections]
+    return counts, [without_nul(r.to_dict()) for r in result.rejections]
 
 
 def _model_fields(card: Mapping[str, Any]) -> dict[str, Any]:
@@ -183,7 +183,18 @@ def _model_fields(card: Mapping[str, Any]) -> dict[str, Any]:
     fields["set_name"] = card.get("set")
     kind = fields["kind"]
     fields["kind"] = getattr(kind, "value", kind)
-    return fields
+    return {name: without_nul(value) for name, value in fields.items()}
+
+
+def without_nul(value: Any) -> Any:
+    """PostgreSQL text and jsonb cannot hold NUL characters; uploaded files sometimes do."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, list):
+        return [without_nul(v) for v in value]
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    return value
 
 
 def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
@@ -288,7 +299,7 @@ def decklist_submit(
         rules = _rules(tournament.game)
         result = _evaluate(rules, catalog_for(tournament.game), event_format(tournament), source)
         if not result["readable"]:
-            raise DecklistUnreadable(result["report"])
+            raise DecklistUnreadable(without_nul(result["report"]))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         submitted = (
             source
@@ -300,10 +311,10 @@ def decklist_submit(
             number=number,
             text=result["text"],
             data=result["data"],
-            submitted_text=submitted[:MAX_DECKLIST_BYTES],
+            submitted_text=without_nul(submitted[:MAX_DECKLIST_BYTES]),
             format_key=tournament.format_key,
             legal=result["report"]["legal"],
-            report=result["report"],
+            report=without_nul(result["report"]),
             statistics=result["statistics"],
             submitted_by=actor,
             entered_by_staff=not permissions.is_own_registration(actor, registration),

@@ -125,3 +125,24 @@ def test_demo_catalog_loads_idempotently_with_fictional_cards() -> None:
     second = services.demo_catalog_load(game="boba")
     assert first["created"] > 300 and second["created"] == 0
     assert Card.objects.filter(kind="hero").exists() and Card.objects.filter(kind="play").exists()
+
+
+def test_nul_characters_in_uploads_never_reach_the_database() -> None:
+    rows = [
+        {
+            "Card ID": "nul-1",
+            "Name": "Nul\u0000 Hero",
+            "Year": 2025,
+            "Set": "S\u0000",
+            "Card Number": "1",
+            "Parallel": "Paper",
+            "Weapon": "Fire",
+            "Power": 100,
+        },
+    ]
+    counts, rejections = services.import_cards(
+        game="boba", files=[("cards.json", json.dumps(rows).encode())]
+    )
+    assert counts["created"] == 1
+    card = Card.objects.get(external_id="nul-1")
+    assert "\x00" not in card.name and "\x00" not in (card.set_name or "")
