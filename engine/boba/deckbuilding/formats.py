@@ -21,7 +21,7 @@ Choices made here where shared/rules/formats.md is silent (documented in docs/de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -218,8 +218,8 @@ class Format:
         return cls(**converted)
 
     def but(self, **changes: Any) -> Format:
-        """A copy with some parameters changed, checked like any format."""
-        return replace(self, **changes)
+        """A copy with some parameters changed, read and checked as `from_dict` does."""
+        return Format.from_dict({**self.to_dict(), **changes})
 
 
 def _mode_sections(mode: GameMode) -> dict[str, Any]:
@@ -341,6 +341,12 @@ def _check(fmt: Format) -> None:
             raise FormatError("max_bonus_plays", "needs a Playbook (playbook_size)")
     if not fmt.bonus_plays_allowed and fmt.max_bonus_plays:
         raise FormatError("max_bonus_plays", "is set but bonus_plays_allowed is false")
+    for name in ("card_pool", "play_checklist"):
+        value = getattr(fmt, name)
+        if value is not None and not (
+            isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+        ):
+            raise FormatError(name, "must be a tuple of strings (from_dict also takes a list)")
     if fmt.card_pool is not None and not fmt.card_pool:
         raise FormatError("card_pool", "must list at least one set (or be null for any set)")
 

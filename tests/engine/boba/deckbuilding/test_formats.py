@@ -149,5 +149,9 @@ def test_get_format_unknown_key() -> None:
 
 def test_but_checks_the_changed_parameters() -> None:
     assert get_format("playmaker").but(dbs_cap=500).dbs_cap == 500
+    assert get_format("playmaker").but(card_pool="modern").card_pool == CARD_POOLS["modern"]
     with pytest.raises(FormatError):
         get_format("playmaker").but(hero_deck_min=61)
+    with pytest.raises(FormatError) as caught:
+        Format(key="x", name="X", game_mode=GameMode.PLAYMAKER, card_pool="modern")  # type: ignore[arg-type]
+    assert caught.value.field == "card_pool"
