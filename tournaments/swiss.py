@@ -89,6 +89,9 @@ SPARSE_DEGREE = 8
 BLOCK_DEGREE = 4  # per player inside a big score group; the matching there is the hot spot
 SPARSE_WINDOW = 1
 DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g and h
+# When the lower bound is out of reach, the complete graph proves the optimum up to this many
+# active players (a few seconds at most); above it the score-group result is kept, flagged.
+COMPLETE_FALLBACK_LIMIT = 400
 _RANDOM_SPAN = 64  # lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1
 
 
@@ -180,6 +183,7 @@ def pair_round(
     tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
     *,
     full_graph_limit: int = FULL_GRAPH_LIMIT,
+    complete_fallback_limit: int = COMPLETE_FALLBACK_LIMIT,
 ) -> PairingResult:
     """Pair the next round.
 
@@ -203,7 +207,9 @@ def pair_round(
     if round_number == 1 or not any(rounds):
         return _pair_first_round(active, rng, round_number, seed)
     standings = rank_summary(players, rounds, scoring, tiebreakers)
-    return _pair_by_matching(active, rounds, standings, rng, round_number, full_graph_limit)
+    return _pair_by_matching(
+        active, rounds, standings, rng, round_number, full_graph_limit, complete_fallback_limit
+    )
 
 
 def _pair_first_round(
@@ -388,81 +394,106 @@ class _Problem:
         return edges
 
     def blockwise(self, rng: random.Random, degree: int) -> list[tuple[int, int]] | None:
-        """Pair score group by score group, top down, each as its own small matching.
+        """Pair score group by score group, top down, each block as its own small matching.
 
-        A group with an odd number of players (counting the one paired down into it) sends its
-        lowest-ranked player who can be paired below down to the next group; the bottom group
-        takes the bye. Only rematch-free edges are used, so the result, when there is one, has
-        no rematch and one one-step pair-down per odd boundary: it meets the lower bound and is
-        optimal. None when a group cannot be paired that way.
+        A block is a score group plus the player paired down into it. If it has an odd number
+        of players, one of its players who can still meet someone below is paired down into
+        the next block (the lowest ranked, other things equal); the bottom block takes the
+        bye. A block that cannot be paired without rematches is merged with the next score
+        group, and so on. Only rematch-free edges are used; None when even the merged blocks
+        cannot be paired that way. When the result meets the lower bound it is optimal.
         """
         out: list[tuple[int, int]] = []
         incoming: int | None = None
         last = len(self.groups) - 1
         self.block_edges = 0
-        for g, members in enumerate(self.groups):
-            verts = ([incoming] if incoming is not None else []) + members
-            special_needed = len(verts) % 2 == 1
-            if g == last and special_needed != self.needs_bye:
-                return None
-            local = {v: k for k, v in enumerate(verts)}
-            special = len(verts)
-            size = len(members)
-            span = _RANDOM_SPAN * (size + 2)
-            base = span * (size + 2) * 4
-            edges: list[tuple[int, int, int]] = []
-            if size * size <= DENSE_BLOCK:
-                candidates = [(i, j) for a, i in enumerate(members) for j in members[a + 1 :]]
-            else:
-                pick = rng.random
-                candidates = [
-                    (i, members[int(pick() * size)]) for i in members for _ in range(degree)
-                ]
-            seen: set[tuple[int, int]] = set()
-            for i, j in candidates:
-                if i == j or j in self.played[i]:
-                    continue
-                key = (i, j) if i < j else (j, i)
-                if key not in seen:
-                    seen.add(key)
-                    edges.append((local[key[0]], local[key[1]], base - self.noise(i, j)))
-            if incoming is not None:
-                for j in members:
-                    if j not in self.played[incoming]:
-                        cost = self.noise(incoming, j) + self.pos_in_group[j] * span
-                        edges.append((0, local[j], base - cost))
-            if special_needed:
-                if g == last:  # the phantom bye, for those who have not had one
-                    takers = [j for j in members if not self.had_bye[j]]
-                else:  # who can be paired down: someone in the next group he has not met
-                    room = len(self.groups[g + 1])
-                    group_of = self.group_of
-                    takers = [
-                        j
-                        for j in members
-                        if sum(group_of[x] == g + 1 for x in self.played[j]) < room
-                    ]
-                for j in takers:
-                    edges.append((local[j], special, base - self.below_in_group[j] * span))
-            graph: rx.PyGraph = rx.PyGraph(multigraph=False)
-            graph.add_nodes_from(range(special + (1 if special_needed else 0)))
-            graph.add_edges_from(edges)
-            self.block_edges += len(edges)
-            mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
-            if 2 * len(mate) != len(graph):
-                return None
-            incoming = None
-            for x, y in mate:
-                if y == special or x == special:
-                    player = verts[x if y == special else y]
-                    if g == last:
-                        out.append((player, self.bye_vertex))
-                    else:
-                        incoming = player
-                else:
-                    i, j = verts[x], verts[y]
-                    out.append((i, j) if i < j else (j, i))
+        g = 0
+        while g <= last:
+            h = g
+            solved = self._solve_block(rng, degree, g, h, incoming)
+            while solved is None:
+                if h == last:
+                    return None
+                h += 1
+                solved = self._solve_block(rng, degree, g, h, incoming)
+            pairs, incoming = solved
+            out.extend(pairs)
+            g = h + 1
         return sorted(out)
+
+    def _solve_block(
+        self, rng: random.Random, degree: int, g: int, h: int, incoming: int | None
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """Match score groups g..h plus ``incoming``; (pairs, player paired down) or None."""
+        groups = self.groups
+        members = [i for k in range(g, h + 1) for i in groups[k]]
+        verts = ([incoming] if incoming is not None else []) + members
+        is_last = h == len(groups) - 1
+        special_needed = len(verts) % 2 == 1
+        if is_last and special_needed != self.needs_bye:
+            return None
+        local = {v: k for k, v in enumerate(verts)}
+        special = len(verts)
+        played = self.played
+        seen: dict[tuple[int, int], None] = {}
+
+        def add(i: int, j: int) -> None:
+            if i != j and j not in played[i]:
+                seen[(i, j) if i < j else (j, i)] = None
+
+        pick = rng.random
+        for a in range(g, h + 1):
+            for b in range(a, h + 1):
+                top, bottom = groups[a], groups[b]
+                if len(top) * len(bottom) <= DENSE_BLOCK:
+                    for i in top:
+                        for j in bottom:
+                            add(i, j)
+                    continue
+                directions = [(top, bottom), (bottom, top)] if a != b else [(top, top)]
+                for x, y in directions:
+                    size = len(y)
+                    for i in x:
+                        for _ in range(degree):
+                            add(i, y[int(pick() * size)])
+        if incoming is not None:
+            for j in members:
+                add(incoming, j)
+        edges = [(local[i], local[j], self.weight(i, j)) for i, j in seen]
+        if special_needed:
+            if is_last:  # the phantom bye, for those who have not had one
+                for j in members:
+                    if not self.had_bye[j]:
+                        edges.append((local[j], special, self.weight(j, self.bye_vertex)))
+            else:  # the pair-down: someone with an unmet player in the next group
+                below = groups[h + 1]
+                room, nxt, points = len(below), h + 1, self.points[below[0]]
+                for j in members:
+                    if sum(self.group_of[x] == nxt for x in played[j]) < room:
+                        d = self.points[j] - points
+                        cost = self.u_count + d * d * self.u_square
+                        cost += self.below_in_group[j] * self.u_pos
+                        edges.append((local[j], special, self.base - cost))
+        graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(special + (1 if special_needed else 0)))
+        graph.add_edges_from(edges)
+        self.block_edges += len(edges)
+        mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
+        if 2 * len(mate) != len(graph):
+            return None
+        pairs: list[tuple[int, int]] = []
+        floater: int | None = None
+        for u, v in mate:
+            if special in (u, v):
+                player = verts[u if v == special else v]
+                if is_last:
+                    pairs.append((player, self.bye_vertex))
+                else:
+                    floater = player
+            else:
+                i, j = verts[u], verts[v]
+                pairs.append((i, j) if i < j else (j, i))
+        return pairs, floater
 
     def match(self, edges: Sequence[tuple[int, int]]) -> list[tuple[int, int]] | None:
         """Max-weight perfect matching on ``edges``, or None if the graph has none."""
@@ -487,6 +518,7 @@ def _pair_by_matching(
     rng: random.Random,
     round_number: int,
     full_graph_limit: int,
+    complete_fallback_limit: int,
 ) -> PairingResult:
     prob = _Problem(active, rounds, standings, rng)
     if prob.n == 0:
@@ -495,39 +527,43 @@ def _pair_by_matching(
     pairs: list[tuple[int, int]] | None = None
     graph = "complete"
     edges: Sequence[tuple[int, int]] = ()
-    proven = True
     if prob.n > full_graph_limit:
-        # Score group by score group first; then one sparse graph of candidates near each
-        # player's score. Either is accepted only when it meets the lower bound, which no
-        # graph can beat.
+        # Score group by score group: small matchings over rematch-free edges. Proven optimal
+        # when it meets the lower bound, which no pairing on any graph can beat.
         pairs = prob.blockwise(rng, BLOCK_DEGREE)
-        if pairs is not None and _costs(prob, pairs)[1:3] == bound:
+        if pairs is not None and _certified(prob, pairs, bound):
             return _result(
                 prob, pairs, bound, round_number, "by score group", prob.block_edges, True
             )
-        tiers = ((SPARSE_DEGREE, SPARSE_WINDOW, "sparse"), (4 * SPARSE_DEGREE, 2, "dense"))
-        for degree, window, label in tiers:
-            edges = prob.sparse_edges(rng, degree, window, rematches=label == "dense")
-            pairs = prob.match(edges)
-            graph = label
+        if prob.n > complete_fallback_limit:
+            # Rematches push the pairing above the bound, and the complete graph, the only
+            # proof, is too slow at this size. One global matching on a denser graph near each
+            # player's score (rematch edges allowed, at their price) that also holds the
+            # score-group pairing, so it can only improve on it; the result is flagged.
+            edges = prob.sparse_edges(rng, 2 * SPARSE_DEGREE, 2, rematches=True)
             if pairs is not None:
-                rematches, rebyes, squares, _ = _costs(prob, pairs)
-                if rematches == 0 and (rebyes, squares) == bound:
-                    break
-        else:
-            # The bound is out of reach (rematches force bigger pair-downs) or the sparse graph
-            # has no perfect matching. Only the complete graph proves the optimum; it is
-            # affordable up to a few hundred players. Above that, keep the dense result.
-            if pairs is None or prob.n <= 4 * full_graph_limit:
-                pairs = None
-            else:
-                proven = False
+                known = set(edges)
+                edges.extend(p for p in pairs if p not in known)
+            dense = prob.match(edges)
+            assert dense is not None or pairs is None
+            if dense is not None:
+                pairs = dense
+            if pairs is not None:
+                proven = _certified(prob, pairs, bound)
+                return _result(prob, pairs, bound, round_number, "dense", len(edges), proven)
+            pairs = None
     if pairs is None:
         graph = "complete"
         edges = prob.complete_edges()
         pairs = prob.match(edges)
         assert pairs is not None  # a complete graph with an even vertex count has one
-    return _result(prob, pairs, bound, round_number, graph, len(edges), proven)
+    return _result(prob, pairs, bound, round_number, graph, len(edges), True)
+
+
+def _certified(prob: _Problem, pairs: Iterable[tuple[int, int]], bound: tuple[int, int]) -> bool:
+    """No rematch and (second byes, squared pair-downs) at the lower bound: optimal."""
+    rematches, rebyes, squares, _ = _costs(prob, pairs)
+    return rematches == 0 and (rebyes, squares) == bound
 
 
 def _costs(prob: _Problem, pairs: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:

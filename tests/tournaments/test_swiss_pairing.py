@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.tournaments.swiss_sim import simulate
+from tests.tournaments.test_swiss_properties import random_history
 from tournaments.standings import Match, Player, StateError
 from tournaments.swiss import pair_round, recommended_structure
 
@@ -173,3 +176,32 @@ def test_sparse_graph_is_as_good_as_the_full_graph(
     key = ("rematches", "second_byes", "pair_down_squares", "pair_downs")
     assert [getattr(ours.stats, k) for k in key] == [getattr(full.stats, k) for k in key]
     assert ours.stats.pair_down_squares >= ours.stats.lower_bound_squares
+
+
+KEY = ("rematches", "second_byes", "pair_down_squares", "pair_downs")
+
+
+def costs(result: object) -> list[int]:
+    return [getattr(result.stats, k) for k in KEY]  # type: ignore[attr-defined]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 10**9), st.integers(14, 40), st.integers(2, 7), st.booleans())
+def test_lower_bound_and_certificate_are_sound(
+    hseed: int, n_players: int, n_rounds: int, swiss: bool
+) -> None:
+    """Forced onto the score-group path even for small fields (where it is not used): whenever
+    it claims optimality it matches the complete graph, and the bound never exceeds the optimum.
+    """
+    if swiss:
+        players, rounds = simulate(n_players, n_rounds, hseed, draw_rate=0.15)
+    else:
+        players, rounds = random_history(hseed, n_players, n_rounds)
+    ours = pair_round(players, rounds, seed=hseed, full_graph_limit=0, complete_fallback_limit=0)
+    full = pair_round(players, rounds, seed=hseed, full_graph_limit=10**9)
+    assert ours.stats.graph in {"by score group", "dense"}
+    if ours.stats.proven_optimal:
+        assert costs(ours) == costs(full)
+    if full.stats.rematches == 0 and full.stats.second_byes == 0:
+        assert full.stats.lower_bound_squares <= full.stats.pair_down_squares
+    assert costs(ours)[:3] >= costs(full)[:3]
