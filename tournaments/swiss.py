@@ -34,10 +34,14 @@ strict priority (each level outweighs everything below it put together):
    chain of one-group pair-downs exists;
 4. the fewest pair-downs;
 5. the bye with the lowest-ranked player who has not had one;
-6. a seeded random draw among the pairings equal on all of the above.
+6. who is paired down: the lowest ranked of the upper group, against the highest ranked of
+   the lower one;
+7. a seeded random draw among the pairings equal on all of the above.
 
-The graph is kept sparse (see :func:`pair_round`) and the result is checked against a lower
-bound; when the bound is not met the graph is made denser, up to the complete graph.
+Small fields use the complete graph. Larger ones are paired score group by score group, each
+block a small matching, and the result is checked against a lower bound that no pairing can
+beat; when rematches put the bound out of reach, the complete graph (up to 400 players) or a
+denser global matching takes over (docs/swiss.md).
 """
 
 from __future__ import annotations
@@ -82,12 +86,11 @@ __all__ = [
 
 # Up to this many active players the complete graph is used directly (it is fast enough and
 # exact); above it, a sparse candidate graph checked against the lower bound.
-FULL_GRAPH_LIMIT = 160
-# Sparse graph: each player gets this many random candidates in his own score group and in each
-# of the next lower groups within the window; blocks of groups small enough are complete.
+FULL_GRAPH_LIMIT = 64
+# Dense fallback graph: each player gets 2 x this many random candidates in his own score group
+# and in each of the next two; pairs of groups small enough are complete.
 SPARSE_DEGREE = 8
 BLOCK_DEGREE = 4  # per player inside a big score group; the matching there is the hot spot
-SPARSE_WINDOW = 1
 DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g and h
 # When the lower bound is out of reach, the complete graph proves the optimum up to this many
 # active players (a few seconds at most); above it the score-group result is kept, flagged.
