@@ -452,19 +452,16 @@ class Resolver(Context):
                 ),
             )
         cid = cur.drawn[cur.di]
-        card = self.s.cards[cid]
-        if card.kind != kind:
+        owner = self.me if pi is None else pi
+        try:
+            self.s.check_new(cid, kind, owner, "CR 5.1.5")
+        except IllegalActionError as exc:
             raise IllegalActionError(
-                "wrong_card_kind", "CR 5.1.5", f"drawn[{cur.di}] {cid} is not a {kind}."
-            )
-        if cid in self.s.located:
-            raise IllegalActionError(
-                "card_already_in_play",
-                "CR 5.1.5",
-                f"drawn[{cur.di}] {cid} cannot come from a deck: it is already in a known zone.",
-            )
+                exc.code, exc.rule, f"drawn[{cur.di}]: {exc.message}"
+            ) from None
         cur.di += 1
-        self.s.located.add(cid)
+        self.s.take(cid, owner)
+        card = self.s.cards[cid]
         if isinstance(card, Hero):
             self.drawn_power = card.power
             self.drawn_weapon = card.weapon

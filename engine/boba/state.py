@@ -159,6 +159,7 @@ class GameState:
         "mode",
         "ongoing",
         "options",
+        "owner",
         "p",
         "phase",
         "play_ended",
@@ -187,6 +188,7 @@ class GameState:
         self.triggers: list[Ongoing] = []  # ongoing effects of kind "on"
         self.uses: dict[int, int] = {}  # ongoing instance -> plays left (cost effects)
         self.located: set[str] = set()  # card ids in a known zone
+        self.owner: dict[str, int] = {}  # card id -> the player whose card it is (CR 5.1.5)
         self.sd_rounds: list[SuddenDeathRound] = []
         self.sd_reveals: list[str | None] = [None, None]
         self.result: Outcome | None = None
@@ -213,6 +215,8 @@ class GameState:
                 ps.hot_dogs_discarded = HOT_DOGS - setup.hot_dogs
             ps.playbook_size = setup.playbook_size
             s.located.update(setup.battles, setup.bench, setup.hand)
+            for cid in (*setup.battles, *setup.bench, *setup.hand):
+                s.owner[cid] = i
         s._start_battle()
         return s
 
@@ -232,6 +236,7 @@ class GameState:
         c.triggers = self.triggers[:]
         c.uses = dict(self.uses)
         c.located = set(self.located)
+        c.owner = dict(self.owner)
         c.sd_rounds = self.sd_rounds[:]
         c.sd_reveals = self.sd_reveals[:]
         c.result = self.result
@@ -516,7 +521,7 @@ class GameState:
                 f"{self.p[payer].hot_dogs}.",
             )
         if action.draw is not None:
-            self._check_new(action.draw, "hero", self._sub_rule())
+            self.check_new(action.draw, "hero", pi, self._sub_rule())
         self.p[payer].spend(cost)
         self.p[payer].spent_battle += cost
         slot = self.battle - 1
@@ -527,11 +532,17 @@ class GameState:
         ps.mods.clear()  # CR 3.2
         if action.draw is not None:
             ps.bench.append(action.draw)
-            self.located.add(action.draw)
+            self.take(action.draw, pi)
         ps.substituted = True
         self._decided(pi)
 
-    def _check_new(self, cid: str, kind: str, rule: str) -> None:
+    def take(self, cid: str, pi: int) -> None:
+        """A card comes out of player pi's hidden deck into a known zone."""
+        self.located.add(cid)
+        self.owner.setdefault(cid, pi)
+
+    def check_new(self, cid: str, kind: str, pi: int, rule: str) -> None:
+        """May ``cid`` come from player pi's deck now? (kind, not already known, pi's card)"""
         card = self.cards[cid]
         if card.kind != kind:
             raise IllegalActionError(
@@ -542,6 +553,13 @@ class GameState:
                 "card_already_in_play",
                 rule,
                 f"{cid} cannot come from a deck: it is already in a known zone.",
+            )
+        if self.owner.get(cid, pi) != pi:
+            raise IllegalActionError(
+                "not_your_card",
+                "CR 5.1.5",
+                f"{cid} belongs to {PLAYERS[self.owner[cid]]}: {PLAYERS[pi]} may only draw from "
+                "their own decks.",
             )
 
     def _decided(self, pi: int) -> None:
@@ -645,9 +663,9 @@ class GameState:
             )
         cid = action.card
         assert cid is not None
-        self._check_new(cid, "play", "CR 4.3.2")
+        self.check_new(cid, "play", pi, "CR 4.3.2")
         ps.hand.append(cid)
-        self.located.add(cid)
+        self.take(cid, pi)
         ps.playbook_size -= 1
         ps.pending_draws -= 1
         if ps.playbook_size <= 0:
@@ -668,8 +686,8 @@ class GameState:
             raise self._not_your_turn(pi)
         cid = action.card
         assert cid is not None
-        self._check_new(cid, "hero", "CR 4.4.3")
-        self.located.add(cid)
+        self.check_new(cid, "hero", pi, "CR 4.4.3")
+        self.take(cid, pi)
         self.sd_reveals[pi] = cid
         other = OTHER[pi]
         if self.sd_reveals[other] is None:

@@ -204,6 +204,42 @@ def test_draws_take_cards_from_drawn() -> None:
     assert missing["error"]["code"] == "missing_drawn"
 
 
+def test_cr_5_1_5_a_player_draws_only_from_their_own_decks() -> None:
+    plays = {"a1": {"name": "1-4-1 Play"}, "b1": play("B's card", 1), "b2": play("B's other", 1)}
+    rec = make_record(
+        PM,
+        plays=plays,
+        hands={"A": ["a1"], "B": ["b1"]},
+        actions=[*passes(), act("A", "run", "a1", drawn=["b1"])],
+    )
+    err = run_json(rec)["error"]
+    assert err["code"] == "card_already_in_play"
+    rec["actions"] = [*passes(), *passes(), act("B", "draw", "b2"), act("A", "draw", "b2")]
+    err = run_json(rec)["error"]
+    assert err["code"] == "card_already_in_play"
+    # a card B drew and shuffled back stays B's
+    plays["b3"] = play("Shuffle", 0, {"shuffle": "hand_plays"})
+    rec = make_record(
+        PM,
+        plays=plays,
+        hands={"A": ["a1"], "B": ["b3", "b1"]},
+        actions=[*passes(), act("A", "pass"), act("B", "run", "b3"), act("B", "pass")],
+    )
+    rec["actions"] += [act("A", "draw", "b1")]
+    err = run_json(rec)["error"]
+    assert (err["code"], err["rule"]) == ("not_your_card", "CR 5.1.5")
+
+
+def test_cr_5_1_3_ongoing_effects_persist_until_they_end() -> None:
+    plays = {"a1": play("Aura", 0, {"power": 10, "battles": "rest"})}
+    plays.update({f"x{i}": play(f"X{i}", 9) for i in range(1, 5)})
+    actions = [*passes(), act("A", "run", "a1"), *passes()]
+    for i in (1, 3):
+        actions += [act("A", "draw", f"x{i}"), act("B", "draw", f"x{i + 1}"), *passes(), *passes()]
+    out = run_json(make_record(PM, plays=plays, hands={"A": ["a1"]}, actions=actions))
+    assert [b["power"]["A"] for b in out["battles"]] == [110, 110, 110]
+
+
 def test_pay_any_scales_power() -> None:
     plays = {"a1": {"name": "Get What You Pay For"}}
     out = battle_one(plays, [act("A", "run", "a1", choices={"pay": 3})])
