@@ -428,6 +428,13 @@ class GameState:
             )
         pi = PLAYERS.index(action.player)
         do = action.do
+        if action.card is None and do != "pass":
+            raise IllegalActionError(
+                "missing_card",
+                _rule_for_phase(phase, self.mode),
+                f"A {do} action must name its card.",
+                Need("card", do),
+            )
         if do == "substitute":
             self._substitute(pi, action)
         elif do == "pass":
