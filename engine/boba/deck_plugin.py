@@ -15,7 +15,6 @@ from typing import Any
 from engine.boba.deckbuilding import (
     FORMAT_PRESETS,
     RULES,
-    CardKind,
     Catalog,
     CatalogCard,
     Decklist,
@@ -25,6 +24,7 @@ from engine.boba.deckbuilding import (
     ImportResult,
     Rejection,
     ValidationReport,
+    catalog_from_mappings,
     deck_statistics,
     decklist_from_dict,
     decklist_to_dict,
@@ -66,14 +66,8 @@ class ImportFileError(ValueError):
         self.message = message
 
 
-def card_from_fields(fields: Mapping[str, Any]) -> CatalogCard:
-    values: dict[str, Any] = {name: fields.get(name) for name in CARD_FIELDS}
-    values["kind"] = CardKind(str(values["kind"]))
-    return CatalogCard(**values)
-
-
-def build_catalog(rows: Iterable[Mapping[str, Any]]) -> Catalog:
-    return Catalog(card_from_fields(row) for row in rows)
+card_from_fields = CatalogCard.from_dict
+build_catalog = catalog_from_mappings
 
 
 def resolve_format(key: str, params: Mapping[str, Any] | None = None) -> Format:
