@@ -424,10 +424,6 @@ def _check_true(v: Any, path: str) -> None:
         _fail(path, "must be true")
 
 
-def _check_flip(v: Any, path: str) -> None:
-    check_amount(v, path)
-
-
 _WHO = _one_of(WHO)
 _TARGET = _one_of(("own", "opp", "both"))
 
@@ -482,7 +478,7 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
         },
         "reveal the top cards (ids from `drawn`), keep choices.keep, the rest go to `rest`",
     ),
-    "flip": (_check_flip, {"stop_on": _one_of(("heads", "tails"))}, "flip coins (from random)"),
+    "flip": (check_amount, {"stop_on": _one_of(("heads", "tails"))}, "flip coins (from random)"),
     "roll": (
         check_amount,
         {"who": _WHO, "stop_on": check_int_list},
@@ -550,7 +546,6 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
 STEP_KINDS: dict[str, StepKind] = {
     name: StepKind(name, doc, tuple(fields)) for name, (_c, fields, doc) in _SPEC.items()
 }
-COMMON_FIELDS = ("if", "required")
 
 
 def check_step(v: Any, path: str) -> None:
@@ -592,17 +587,6 @@ def step_kind(step: Mapping[str, Any]) -> str:
         if key in _SPEC:
             return key
     raise EffectError("step", "no kind")
-
-
-# Play-level fields beside `effect` (a Play definition in the library or a record).
-PLAY_FIELDS: dict[str, str] = {
-    "cost": "hot dogs to run it (integer, or null for Copycat-style plays that copy a cost)",
-    "effect": "the list of steps",
-    "requires": "COND that must hold to run the play at all (e.g. only in battle 5 or later)",
-    "cost_if": "[{if: COND, cost: n}]: the first matching entry replaces the printed cost",
-    "base": "the Play this one is a variant of (CR 2.1.2)",
-    "bonus": "true for a Bonus Play (CR 2.1.3)",
-}
 
 
 def check_play_extras(data: Mapping[str, Any], path: str) -> None:
