@@ -672,9 +672,17 @@ class Resolver(Context):
                 done = done and ok
         return done
 
-    def _pick(self, key: str, eligible: list[str], k: int, use_drawn: bool) -> list[str]:
-        """k distinct cards out of eligible: all of them if k covers them, else chosen."""
+    def _pick(
+        self, key: str, eligible: list[str], k: int, use_drawn: bool, shared: bool = False
+    ) -> list[str]:
+        """k distinct cards out of eligible: all of them if k covers them, else chosen (from
+        ``drawn`` when the pick is random). ``shared``: one choices list serves both players."""
         if k >= len(eligible) and (use_drawn or self.choice(key) is None):
+            cur = self.cur
+            left = set(eligible) if use_drawn else set()
+            while cur.di < len(cur.drawn) and cur.drawn[cur.di] in left:
+                left.discard(cur.drawn[cur.di])  # a forced "random" pick may be written down
+                cur.di += 1
             return eligible[:]
         if use_drawn:
             picked: list[str] = []
@@ -700,6 +708,8 @@ class Resolver(Context):
         chosen = self.choice(key)
         if isinstance(chosen, str):
             chosen = [chosen]
+        if isinstance(chosen, list) and shared:
+            chosen = [c for c in chosen if c in eligible]  # one list for both players' picks
         if (
             not isinstance(chosen, list)
             or len(chosen) != k
@@ -753,8 +763,8 @@ class Resolver(Context):
             if zone in ("hand", "hand_plays"):
                 eligible += ps.hand
             k = min(n, len(eligible))
-            use_drawn = bool(step.get("random")) or pi != self.me
-            picked = self._pick("discard", eligible, k, use_drawn)
+            shared = step.get("who") == "both"
+            picked = self._pick("discard", eligible, k, bool(step.get("random")), shared)
             for cid in picked:
                 if cid in ps.bench:
                     ps.bench.remove(cid)

@@ -252,3 +252,34 @@ def test_legal_actions_list_what_may_be_done() -> None:
     clone = state.clone()
     clone.apply(parse_record(make_record(PM, actions=[act("A", "pass")])).actions[0])
     assert state.turn == 0 and clone.turn == 1
+
+
+def test_discards_chosen_by_choice_random_ones_from_drawn() -> None:
+    plays = {
+        "a1": play("Both discard", 0, {"discard": 1, "from": "hand_plays", "who": "both"}),
+        "a2": play("A keep", 9),
+        "a3": play("A fodder", 9),
+        "b1": play("B keep", 9),
+        "b2": play("B fodder", 9),
+        "a4": play("Random", 0, {"discard": 1, "from": "hand_plays", "who": "opp", "random": True}),
+    }
+    hands = {"A": ["a1", "a2", "a3", "a4"], "B": ["b1", "b2"]}
+    ok = [
+        *passes(),
+        act("A", "run", "a1", choices={"discard": ["a3", "b2"]}),
+        act("A", "run", "a4", drawn=["b1"]),
+    ]
+    rec = make_record(PM, plays=plays, hands=hands, actions=ok)
+    assert run_json(rec)["error"] is None
+    state = replay_state(rec)
+    assert state.p[0].hand == ["a2"]
+    assert state.p[1].hand == []
+    assert state.p[1].discard == ["b2", "b1"]
+
+
+def replay_state(rec: dict[str, Any]) -> GameState:
+    from engine.boba.replay import replay
+
+    out = replay(rec)
+    assert out.state is not None
+    return out.state
