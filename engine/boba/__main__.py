@@ -19,6 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("record", help="path to the record (JSON), or - for stdin")
     rp.add_argument("--json", action="store_true", help="print the replay as JSON")
     rp.add_argument("--upto", type=int, default=None, help="replay only the first K actions")
+    rp.add_argument(
+        "--trace", action="store_true", help="with --json: add the position after each action"
+    )
     args = parser.parse_args(argv)
     try:
         if args.record == "-":
@@ -26,12 +29,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.record, "rb") as fh:
                 data = fh.read(64 * 1024 * 1024 + 1)
-        result = replay_text(data, upto=args.upto)
+        result = replay_text(data, upto=args.upto, keep_states=args.trace)
     except OSError as exc:
         result = Replay(
             None, None, error=ReplayError("unreadable_record", None, str(exc), None, "record")
         )
-    print(dumps(result) if args.json else describe(result))
+    print(dumps(result, trace=args.trace) if args.json else describe(result))
     return (
         result.exit_status
         if result.error is None or result.error.action is not None

@@ -151,13 +151,13 @@ def what_if(record: Record, k: int, action: Action | None) -> Replay:
     return _run(record, tuple(acts), True)
 
 
-def replay_text(text: str | bytes, upto: int | None = None) -> Replay:
+def replay_text(text: str | bytes, upto: int | None = None, keep_states: bool = False) -> Replay:
     """Load JSON text and replay it (malformed input comes back as an error, exit 2)."""
     try:
         record = load_record(text)
     except RecordError as exc:
         return Replay(None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field))
-    return replay(record, upto=upto, keep_states=False)
+    return replay(record, upto=upto, keep_states=keep_states)
 
 
 def describe(r: Replay) -> str:
@@ -209,5 +209,12 @@ def describe(r: Replay) -> str:
     return "\n".join(lines)
 
 
-def dumps(r: Replay) -> str:
-    return json.dumps(r.to_json(), indent=2, sort_keys=False)
+def dumps(r: Replay, trace: bool = False) -> str:
+    """The replay as JSON text; ``trace`` adds each action with the position after it."""
+    out = r.to_json()
+    if trace and r.record is not None:
+        out["trace"] = [
+            {"action": i, **r.record.actions[i].to_json(), "state": st.snapshot()}
+            for i, st in enumerate(r.states)
+        ]
+    return json.dumps(out, indent=2)

@@ -157,6 +157,16 @@ def test_cli_upto(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["next"]["player"] == "B"
 
 
+def test_cli_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(make_record("substitution", actions=passes())))
+    assert main(["replay", str(path), "--json", "--trace"]) == 0
+    trace = json.loads(capsys.readouterr().out)["trace"]
+    assert [t["action"] for t in trace] == [0, 1]
+    assert trace[1]["state"]["battle"] == 2
+    assert trace[1]["state"]["players"]["A"]["hot_dogs"] == 10
+
+
 def test_cli_runs_as_a_module(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps(make_record("rookie", a=[200] * 7)))
