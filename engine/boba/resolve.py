@@ -16,12 +16,11 @@ from .cards import Hero, Play
 from .effects import WEAPONS, EffectError, step_kind, validate_effect
 from .errors import IllegalActionError, Need
 from .results import Ongoing
-from .rules import BATTLES, HOT_DOGS, PLAYERS
+from .rules import BATTLES, HOT_DOGS, OTHER, PLAYERS, weapon_in
 
 if TYPE_CHECKING:
     from .state import GameState
 
-OTHER = (1, 0)
 MAX_DEPTH = 4  # nested runs, copies and triggers
 ALL = 10**6  # "all" cards of a zone
 
@@ -42,12 +41,6 @@ _OPS = {
     ">=": lambda a, b: a >= b,
     ">": lambda a, b: a > b,
 }
-
-
-def _weapon_in(weapon: str, wanted: Any) -> bool:
-    if isinstance(wanted, list):
-        return weapon in wanted
-    return bool(weapon == wanted)
 
 
 class Cursor:
@@ -204,7 +197,7 @@ class Context:
             return sum(
                 1
                 for c in ps.discard
-                if isinstance(h := s.cards[c], Hero) and (w is None or _weapon_in(h.weapon, w))
+                if isinstance(h := s.cards[c], Hero) and (w is None or weapon_in(h.weapon, w))
             )
         if name == "cards_in_discard":
             return len(ps.discard)
@@ -243,7 +236,7 @@ class Context:
             return sum(
                 1
                 for c in ps.revealed
-                if isinstance(h := s.cards[c], Hero) and _weapon_in(h.weapon, w)
+                if isinstance(h := s.cards[c], Hero) and weapon_in(h.weapon, w)
             )
         if name == "power":
             return s.power(pi)
@@ -293,7 +286,7 @@ class Context:
         s = self.s
         pi = self.whose(c)
         if "weapon" in c:
-            return _weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
+            return weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
         if "same_weapon" in c:
             return (s.weapon(self.me) == s.weapon(self.opp)) == bool(c["same_weapon"])
         if "battle" in c:
@@ -335,7 +328,7 @@ class Context:
             cmp = c["compare"]
             return bool(_OPS[cmp["op"]](self.amount(cmp["left"]), self.amount(cmp["right"])))
         if "drawn_weapon" in c:
-            return self.drawn_weapon is not None and _weapon_in(
+            return self.drawn_weapon is not None and weapon_in(
                 self.drawn_weapon, self._weapon_param(c["drawn_weapon"], pi)
             )
         if "all" in c:
@@ -561,7 +554,7 @@ class Resolver(Context):
         done = True
         w = step.get("weapon")
         for pi in _who(self.me, step.get("target", "own"), self.actor):
-            if w is not None and not _weapon_in(self.s.weapon(pi), self._weapon_param(w, pi)):
+            if w is not None and not weapon_in(self.s.weapon(pi), self._weapon_param(w, pi)):
                 continue
             self.target = pi
             done = self.modify(pi, self.amount(step["power"])) and done
@@ -758,7 +751,7 @@ class Resolver(Context):
                 eligible += [
                     c
                     for c in ps.bench
-                    if w is None or _weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
+                    if w is None or weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
                 ]
             if zone in ("hand", "hand_plays"):
                 eligible += ps.hand
@@ -798,7 +791,7 @@ class Resolver(Context):
                 card = s.cards[cid]
                 if isinstance(card, Hero):
                     if card.power > step.get("max_power", 10**6) or (
-                        "weapon" in step and not _weapon_in(card.weapon, step["weapon"])
+                        "weapon" in step and not weapon_in(card.weapon, step["weapon"])
                     ):
                         raise IllegalActionError(
                             "invalid_drawn", "CR 5.1.1", f"{cid} does not fit the search."
@@ -813,7 +806,7 @@ class Resolver(Context):
                         c
                         for c in ps.discard
                         if isinstance(h := s.cards[c], Hero)
-                        and ("weapon" not in step or _weapon_in(h.weapon, step["weapon"]))
+                        and ("weapon" not in step or weapon_in(h.weapon, step["weapon"]))
                     ]
                 else:
                     done_before = {c for b, c in ps.used if b < s.battle}
@@ -1068,7 +1061,7 @@ class Resolver(Context):
                     c
                     for c in zone
                     if isinstance(h := s.cards[c], Hero)
-                    and (w is None or _weapon_in(h.weapon, self._weapon_param(w, pi)))
+                    and (w is None or weapon_in(h.weapon, self._weapon_param(w, pi)))
                 ]
                 if not eligible:
                     done = False
@@ -1280,7 +1273,7 @@ def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
     if target != "both" and (pi == o.owner) != (target == "own"):
         return None
     w = step.get("weapon")
-    if w is not None and not _weapon_in(s.weapon(pi), w):
+    if w is not None and not weapon_in(s.weapon(pi), w):
         return None
     if "while" in step:
         play = s.cards.get(o.source)

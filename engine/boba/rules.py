@@ -11,8 +11,10 @@ replaced hero goes face-down to the discard, 9 hot dogs are always available or 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 PLAYERS: tuple[str, str] = ("A", "B")
+OTHER: tuple[int, int] = (1, 0)  # the other player's index
 MODES: tuple[str, ...] = ("rookie", "substitution", "playmaker")
 BATTLES = 7
 TROPHIES_TO_WIN = 4  # majority of seven (CR 4.4.1; Summary)
@@ -33,3 +35,10 @@ class Options:
 def super_tie_breaker_applies(mode: str, sudden_death: bool) -> bool:
     """CR 4.3.2 (Playmaker battles) and CR 4.4.3 (sudden death in every mode)."""
     return sudden_death or mode == "playmaker"
+
+
+def weapon_in(weapon: str, wanted: Any) -> bool:
+    """Does ``weapon`` match a step's weapon filter (one weapon type or a list of them)?"""
+    if isinstance(wanted, list):
+        return weapon in wanted
+    return bool(weapon == wanted)

@@ -39,14 +39,14 @@ from .results import BattleResult, Ongoing, Outcome, SuddenDeathRound
 from .rules import (
     BATTLES,
     HOT_DOGS,
+    OTHER,
     PLAYERS,
     SUBSTITUTION_COST,
     TROPHIES_TO_WIN,
     Options,
     super_tie_breaker_applies,
+    weapon_in,
 )
-
-OTHER = (1, 0)
 
 
 class PlayerState:
@@ -270,7 +270,7 @@ class GameState:
         for o in self.ongoing:
             if o.kind == "set_weapon" and b in o.battles and _reaches(o, pi, o.step, "target"):
                 src = o.step.get("from")
-                if src is None or _weapon_matches(w, src):
+                if src is None or weapon_in(w, src):
                     w = o.step["set_weapon"]
         return w
 
@@ -302,7 +302,7 @@ class GameState:
                 if not _reaches(o, pi, o.step, "who"):
                     continue
                 w = o.step.get("weapon")
-                if w is not None and not _weapon_matches(self.weapon(pi, b), w):
+                if w is not None and not weapon_in(self.weapon(pi, b), w):
                     continue
                 return True
         return False
@@ -919,12 +919,6 @@ def _reaches(o: Ongoing, pi: int, step: dict[str, Any], key: str) -> bool:
     if who == "both":
         return True
     return (pi == o.owner) == (who == "own")
-
-
-def _weapon_matches(weapon: str, wanted: Any) -> bool:
-    if isinstance(wanted, list):
-        return weapon in wanted
-    return bool(weapon == wanted)
 
 
 def _cannot_run(why: str, s: GameState, pi: int, play: Play) -> IllegalActionError:
