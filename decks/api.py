@@ -193,12 +193,7 @@ def event_decklists(request: Request, slug: str) -> Response:
     registrations = event.registrations.filter(status=RegistrationStatus.REGISTERED).select_related(
         "player"
     )
-    latest = {
-        v.decklist.registration_id: v
-        for v in DecklistVersion.objects.filter(decklist__registration__tournament=event)
-        .select_related("decklist")
-        .order_by("decklist_id", "number")
-    }
+    latest = services.latest_versions(event)
     rows = []
     for r in registrations:
         v = latest.get(r.pk)

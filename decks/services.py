@@ -126,8 +126,14 @@ def card_import_run(*, import_id: int) -> CardImport:
 
 
 def _progress_for(card_import: CardImport) -> Any:
-    def progress(done: int, total: int) -> None:
-        CardImport.objects.filter(pk=card_import.pk).update(processed=done, total=total)
+    def progress(done: int, total: int, counts: Mapping[str, int]) -> None:
+        CardImport.objects.filter(pk=card_import.pk).update(
+            processed=done,
+            total=total,
+            created_count=counts["created"],
+            updated_count=counts["updated"],
+            unchanged_count=counts["unchanged"],
+        )
 
     return progress
 
@@ -174,7 +180,7 @@ def import_cards(
                 update_fields=[*UPDATE_FIELDS, "updated_at"],
             )
         if progress is not None:
-            progress(min(start + IMPORT_BATCH, len(entries)), len(entries))
+            progress(min(start + IMPORT_BATCH, len(entries)), len(entries), counts)
     return counts, [without_nul(r.to_dict()) for r in result.rejections]
 
 
@@ -267,9 +273,9 @@ def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) ->
         EventStatus.FINISHED,
         EventStatus.CANCELLED,
     ):
-        return "Decklists are locked: the event has started."
+        return _("Decklists are locked: the event has started.")
     if tournament.decklist_deadline and now >= tournament.decklist_deadline:
-        return "Decklists are locked: the deadline has passed."
+        return _("Decklists are locked: the deadline has passed.")
     return None
 
 
@@ -395,6 +401,17 @@ def can_view_decklist(user: Any, registration: Registration) -> bool:
         or permissions.is_staff_of(user, tournament)
         or tournament.decklists_published_at is not None
     )
+
+
+def latest_versions(tournament: Tournament) -> dict[int, DecklistVersion]:
+    """Each registration's active (latest) version in an event, by registration id; one query."""
+    versions = (
+        DecklistVersion.objects.filter(decklist__registration__tournament=tournament)
+        .select_related("decklist")
+        .defer("text", "data", "submitted_text", "report", "statistics")
+        .order_by("decklist_id", "number")
+    )
+    return {v.decklist.registration_id: v for v in versions}
 
 
 def has_legal_decklist(registration: Registration) -> bool:

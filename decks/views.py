@@ -466,13 +466,6 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, exc.message)
                 if exc.code == "too_large":
                     form = DecklistSubmitForm(initial={"decklist": active.text if active else ""})
-            except ValueError as exc:
-                # A custom format whose parameters no longer read (the service resolves it).
-                messages.error(
-                    request,
-                    _("This event's deck format cannot be read, so lists cannot be checked: %(e)s")
-                    % {"e": exc},
-                )
             else:
                 if version.legal:
                     messages.success(
@@ -571,16 +564,6 @@ def decklist_version(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the event's decklists ----------------------------------------------------------------
 
 
-def _latest_versions(event: Tournament) -> dict[int, DecklistVersion]:
-    versions = (
-        DecklistVersion.objects.filter(decklist__registration__tournament=event)
-        .select_related("decklist")
-        .defer("text", "data", "submitted_text", "report", "statistics")
-        .order_by("decklist_id", "number")
-    )
-    return {v.decklist.registration_id: v for v in versions}
-
-
 def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
     """Every registered player's list status for the staff; public once published."""
     event = _visible_event(request, slug)
@@ -598,7 +581,7 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
             "registration_id", flat=True
         )
     )
-    latest = _latest_versions(event)
+    latest = services.latest_versions(event)
     rows = []
     counts = {"none": 0, "legal": 0, "illegal": 0}
     for r in registrations:

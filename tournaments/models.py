@@ -33,7 +33,7 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
     def visible_to(self, user) -> TournamentQuerySet:  # type: ignore[no-untyped-def]
         public = Q(status__in=[s.value for s in PUBLIC])
         if user is not None and user.is_authenticated:
-            return self.filter(public | Q(organisers=user)).distinct()
+            return self.filter(public | Q(organisers=user) | Q(judges=user)).distinct()
         return self.filter(public)
 
 

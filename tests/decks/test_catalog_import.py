@@ -146,3 +146,17 @@ def test_nul_characters_in_uploads_never_reach_the_database() -> None:
     assert counts["created"] == 1
     card = Card.objects.get(external_id="nul-1")
     assert "\x00" not in card.name and "\x00" not in (card.set_name or "")
+
+
+def test_import_progress_reports_counts_batch_by_batch() -> None:
+    seen: list[tuple[int, int, dict[str, int]]] = []
+    rows = "name,set,card_number,weapon,power\n" + "".join(
+        f"Hero {i},S,{i},Fire,100\n" for i in range(services.IMPORT_BATCH + 5)
+    )
+    services.import_cards(
+        game="boba",
+        files=[("c.csv", rows.encode())],
+        progress=lambda done, total, counts: seen.append((done, total, dict(counts))),
+    )
+    assert [s[0] for s in seen] == [services.IMPORT_BATCH, services.IMPORT_BATCH + 5]
+    assert seen[0][2]["created"] == services.IMPORT_BATCH

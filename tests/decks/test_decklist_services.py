@@ -244,3 +244,21 @@ def test_players_cannot_run_deck_checks() -> None:
     reg = RegistrationFactory(tournament=event)
     with pytest.raises(Forbidden):
         services.deck_check_create(actor=reg.player, tournament=event, round_number=1, count=1)
+
+
+def test_a_custom_format_that_no_longer_reads_is_a_clear_refusal(legal_list: str) -> None:
+    event = TournamentFactory(format_params={"no_such_parameter": 1})
+    reg = RegistrationFactory(tournament=event)
+    with pytest.raises(ServiceError) as excinfo:
+        services.decklist_submit(actor=reg.player, registration=reg, source=legal_list)
+    assert excinfo.value.field == "format_params"
+
+
+def test_judges_see_their_draft_events() -> None:
+    from tournaments.models import Tournament
+
+    event = TournamentFactory(status="draft")
+    judge = UserFactory()
+    event.judges.add(judge)
+    assert Tournament.objects.visible_to(judge).filter(pk=event.pk).exists()
+    assert not Tournament.objects.visible_to(UserFactory()).filter(pk=event.pk).exists()
