@@ -662,7 +662,9 @@ class Resolver(Context):
                         ok = self.draw_hero(pi)
                     else:
                         ok = self.draw_play(pi)
-                done = done and ok
+                if not ok:
+                    done = False  # the deck is empty or drawing is prevented (if able)
+                    break
         return done
 
     def _pick(
@@ -1090,7 +1092,8 @@ class Resolver(Context):
             if ps.revealed:
                 ps.revealed[-1] = new
             for _ in range(step.get("draw_heroes", 0)):
-                self.draw_hero(pi)
+                if not self.draw_hero(pi):
+                    break
         return done
 
     def do_reorder(self, step: dict[str, Any]) -> bool:

@@ -118,6 +118,29 @@ def test_ten_megabyte_record_is_exit_2_quickly() -> None:
     assert time.perf_counter() - start < 10
 
 
+def test_huge_amounts_do_not_hang() -> None:
+    rec = make_record("playmaker", playbook_size=0, actions=[*passes()])
+    rec["cards"]["p1"] = {
+        "kind": "play",
+        "name": "Huge",
+        "cost": 0,
+        "effect": [
+            {"draw": 10**9, "deck": "plays"},
+            {"draw": 10**9, "deck": "heroes"},
+            {"discard": 10**9, "from": "hero_deck_top"},
+            {"reveal_top": 10**9, "deck": "heroes"},
+            {"repeat": 10**9, "do": [{"power": 1}]},
+            {"flip": 10**9},
+        ],
+    }
+    rec["setup"]["A"]["hand"] = ["p1"]
+    rec["actions"].append(act("A", "run", "p1"))
+    start = time.perf_counter()
+    status, err = _field(rec)
+    assert (status, err["code"]) == (1, "missing_random")
+    assert time.perf_counter() - start < 5
+
+
 def test_huge_string_names_its_field() -> None:
     rec = make_record("rookie")
     rec["cards"]["A1"]["name"] = "x" * 10_000_000
