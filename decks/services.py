@@ -221,11 +221,16 @@ def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
 
 
 def event_format(tournament: Tournament) -> Any:
-    return (
-        get_game(tournament.game)
-        .deck_rules()
-        .resolve_format(tournament.format_key, tournament.format_params)
-    )
+    """The event's format; custom parameters that no longer read are a 400, not a crash."""
+    rules = get_game(tournament.game).deck_rules()
+    try:
+        return rules.resolve_format(tournament.format_key, tournament.format_params)
+    except ValueError as exc:
+        raise ServiceError(
+            _("format_params: the event's custom format does not read (%s); ask the organiser.")
+            % exc,
+            field="format_params",
+        ) from None
 
 
 def decklist_check(
