@@ -821,11 +821,11 @@ class GameState:
             else:
                 self._finish(None, b)
             return
-        last = self.history[-1]
-        decided_now = last.winner is not None and t[last.winner] == TROPHIES_TO_WIN
-        if self.mode == "playmaker" and not decided_now:
-            # spec: no draws follow the battle that decides the game (with stop_at_four off,
-            # the battle in which a player reaches 4 trophies; later battles draw again)
+        decided = max(t) >= TROPHIES_TO_WIN
+        if self.mode == "playmaker" and not decided:
+            # Spec: no draws follow the battle that decides the game. With stop_at_four off the
+            # remaining battles are still played (README decision 5) but the game is already
+            # decided, so no battle after the deciding one is followed by draws.
             for i in (0, 1):
                 ps = self.p[i]
                 if ps.playbook_size > 0 and not self.is_prevented("draw_plays", i):

@@ -276,6 +276,36 @@ def test_no_draws_after_the_battle_that_decides_the_game() -> None:
     assert run_json(extra)["error"]["code"] == "game_over"
 
 
+def test_cr_4_4_1_stop_at_four_off_no_draws_follow_any_battle_after_the_decision() -> None:
+    """Decision 5: the remaining battles are played, but the game is decided at 4 trophies, and
+    the spec's "no draws follow the battle that decides the game" holds for every later battle."""
+    actions: list = []
+    plays = {}
+    for n in range(1, 5):
+        actions += [*passes(), *passes()]
+        if n < 4:
+            actions += [act("A", "draw", f"pa{n}"), act("B", "draw", f"pb{n}")]
+            plays[f"pa{n}"] = {**BUFF, "name": f"A{n}"}
+            plays[f"pb{n}"] = {**BUFF, "name": f"B{n}"}
+    plays["pa9"] = {**BUFF, "name": "A9"}
+    options = {"stop_at_four": False, "tiebreakers": False}
+    # Battle 5 is played straight after battle 4 (no draws), then battle 6 the same way.
+    rest = [*passes(), *passes(), *passes(), *passes()]
+    out = run_json(
+        make_record(PM, a=[200] * 7, plays=plays, actions=[*actions, *rest], options=options)
+    )
+    assert out["legal"] is True, out["error"]
+    assert len(out["battles"]) == 6 and out["next"]["expects"] == ["substitute", "pass"]
+    late_draw = make_record(
+        PM,
+        a=[200] * 7,
+        plays=plays,
+        options=options,
+        actions=[*actions, *passes(), *passes(), act("A", "draw", "pa9")],
+    )
+    assert run_json(late_draw)["error"] is not None
+
+
 def test_trace_has_state_after_each_action() -> None:
     from engine.boba.replay import replay
 
