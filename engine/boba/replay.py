@@ -164,6 +164,13 @@ def describe(r: Replay) -> str:
     """A readable account of a replay (the CLI without --json)."""
     lines: list[str] = []
     rec = r.record
+
+    def card(card_id: str) -> str:
+        """A card as a judge reads it: its printed name, with the record's id to find it."""
+        known = rec.cards.get(card_id) if rec is not None else None
+        name = getattr(known, "name", None)
+        return f"{name} ({card_id})" if name else card_id
+
     if rec is not None:
         lines.append(
             f"{rec.mode.capitalize()} game: A {rec.players['A']} vs B {rec.players['B']}; "
@@ -174,11 +181,11 @@ def describe(r: Replay) -> str:
         mods = []
         for i, p in enumerate(PLAYERS):
             for src, amt in b.modifiers[i]:
-                mods.append(f"{p} {amt:+d} from {src}")
+                mods.append(f"{p} {amt:+d} from {card(src)}")
         why = {"power": "higher power", "super": "Super tie breaker (CR 4.3.2)", "draw": "a draw"}
         winner = "nobody" if b.winner is None else PLAYERS[b.winner]
         lines.append(
-            f"Battle {b.battle}: A {b.heroes[0]} {pa} vs B {b.heroes[1]} {pb}"
+            f"Battle {b.battle}: A {card(b.heroes[0])} {pa} vs B {card(b.heroes[1])} {pb}"
             + (f" [{'; '.join(mods)}]" if mods else "")
             + f": {winner} wins by {why[b.decided_by]}; honors next: {PLAYERS[b.honors_next]}."
         )
@@ -193,7 +200,8 @@ def describe(r: Replay) -> str:
         for rd in res.sudden_death:
             w = "nobody" if rd.winner is None else PLAYERS[rd.winner]
             lines.append(
-                f"Sudden death {rd.round}: A {rd.heroes[0]} {rd.power[0]} vs B {rd.heroes[1]} "
+                f"Sudden death {rd.round}: A {card(rd.heroes[0])} {rd.power[0]} "
+                f"vs B {card(rd.heroes[1])} "
                 f"{rd.power[1]}: {w} ({rd.decided_by})."
             )
         who = "a draw" if res.winner is None else f"{PLAYERS[res.winner]} wins"
