@@ -3,29 +3,14 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, DecklistVersion
+from decks.services import UPDATE_FIELDS as CARD_MODEL_FIELDS
 from engine.games import game_choices
 
 
 class CardOutput(serializers.ModelSerializer):
     class Meta:
         model = Card
-        fields = (
-            "id",
-            "game",
-            "external_id",
-            "kind",
-            "name",
-            "set_name",
-            "card_number",
-            "parallel",
-            "weapon",
-            "power",
-            "cost",
-            "dbs",
-            "base_name",
-            "year",
-            "release",
-        )
+        fields = ("id", "game", "external_id", *CARD_MODEL_FIELDS)
 
 
 class CardImportOutput(serializers.ModelSerializer):

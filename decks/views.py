@@ -5,7 +5,7 @@ who may see a page is decided by `tournaments.permissions` and `decks.services`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
+from config.pages import attempt, visible_event
 from decks import charts, services
 from decks.forms import (
     CardImportForm,
@@ -39,23 +40,6 @@ from tournaments.models import Registration, RegistrationStatus, Tournament
 CHECK_GAME = "boba"
 MAX_NUMBERED_LINES = 2_000
 WIDE_CHART_BARS = 12  # more bars than this: the chart takes a full row (and may scroll)
-
-
-def _visible_event(request: HttpRequest, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
-
-
-def _attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
-    """Run a service call; report its outcome to the person as a message."""
-    try:
-        action()
-    except Forbidden as exc:
-        raise PermissionDenied(exc.message) from None
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return False
-    messages.success(request, success)
-    return True
 
 
 def _refuse(request: HttpRequest) -> HttpResponse:
@@ -407,7 +391,7 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_decklist(request: HttpRequest, slug: str) -> HttpResponse:
     """The current person's own decklist page for an event."""
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     registration = tournament_services.registration_for(user=request.user, tournament=event)
     if registration is None:
         messages.info(request, _("You are not registered for this event."))
@@ -508,7 +492,7 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
 def decklist_unlock(request: HttpRequest, pk: int) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     unlocked = request.POST.get("unlocked", "1") == "1"
-    _attempt(
+    attempt(
         request,
         lambda: services.decklist_unlock(
             actor=request.user, registration=registration, unlocked=unlocked
@@ -566,7 +550,7 @@ def decklist_version(request: HttpRequest, pk: int) -> HttpResponse:
 
 def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
     """Every registered player's list status for the staff; public once published."""
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     is_staff = perms.is_staff_of(request.user, event)
     if not (is_staff or event.decklists_published_at):
         return _refuse(request)
@@ -612,9 +596,9 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_decklists_publish(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     published = request.POST.get("published", "1") == "1"
-    _attempt(
+    attempt(
         request,
         lambda: services.decklists_publish(
             actor=request.user, tournament=event, published=published
@@ -629,7 +613,7 @@ def event_decklists_publish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def event_deck_checks(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     if not perms.is_staff_of(request.user, event):
         raise PermissionDenied
     form = DeckCheckCreateForm(request.POST or None)
@@ -716,7 +700,7 @@ def deck_check_record(request: HttpRequest, pk: int, result_pk: int) -> HttpResp
             label = form.fields[field].label if field in form.fields else ""
             messages.error(request, f"{label}: {errors[0]}" if label else errors[0])
     else:
-        _attempt(
+        attempt(
             request,
             lambda: services.deck_check_record(
                 actor=request.user, result=result, **form.cleaned_data

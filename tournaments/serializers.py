@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from engine.games import game_choices
 from tournaments.models import TOP_CUT_CHOICES, AuditEntry, Registration, Tournament
+from tournaments.services import EDITABLE_FIELDS
 from tournaments.status import EventStatus
 
 
@@ -19,27 +20,10 @@ class EventOutput(serializers.ModelSerializer):
         fields = (
             "id",
             "slug",
-            "name",
-            "game",
-            "mode",
-            "format_key",
+            *EDITABLE_FIELDS,
             "format_label",
-            "format_params",
-            "match_structure",
-            "description",
-            "starts_at",
-            "time_zone",
-            "venue",
-            "capacity",
-            "registration_opens_at",
-            "registration_closes_at",
-            "decklist_deadline",
-            "round_minutes",
-            "planned_rounds",
-            "top_cut_size",
             "status",
             "player_check_in_open",
-            "require_legal_decklist",
             "decklists_published_at",
             "registered_count",
             "organisers",

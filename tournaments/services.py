@@ -347,20 +347,13 @@ def registration_withdraw(*, actor: Any, registration: Registration) -> Registra
             field="registration",
             code="registration_closed",
         )
-    was = registration.status
-    registration.status = RegistrationStatus.WITHDRAWN
-    registration.queued_at = None
-    registration.checked_in_at = None
-    registration.save()
-    audit(
-        tournament=tournament,
+    return _leave(
         actor=actor,
-        action="registration.withdrawn",
+        tournament=tournament,
         registration=registration,
-        was=was,
+        status=RegistrationStatus.WITHDRAWN,
+        action="registration.withdrawn",
     )
-    _promote_waitlist(tournament, actor=actor)
-    return registration
 
 
 @transaction.atomic
@@ -382,18 +375,38 @@ def _remove(
             _("The event is running: drop the player instead, so their results stay."),
             field="registration",
         )
+    return _leave(
+        actor=actor,
+        tournament=tournament,
+        registration=registration,
+        status=RegistrationStatus.REMOVED,
+        action="registration.removed",
+        reason=reason,
+    )
+
+
+def _leave(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    registration: Registration,
+    status: RegistrationStatus,
+    action: str,
+    **data: Any,
+) -> Registration:
+    """The registration gives up its place (or waitlist spot); the waitlist moves up."""
     was = registration.status
-    registration.status = RegistrationStatus.REMOVED
+    registration.status = status
     registration.queued_at = None
     registration.checked_in_at = None
     registration.save()
     audit(
         tournament=tournament,
         actor=actor,
-        action="registration.removed",
+        action=action,
         registration=registration,
         was=was,
-        reason=reason,
+        **data,
     )
     _promote_waitlist(tournament, actor=actor)
     return registration

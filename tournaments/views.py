@@ -17,28 +17,12 @@ from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
+from config.pages import attempt, visible_event
 from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.status import LABELS, EventStatus, allowed_transitions
-
-
-def _visible_event(request: HttpRequest, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
-
-
-def _attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
-    """Run a service call; report its outcome to the person as a message."""
-    try:
-        action()
-    except Forbidden as exc:
-        raise PermissionDenied(exc.message) from None
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return False
-    messages.success(request, success)
-    return True
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -57,7 +41,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     registration = services.registration_for(user=request.user, tournament=event)
     context = {
         "event": event,
@@ -75,14 +59,14 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_register(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
 
     def register() -> None:
         registration = services.registration_register(actor=request.user, tournament=event)
         if registration.status == RegistrationStatus.WAITLISTED:
             messages.info(request, _("The event is full: you are on the waitlist."))
 
-    _attempt(request, register, _("You are registered."))
+    attempt(request, register, _("You are registered."))
     return redirect("event_detail", slug=slug)
 
 
@@ -90,7 +74,7 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     registration = _own_or_managed_registration(request, pk)
-    _attempt(
+    attempt(
         request,
         lambda: services.registration_withdraw(actor=request.user, registration=registration),
         _("Registration withdrawn."),
@@ -103,7 +87,7 @@ def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     registration = _own_or_managed_registration(request, pk)
     checked_in = request.POST.get("checked_in", "1") == "1"
-    _attempt(
+    attempt(
         request,
         lambda: services.registration_check_in(
             actor=request.user, registration=registration, checked_in=checked_in
@@ -119,7 +103,7 @@ def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def registration_drop(request: HttpRequest, pk: int) -> HttpResponse:
     registration = _own_or_managed_registration(request, pk)
-    _attempt(
+    attempt(
         request,
         lambda: services.registration_drop(actor=request.user, registration=registration),
         _("%(name)s dropped.") % {"name": registration.name},
@@ -149,7 +133,7 @@ def registration_manage(request: HttpRequest, pk: int, operation: str) -> HttpRe
     if operation not in operations:
         raise Http404
     action, success = operations[operation]
-    _attempt(request, action, success)
+    attempt(request, action, success)
     return redirect("event_dashboard", slug=registration.tournament.slug)
 
 
@@ -180,7 +164,7 @@ def registration_claim(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     if not perms.is_staff_of(request.user, event):
         raise PermissionDenied
     query = request.GET.get("q", "").strip()
@@ -217,12 +201,12 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     form = WalkInForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Walk-in name: %(error)s") % {"error": form.errors["name"][0]})
     else:
-        _attempt(
+        attempt(
             request,
             lambda: services.registration_add_walk_in(
                 actor=request.user, tournament=event, **form.cleaned_data
@@ -235,9 +219,9 @@ def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     target = request.POST.get("to", "")
-    _attempt(
+    attempt(
         request,
         lambda: services.event_transition(actor=request.user, tournament=event, to=target),
         _("Event status changed."),
@@ -248,9 +232,9 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_player_check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     open_ = request.POST.get("open") == "1"
-    _attempt(
+    attempt(
         request,
         lambda: services.event_set_player_check_in(
             actor=request.user, tournament=event, open=open_
@@ -263,7 +247,7 @@ def event_player_check_in(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     form = JudgeForm(request.POST)
     assigned = request.POST.get("assigned", "1") == "1"
     user = None
@@ -276,7 +260,7 @@ def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
     if user is None:
         messages.error(request, _("Judge's player id: no account has this player id."))
     else:
-        _attempt(
+        attempt(
             request,
             lambda: services.event_set_judge(
                 actor=request.user, tournament=event, user=user, assigned=assigned
@@ -295,7 +279,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _visible_event(request, slug)
+    event = visible_event(request, slug)
     if not perms.is_organiser_of(request.user, event):
         raise PermissionDenied
     return _event_form(request, event)

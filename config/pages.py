@@ -1,0 +1,33 @@
+"""What every app's pages share: running a service call and reporting it, finding an event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+
+from config.errors import Forbidden, ServiceError
+
+
+def attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
+    """Run a service call; report its outcome to the person as a message."""
+    try:
+        action()
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return False
+    messages.success(request, success)
+    return True
+
+
+def visible_event(request: HttpRequest, slug: str) -> Any:
+    """The event with this slug if this person may see it (drafts: its staff only), else 404."""
+    from tournaments.models import Tournament
+
+    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
