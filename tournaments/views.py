@@ -23,6 +23,7 @@ from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.status import LABELS, EventStatus, allowed_transitions
+from tournaments.swiss import recommended_structure
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -43,15 +44,17 @@ def home(request: HttpRequest) -> HttpResponse:
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     registration = services.registration_for(user=request.user, tournament=event)
+    counts = services.registration_counts(event)
     context = {
         "event": event,
         "registration": registration,
-        "counts": services.registration_counts(event),
+        "counts": counts,
         "registration_open": services.registration_is_open(event),
         "is_organiser": perms.is_organiser_of(request.user, event),
         "is_staff": perms.is_staff_of(request.user, event),
         "status_label": LABELS[event.status_enum],
         "claim_form": ClaimForm(),
+        "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
     }
     return render(request, "tournaments/event_detail.html", context)
 

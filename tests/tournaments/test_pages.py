@@ -199,3 +199,13 @@ def test_player_checks_in_from_the_event_page_once_open() -> None:
     client.post(f"/registrations/{reg.pk}/check-in/", {"checked_in": "1"})
     reg.refresh_from_db()
     assert reg.checked_in
+
+
+def test_event_page_recommends_swiss_rounds_from_attendance_when_not_planned() -> None:
+    event = TournamentFactory(planned_rounds=None)
+    RegistrationFactory.create_batch(20, tournament=event)
+    html = Client().get(f"/events/{event.slug}/").content.decode()
+    assert "5 rounds recommended" in html  # 17-32 players: 5 rounds (MTR Appendix E)
+    event.planned_rounds = 4
+    event.save()
+    assert "recommended" not in Client().get(f"/events/{event.slug}/").content.decode()
