@@ -3,10 +3,12 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm, SignUpForm
+from config.pages import next_or
 
 
 @require_http_methods(["GET", "POST"])
@@ -18,7 +20,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome! Your player id is %(id)s.") % {"id": user.player_id})
-        return redirect(request.GET.get("next") or "home")
+        return redirect(next_or(request, reverse("home")))
     return render(request, "accounts/signup.html", {"form": form})
 
 

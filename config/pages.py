@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from config.errors import Forbidden, ServiceError
 
@@ -31,3 +32,13 @@ def visible_event(request: HttpRequest, slug: str) -> Any:
     from tournaments.models import Tournament
 
     return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+
+
+def next_or(request: HttpRequest, fallback: str) -> str:
+    """Where to go after a form: the `next` parameter when it stays on this site, else fallback."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return fallback

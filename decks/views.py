@@ -16,13 +16,12 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, visible_event
+from config.pages import attempt, next_or, visible_event
 from decks import charts, services
 from decks.forms import (
     CardImportForm,
@@ -47,15 +46,6 @@ def _refuse(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
-
-
-def _next_or(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return fallback
 
 
 def _event_format(tournament: Tournament) -> Any:
@@ -502,7 +492,7 @@ def decklist_unlock(request: HttpRequest, pk: int) -> HttpResponse:
         else _("%(name)s's list is locked again.") % {"name": registration.name},
     )
     fallback = reverse("decks:event_decklists", kwargs={"slug": registration.tournament.slug})
-    return redirect(_next_or(request, fallback))
+    return redirect(next_or(request, fallback))
 
 
 # --- the deck page ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, visible_event
+from config.pages import attempt, next_or, visible_event
 from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
@@ -82,7 +82,7 @@ def registration_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: services.registration_withdraw(actor=request.user, registration=registration),
         _("Registration withdrawn."),
     )
-    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+    return redirect(next_or(request, registration.tournament.get_absolute_url()))
 
 
 @require_POST
@@ -99,7 +99,7 @@ def registration_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         if checked_in
         else _("%(name)s is no longer checked in.") % {"name": registration.name},
     )
-    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+    return redirect(next_or(request, registration.tournament.get_absolute_url()))
 
 
 @require_POST
@@ -111,7 +111,7 @@ def registration_drop(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: services.registration_drop(actor=request.user, registration=registration),
         _("%(name)s dropped.") % {"name": registration.name},
     )
-    return redirect(request.POST.get("next") or registration.tournament.get_absolute_url())
+    return redirect(next_or(request, registration.tournament.get_absolute_url()))
 
 
 @require_POST

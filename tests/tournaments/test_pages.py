@@ -209,3 +209,20 @@ def test_event_page_recommends_swiss_rounds_from_attendance_when_not_planned() -
     event.planned_rounds = 4
     event.save()
     assert "recommended" not in Client().get(f"/events/{event.slug}/").content.decode()
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/phish", "//evil.example/x"])
+def test_next_never_redirects_off_site(target: str) -> None:
+    reg = RegistrationFactory(tournament=TournamentFactory(player_check_in_open=True))
+    response = logged_in(reg.player).post(
+        f"/registrations/{reg.pk}/check-in/", {"checked_in": "1", "next": target}
+    )
+    assert response.status_code == 302 and "evil.example" not in response["Location"]
+
+
+def test_next_on_site_is_followed() -> None:
+    reg = RegistrationFactory(tournament=TournamentFactory(player_check_in_open=True))
+    response = logged_in(reg.player).post(
+        f"/registrations/{reg.pk}/check-in/", {"checked_in": "1", "next": "/me/events/"}
+    )
+    assert response["Location"] == "/me/events/"
