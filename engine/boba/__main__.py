@@ -7,6 +7,7 @@ Exit status 0 when every action is legal, 1 at an illegal action, 2 for a malfor
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .replay import EXIT_MALFORMED, Replay, ReplayError, describe, dumps, replay_text
@@ -43,4 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # The reader closed the pipe early (`| head`): not a failure of the command.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
