@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from django.db import connections
 
 from tests.conftest import missing_service
 from tests.factories import TournamentFactory
@@ -50,6 +51,9 @@ def browser_page() -> Iterator[object]:
             page.set_default_timeout(15_000)
             yield page
             browser.close()
+            # Playwright runs the test in a greenlet with its own context, so the ORM calls made
+            # there hold a connection of their own; close it before the test database goes.
+            connections.close_all()
     finally:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
