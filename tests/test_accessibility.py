@@ -1,0 +1,213 @@
+"""Accessibility basics on every page, as each role sees it.
+
+Every form control has an accessible name (a <label for>, a wrapping <label>, aria-label or
+aria-labelledby), every image and SVG chart has a text alternative, every button has a name,
+every page has one <h1>, a language and a viewport. Not a full audit: the regressions that
+are easy to make and easy to catch.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+
+from decks import services as deck_services
+from decks.catalog import catalog_for
+from engine.games import get_game
+from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, organiser_of
+
+pytestmark = pytest.mark.django_db
+
+LABELLABLE = {"input", "select", "textarea"}
+UNLABELLED_INPUT_TYPES = {"hidden", "submit", "button", "reset", "image"}
+
+
+class PageAudit(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.label_for: set[str] = set()
+        self.controls: list[dict[str, str | None]] = []
+        self.label_depth = 0
+        self.problems: list[str] = []
+        self.h1 = 0
+        self.html_lang = False
+        self.viewport = False
+        self.button_text: list[str] | None = None
+        self.button_attrs: dict[str, str | None] = {}
+        self.svg_ok_stack: list[bool] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.html_lang = bool(a.get("lang"))
+        if tag == "meta" and a.get("name") == "viewport":
+            self.viewport = True
+        if tag == "h1":
+            self.h1 += 1
+        if tag == "label":
+            self.label_depth += 1
+            if a.get("for"):
+                self.label_for.add(a["for"] or "")
+        if tag in LABELLABLE and not (tag == "input" and a.get("type") in UNLABELLED_INPUT_TYPES):
+            self.controls.append({**a, "_tag": tag, "_wrapped": "1" if self.label_depth else None})
+        if (
+            tag == "input"
+            and a.get("type") in {"submit", "button", "image"}
+            and not (a.get("value") or a.get("aria-label") or a.get("alt"))
+        ):
+            self.problems.append(f"input button without a name: {a}")
+        if tag == "img" and a.get("alt") is None:
+            self.problems.append(f"img without alt: {a.get('src')}")
+        if tag == "svg":
+            named = bool(
+                a.get("aria-label") or a.get("aria-labelledby") or a.get("aria-hidden") == "true"
+            )
+            self.svg_ok_stack.append(named)
+        if tag == "title" and self.svg_ok_stack:
+            self.svg_ok_stack[-1] = True
+        if tag == "button":
+            self.button_text = []
+            self.button_attrs = a
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "label":
+            self.label_depth = max(0, self.label_depth - 1)
+        if tag == "svg" and self.svg_ok_stack and not self.svg_ok_stack.pop():
+            self.problems.append("svg without a title or aria label")
+        if tag == "button" and self.button_text is not None:
+            text = "".join(self.button_text).strip()
+            if not (text or self.button_attrs.get("aria-label")):
+                self.problems.append(f"button without a name: {self.button_attrs}")
+            self.button_text = None
+
+    def handle_data(self, data: str) -> None:
+        if self.button_text is not None:
+            self.button_text.append(data)
+
+    def report(self) -> list[str]:
+        problems = list(self.problems)
+        for c in self.controls:
+            if c["_wrapped"] or c.get("aria-label") or c.get("aria-labelledby"):
+                continue
+            if c.get("id") and c["id"] in self.label_for:
+                continue
+            problems.append(f"{c['_tag']} without a label: name={c.get('name')} id={c.get('id')}")
+        if self.h1 != 1:
+            problems.append(f"{self.h1} <h1> elements")
+        if not self.html_lang:
+            problems.append("<html> without lang")
+        if not self.viewport:
+            problems.append("no viewport meta")
+        return problems
+
+
+def audit(client: Client, url: str) -> list[str]:
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    parser = PageAudit()
+    parser.feed(response.content.decode())
+    return [f"{url}: {p}" for p in parser.report()]
+
+
+@pytest.fixture
+def scene():  # type: ignore[no-untyped-def]
+    deck_services.demo_catalog_load(game="boba")
+    rules = get_game("boba").deck_rules()
+    catalog = catalog_for("boba")
+    text = rules.export(rules.sample(catalog, rules.resolve_format("playmaker"), 3), catalog)
+    event = TournamentFactory(status="running")
+    reg = RegistrationFactory(tournament=event)
+    version = deck_services.decklist_submit(
+        actor=organiser_of(event), registration=reg, source=text
+    )
+    check = deck_services.deck_check_create(
+        actor=organiser_of(event), tournament=event, round_number=1, count=1
+    )
+    return {"event": event, "reg": reg, "version": version, "check": check}
+
+
+def _client(user=None) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_public_pages(scene) -> None:  # type: ignore[no-untyped-def]
+    client = _client()
+    urls = [
+        "/",
+        f"/events/{scene['event'].slug}/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/check-deck/",
+    ]
+    problems = [p for url in urls for p in audit(client, url)]
+    assert problems == []
+
+
+def test_player_pages(scene) -> None:  # type: ignore[no-untyped-def]
+    client = _client(scene["reg"].player)
+    urls = [
+        "/me/events/",
+        "/accounts/profile/",
+        "/accounts/password/change/",
+        "/events/claim/",
+        f"/registrations/{scene['reg'].pk}/decklist/",
+        f"/decklists/{scene['version'].pk}/",
+    ]
+    problems = [p for url in urls for p in audit(client, url)]
+    assert problems == []
+
+
+def test_organiser_pages(scene) -> None:  # type: ignore[no-untyped-def]
+    organiser = organiser_of(scene["event"])
+    organiser.is_organiser = True
+    organiser.save()
+    client = _client(organiser)
+    slug = scene["event"].slug
+    urls = [
+        f"/events/{slug}/manage/",
+        f"/events/{slug}/edit/",
+        "/events/new/",
+        f"/events/{slug}/decklists/",
+        f"/events/{slug}/deck-checks/",
+        f"/deck-checks/{scene['check'].pk}/",
+        "/cards/import/",
+    ]
+    problems = [p for url in urls for p in audit(client, url)]
+    assert problems == []
+
+
+def test_judge_pages(scene) -> None:  # type: ignore[no-untyped-def]
+    judge = UserFactory()
+    scene["event"].judges.add(judge)
+    client = _client(judge)
+    slug = scene["event"].slug
+    urls = [
+        f"/events/{slug}/manage/",
+        f"/events/{slug}/decklists/",
+        f"/decklists/{scene['version'].pk}/",
+    ]
+    problems = [p for url in urls for p in audit(client, url)]
+    assert problems == []
+
+
+def test_the_audit_catches_the_mistakes_it_looks_for() -> None:
+    parser = PageAudit()
+    parser.feed(
+        '<html><head></head><body><h1>a</h1><h1>b</h1><input name="q"><select id="s"></select>'
+        '<button></button><img src="x.png"><svg><rect/></svg>'
+        '<label for="ok">OK</label><input id="ok"><label>Wrapped <input name="w"></label></body></html>'
+    )
+    problems = parser.report()
+    assert any("input without a label: name=q" in p for p in problems)
+    assert any("select without a label" in p for p in problems)
+    assert any("button without a name" in p for p in problems)
+    assert any("img without alt" in p for p in problems)
+    assert any("svg without" in p for p in problems)
+    assert "2 <h1> elements" in problems and "<html> without lang" in problems
+    assert not any("name=w" in p or "id=ok" in p for p in problems)
