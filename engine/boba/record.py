@@ -197,10 +197,22 @@ def _ids(
     return tuple(out)
 
 
+_NOT_IN_MODE: dict[str, tuple[str, ...]] = {
+    "rookie": ("bench", "hand", "hot_dogs", "playbook_size"),
+    "substitution": ("hand", "playbook_size"),
+    "playmaker": (),
+}
+
+
 def _parse_setup(v: Any, path: str, mode: str, cards: Mapping[str, Card]) -> PlayerSetup:
     if not isinstance(v, dict):
         raise RecordError(path, "must be an object")
     battles = _ids(v.get("battles"), f"{path}.battles", cards, "hero", BATTLES)
+    # Spec: Rookie setups have no bench, hand or hot dogs (CR 1.2.1: the Hero deck only);
+    # Substitution setups have no hand or playbook_size (CR 1.2.2: no Playbook).
+    for key in _NOT_IN_MODE[mode]:
+        if v.get(key) is not None:
+            raise RecordError(f"{path}.{key}", f"a {mode.capitalize()} setup has no {key}")
     if mode == "rookie":
         return PlayerSetup(battles)
     bench = _ids(v.get("bench"), f"{path}.bench", cards, "hero", BENCH_SIZE)

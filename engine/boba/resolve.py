@@ -724,7 +724,14 @@ class Resolver(Context):
         zone = step.get("from", "hand_plays")
         n_raw = step["discard"]
         done = True
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
+        players = _who(self.me, step.get("who", "own"), self.actor)
+        if step.get("required") and n_raw != "all":
+            # CR 5.2.3 A: a discard required to gain the effect is completed in full or not at
+            # all; when it cannot be, nothing is discarded and the effect is nullified.
+            for pi in players:
+                if self._can_discard(pi, zone, step) < self.amount(n_raw):
+                    return False
+        for pi in players:
             ps = s.p[pi]
             n = ALL if n_raw == "all" else self.amount(n_raw)
             if zone == "hot_dogs":
@@ -771,6 +778,28 @@ class Resolver(Context):
             self.discarded_ids += picked
             done = done and (len(picked) == n or n_raw == "all")
         return done
+
+    def _can_discard(self, pi: int, zone: str, step: dict[str, Any]) -> int:
+        """How many cards player pi could discard from ``zone`` for this step (the hero
+        deck's size is not recorded: taken as large enough)."""
+        ps = self.s.p[pi]
+        if zone == "hot_dogs":
+            return ps.hot_dogs
+        if zone == "hero_deck_top":
+            return ALL
+        if zone == "playbook_top":
+            return ps.playbook_size
+        n = 0
+        if zone in ("hand", "hand_heroes"):
+            w = step.get("weapon")
+            n += sum(
+                1
+                for c in ps.bench
+                if w is None or weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
+            )
+        if zone in ("hand", "hand_plays"):
+            n += len(ps.hand)
+        return n
 
     def _hero(self, cid: str) -> Hero:
         h = self.s.cards[cid]

@@ -422,12 +422,21 @@ class GameState:
     def apply(self, action: Action) -> None:
         """Apply one action, or raise IllegalActionError (code, CR rule, message)."""
         phase = self.phase
+        do = action.do
+        # An action the mode does not have is reported as such, whatever the phase (a Rookie
+        # game has no decisions but sudden-death reveals, so it is usually over already).
+        if do == "substitute" and self.mode == "rookie":
+            raise IllegalActionError(
+                "not_in_mode", "CR 1.2.1", "There are no substitutions in Rookie mode."
+            )
+        if do in ("run", "draw") and self.mode != "playmaker":
+            what = "Plays are run" if do == "run" else "Plays are drawn"
+            raise IllegalActionError("not_in_mode", "CR 1.2.3", f"{what} only in Playmaker mode.")
         if phase == "over":
             raise IllegalActionError(
                 "game_over", "CR 4.4.1", "The game is over: no more actions can be taken."
             )
         pi = PLAYERS.index(action.player)
-        do = action.do
         if action.card is None and do != "pass":
             raise IllegalActionError(
                 "missing_card",
