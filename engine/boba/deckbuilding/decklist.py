@@ -324,8 +324,10 @@ def _resolve_name(query: _Query, section: Section | None, builder: _Builder) -> 
 _COUNT_PREFIX = re.compile(r"^([+-]?\d+)\s*([x\u00d7]?)\s+(.*)$", re.IGNORECASE)
 _COUNT_X_PREFIX = re.compile(r"^[x\u00d7]\s*(\d+)\s+(.*)$", re.IGNORECASE)
 _COUNT_SUFFIX = re.compile(r"^(.*?\S)\s+[x\u00d7]\s*([+-]?\d+)$", re.IGNORECASE)
+_COUNT_SUFFIX_X = re.compile(r"^(.*?\S)\s+([+-]?\d+)\s*[x\u00d7]$", re.IGNORECASE)
 _PRINTING_BRACKET = re.compile(r"^(.*?)\s*\[\s*([^\[\]#]*?)\s*#\s*([^\[\]#]+?)\s*\]$")
 _PRINTING_BARE = re.compile(r"^([^\[\]#]+?)\s*#\s*([^\s\[\]#]+)$")
+_PRINTING_NO_HASH = re.compile(r"^([^\[\]#()]+?)\s+([A-Za-z]*-?\d+)$")
 _VARIANT_PARENS = re.compile(r"^(.*?)\s*[(\[]\s*([^()\[\]]*?)\s*[)\]]$")
 _VARIANT_TAIL = re.compile(r"^(.*?\S)\s+([A-Za-z]+|\d+)(?:\s*[,/|]\s*|\s+)([A-Za-z]+|\d+)$")
 
@@ -360,6 +362,11 @@ def _query_from_text(text: str, catalog: Catalog) -> Iterator[_Query]:
         if m and catalog.set_name(m.group(1)) is not None:
             yield _Query(set=m.group(1), card_number=m.group(2))
             return
+    else:
+        # "Alpha Edition BF-128": a set name and a card number without the "#"
+        m = _PRINTING_NO_HASH.match(text)
+        if m and catalog.set_name(m.group(1)) is not None:
+            yield _Query(set=m.group(1), card_number=m.group(2))
     if text.endswith((")", "]")):
         m = _VARIANT_PARENS.match(text)
         parsed = _variant_tokens(m.group(2)) if m else None
@@ -380,14 +387,15 @@ def _section_header(line: str) -> Section | None:
 
 
 def _split_count(text: str) -> tuple[str, str | None]:
-    """(reference, count text or None); the count may lead ("2x", "2") or trail ("x2")."""
+    """(reference, count text or None); the count may lead ("2x", "2", "x2") or trail ("x2",
+    "2x")."""
     m = _COUNT_PREFIX.match(text)
     if m:
         return m.group(3).strip(), m.group(1)
     m = _COUNT_X_PREFIX.match(text)
     if m:
         return m.group(2).strip(), m.group(1)
-    m = _COUNT_SUFFIX.match(text)
+    m = _COUNT_SUFFIX.match(text) or _COUNT_SUFFIX_X.match(text)
     if m:
         return m.group(1).strip(), m.group(2)
     return text, None
@@ -557,6 +565,11 @@ def _place(
         )
         return
     home = SECTION_OF_KIND[card.kind]
+    if section is Section.BONUS_PLAYS and card.kind is CardKind.PLAY:
+        # A Play the list enters among its Bonus Plays stays there: the deck rules then say
+        # what is wrong with it (one copy across Playbook and Bonus Plays, CR 2.1.3, or a Play
+        # that is not a Bonus Play), instead of a Playbook one Play too long.
+        home = section
     if section is not None and section is not home:
         builder.issue(
             DecklistIssue(

@@ -8,9 +8,11 @@ format (`Format.from_dict({"base": "playmaker", "dbs_cap": 1200})`).
 Choices made here where shared/rules/formats.md is silent (documented in docs/decklist-format.md):
 - SPEC+ Playmaker: "a limited number of higher-Power Heroes" is read as at most
   `SPEC_PLUS_SLOTS` (5) Heroes above `SPEC_POWER_CAP` (160) Power.
-- Sealed formats carry no DBS cap (a sealed pool cannot be tuned to a DBS budget) and no card
-  pool; Double Blaster/Mega "no build limits" switch off the per-Power-value and one-copy rules
-  and allow duplicate Plays; Bonus Plays stay allowed beyond the Playbook (CR 2.1.3).
+- Sealed formats carry no card pool (the pool is what was opened). Booster Box Sealed keeps the
+  normal build limits, the DBS cap included (Formats: DBS applies at sanctioned Playmaker
+  events unless the event says otherwise). Double Blaster/Mega "no build limits" switch off the
+  per-Power-value and one-copy rules, allow duplicate Plays and carry no DBS cap; Bonus Plays
+  stay allowed beyond the Playbook (CR 2.1.3).
 - Apex Madness and HiLo Madness are Rookie-mode events whose format adds 4 Hot Dogs: the
   format's own parameters decide which sections a list may have.
 - The per-Hero-name cap (Summary: Deckbuilding, six) is off in every 2026 preset.
@@ -389,8 +391,7 @@ FORMAT_PRESETS: dict[str, Format] = {
             name="Booster Box Sealed",
             game_mode=GameMode.PLAYMAKER,
             kind=FormatKind.LIMITED,
-            dbs_cap=None,
-            notes="Pool from one booster box; normal build limits.",
+            notes="Pool from one booster box; normal build limits, DBS cap included.",
         ),
         Format(
             key="double_blaster_sealed",

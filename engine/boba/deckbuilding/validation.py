@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.boba.deckbuilding.cards import (
     GENERIC_HOT_DOG_ID,
+    CardKind,
     Catalog,
     CatalogCard,
     normalise_name,
@@ -181,6 +182,7 @@ def validate_decklist(
         )
 
     sections: dict[Section, list[tuple[CatalogCard, int, bool]]] = {s: [] for s in Section}
+    plays_among_bonus: list[CatalogCard] = []
     for entry in decklist.entries:
         card = catalog.get(entry.card_id)
         if card is None:
@@ -194,7 +196,9 @@ def validate_decklist(
                 )
             )
             continue
-        if card.kind is not entry.section.kind:
+        if entry.section is Section.BONUS_PLAYS and card.kind is CardKind.PLAY:
+            plays_among_bonus.append(card)  # judged below, once the Playbook is known
+        elif card.kind is not entry.section.kind:
             check.add(
                 "deck.wrong_section",
                 DECKLIST_CITATION,
@@ -204,6 +208,7 @@ def validate_decklist(
             )
         sections[entry.section].append((card, entry.count, entry.exact))
 
+    _check_plays_among_bonus(check, plays_among_bonus, sections[Section.PLAYBOOK])
     _check_sections_used(check, sections)
     _check_heroes(check, [(c, n) for c, n, _ in sections[Section.HEROES]])
     if fmt.uses_playbook:
@@ -225,6 +230,30 @@ def validate_decklist(
     if fmt.card_pool is not None:
         _check_pool(check, [item for items in sections.values() for item in items])
     return ValidationReport(fmt.key, tuple(check.violations), decklist.warnings)
+
+
+def _check_plays_among_bonus(
+    check: _Checker,
+    cards: list[CatalogCard],
+    playbook: list[tuple[CatalogCard, int, bool]],
+) -> None:
+    """A Play entered among the Bonus Plays. If the Playbook holds the same Play (a variant
+    included), the one problem is the second copy: `bonus_plays.unique` (CR 2.1.3) reports it.
+    Otherwise it is a Play that is not a Bonus Play: it belongs in the Playbook. (A format
+    without a Playbook reports the section instead.)"""
+    fmt = check.fmt
+    if not fmt.uses_playbook:
+        return  # the section itself is not used: `deck.section_not_used` says so
+    in_book = {normalise_name(c.play_name) for c, _, _ in playbook}
+    for card in cards:
+        if fmt.unique_plays and normalise_name(card.play_name) in in_book:
+            continue
+        check.add(
+            "deck.wrong_section",
+            "CR 2.1.3",
+            f"{card.label} is a Play, not a Bonus Play: it belongs in the Playbook",
+            [card],
+        )
 
 
 def _check_sections_used(
