@@ -785,12 +785,15 @@ def test_cr_5_1_6_copycat_does_not_stack_ice_boost() -> None:
 
 
 def test_cr_5_1_7_pulling_the_plug_ends_ongoing_resolved_battles_stay() -> None:
-    # b1: A runs 2 Get 10 -> 110 wins. b2: the +10 would apply; B runs Pulling The Plug
-    # (cost 1): cancelled going forward -> 100 vs 100 a draw. Battle 1 stays A's.
-    plays = {"g": {"name": "2 Get 10"}, "pp": {"name": "Pulling The Plug"}, **_spare_plays(2)}
+    # b1: A runs Ice Boost (all Ice heroes +10 for the rest of the game): A1 (Ice) 110 wins.
+    # b2: A2 (Ice) would be 110; B runs Pulling The Plug (1): "Any Plays that are affecting
+    # the rest of the Game are now cancelled going forward" -> 100 vs 100, a draw.
+    # Battle 1 stays A's (CR 5.1.7: resolved battles remain final).
+    a = [(100, "Ice"), (100, "Ice")] + [100] * 5
+    plays = {"ib": {"name": "Ice Boost"}, "pp": {"name": "Pulling The Plug"}, **_spare_plays(2)}
     actions = [
         *passes("A"),
-        act("A", "run", "g"),
+        act("A", "run", "ib"),
         *passes("A"),
         *_draws(("A", "pa1"), ("B", "pb1")),
         *passes("A"),
@@ -798,13 +801,52 @@ def test_cr_5_1_7_pulling_the_plug_ends_ongoing_resolved_battles_stay() -> None:
         act("B", "run", "pp"),
         act("B", "pass"),
     ]
-    hands = {"A": ["g"], "B": ["pp"]}
-    out = run_json(make_record(PM, plays=plays, hands=hands, actions=actions))
+    hands = {"A": ["ib"], "B": ["pp"]}
+    out = run_json(make_record(PM, a=a, plays=plays, hands=hands, actions=actions))
     assert out["legal"] is True, out["error"]
     assert [x["power"] for x in out["battles"]] == [{"A": 110, "B": 100}, {"A": 100, "B": 100}]
     assert [x["winner"] for x in out["battles"]] == ["A", None]
+    assert out["battles"][0]["modifiers"]["A"] == [{"source": "ib", "amount": 10}]
+    assert out["battles"][1]["modifiers"]["A"] == []
     assert out["trophies"] == {"A": 1, "B": 0}
     assert out["hot_dogs"] == {"A": 8, "B": 9}
+
+
+def test_cr_5_1_3_make_it_take_it_each_win_gives_the_next_hero_five() -> None:
+    # Make It, Take It (1): "For the rest of the game, whenever you win a Battle, your Hero in
+    # the next Battle gets +5." b1 A1 110 wins -> b2 A2 100+5 beats 100 -> b3 A3 95+5 = 100
+    # ties B3 100 (a draw: no +5 for b4) -> b4 A4 100 vs 100, no modifier.
+    a = [110, 100, 95, 100, 100, 100, 100]
+    plays = {"mt": {"name": "Make It, Take It"}, **_spare_plays(4)}
+    actions = [*passes("A"), act("A", "run", "mt"), *passes("A")]
+    for i in range(1, 4):
+        actions += _draws(("A", f"pa{i}"), ("B", f"pb{i}")) + _pm_battle("A")
+    out = run_json(make_record(PM, a=a, plays=plays, hands={"A": ["mt"]}, actions=actions))
+    assert out["legal"] is True, out["error"]
+    assert [b["power"]["A"] for b in out["battles"]] == [110, 105, 100, 100]
+    assert [b["winner"] for b in out["battles"]] == ["A", "A", None, None]
+    assert [b["modifiers"]["A"] for b in out["battles"]] == [
+        [],
+        [{"source": "mt", "amount": 5}],
+        [{"source": "mt", "amount": 5}],
+        [],
+    ]
+
+
+def test_cr_5_1_1_victory_dinner_recovers_on_a_win_only() -> None:
+    # Victory Dinner (1): "If you win this Battle, recover up to 3 Hot Dogs". A pays 1 + 2
+    # (Buff Up 15) = 3 and wins: recovers 3 -> 10. Not in battle 2 (this battle only).
+    plays = {"vd": {"name": "Victory Dinner"}, "bu": {"name": "Buff Up 15"}, **_spare_plays(2)}
+    actions = [
+        *passes("A"),
+        act("A", "run", "vd"),
+        act("A", "run", "bu"),
+        *passes("A"),
+    ]
+    out = run_json(make_record(PM, plays=plays, hands={"A": ["vd", "bu"]}, actions=actions))
+    assert out["legal"] is True, out["error"]
+    assert out["battles"][0]["winner"] == "A"
+    assert out["hot_dogs"] == {"A": 10, "B": 10}
 
 
 def test_cr_5_2_3_discard_requirement_not_met_nullifies_cost_paid() -> None:
@@ -922,3 +964,30 @@ def test_cr_5_1_1_play_lockdown_until_the_opponent_wins() -> None:
     out = run_json(rec)
     assert out["legal"] is True
     assert out["next"] == {"player": "B", "expects": ["substitute", "pass"]}
+
+
+def test_cr_5_1_7_returned_to_hand_nullifies_then_a_new_instance_does_not_stack() -> None:
+    # b1: Member Bounce (3): "All your Heroes get +10 for the rest of the game" -> A 110 wins.
+    # b2: Reload (1) picks Member Bounce back up: it left the discard, its ongoing effect ends
+    # (A2 100); running it again (3) makes a new instance, not a second one: A2 110.
+    plays = {"mb": {"name": "Member Bounce"}, "rl": {"name": "Reload"}, **_spare_plays(2)}
+    b2 = [*passes("A"), act("A", "run", "rl", choices={"search": "mb"})]
+    actions = [
+        *passes("A"),
+        act("A", "run", "mb"),
+        *passes("A"),
+        *_draws(("A", "pa1"), ("B", "pb1")),
+        *b2,
+        *passes("A"),
+    ]
+    rec = make_record(PM, plays=plays, hands={"A": ["mb", "rl"]}, actions=actions)
+    out = run_json(rec)
+    assert out["legal"] is True, out["error"]
+    assert [x["power"]["A"] for x in out["battles"]] == [110, 100]
+    assert out["hot_dogs"]["A"] == 6
+    rec["actions"] = [*actions[:-2], act("A", "run", "mb"), *passes("A")]
+    out = run_json(rec)
+    assert out["legal"] is True, out["error"]
+    assert [x["power"]["A"] for x in out["battles"]] == [110, 110]
+    assert out["battles"][1]["modifiers"]["A"] == [{"source": "mb", "amount": 10}]
+    assert out["hot_dogs"]["A"] == 3
