@@ -132,7 +132,7 @@ ZONES_DISCARD_FROM = (
 ZONES_HERO_FROM = ("hand", "discard", "hero_deck_top", "future")
 SEARCHABLE = ("heroes", "plays", "discard_heroes", "used_plays")
 SHUFFLE_WHAT = ("hand_plays", "hand_heroes", "used_plays", "discard", "discard_heroes")
-CANCEL_WHAT = ("ongoing", "opp_plays_this_battle", "triggering_play")
+CANCEL_WHAT = ("ongoing", "rest_of_game", "opp_plays_this_battle", "triggering_play")
 RUN_FROM = ("playbook_top", "playbook", "hand", "last_drawn")
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 MAX_DEPTH = 4  # nested runs, copies and triggers
+_REST = ("rest", "later")  # durations that run to the end of the game
 ALL = 10**6  # "all" cards of a zone
 
 
@@ -981,9 +982,14 @@ class Resolver(Context):
                 return False
             self.parent.nullified = True  # CR 5.1.7 / Glossary: Cancelled (cost stays paid)
             return True
-        if what == "ongoing":
+        if what in ("ongoing", "rest_of_game"):
             owners = _who(self.me, step.get("who", "both"), self.actor)
-            s.drop(lambda o: o.owner in owners)
+            if what == "ongoing":
+                s.drop(lambda o: o.owner in owners)
+            else:
+                # "Plays that are affecting the rest of the Game" (Pulling The Plug): only
+                # effects lasting to the end of the game, not "this battle and the next".
+                s.drop(lambda o: o.owner in owners and o.step.get("battles") in _REST)
             return True
         # opp_plays_this_battle: their effects this battle end (CR 5.1.7, Glossary: Nullify)
         opp_plays = set(s.p[self.opp].plays_battle)

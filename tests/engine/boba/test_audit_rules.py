@@ -991,3 +991,39 @@ def test_cr_5_1_7_returned_to_hand_nullifies_then_a_new_instance_does_not_stack(
     assert [x["power"]["A"] for x in out["battles"]] == [110, 110]
     assert out["battles"][1]["modifiers"]["A"] == [{"source": "mb", "amount": 10}]
     assert out["hot_dogs"]["A"] == 3
+
+
+def test_cr_5_1_7_pulling_the_plug_leaves_effects_that_do_not_last_the_game() -> None:
+    # Pulling The Plug cancels "Plays that are affecting the rest of the Game". 2 Get 10
+    # ("this Battle and the next") is not one of them: A keeps +10 in battles 1 and 2.
+    plays = {"g": {"name": "2 Get 10"}, "pp": {"name": "Pulling The Plug"}, **_spare_plays(2)}
+    actions = [
+        *passes("A"),
+        act("A", "run", "g"),
+        act("A", "pass"),
+        act("B", "run", "pp"),
+        act("B", "pass"),
+        *_draws(("A", "pa1"), ("B", "pb1")),
+        *_pm_battle("A"),
+    ]
+    out = run_json(make_record(PM, plays=plays, hands={"A": ["g"], "B": ["pp"]}, actions=actions))
+    assert out["legal"] is True, out["error"]
+    assert [x["power"]["A"] for x in out["battles"]] == [110, 110]
+    assert out["hot_dogs"] == {"A": 8, "B": 9}
+
+
+def test_late_game_push_recovers_everything_at_the_start_of_battle_7() -> None:
+    # Late Game Push (2, battle 4 or before): at the start of battle 7 recover all hot dogs.
+    plays = {"lg": {"name": "Late Game Push"}, **_spare_plays(6)}
+    actions = [*passes("A"), act("A", "run", "lg"), *passes("A")]
+    for i in range(1, 6):
+        actions += _draws(("A", f"pa{i}"), ("B", f"pb{i}")) + _pm_battle("A")
+    rec = make_record(PM, plays=plays, hands={"A": ["lg"]}, actions=actions)
+    out = run_json(rec)
+    assert len(out["battles"]) == 6
+    assert out["hot_dogs"]["A"] == 8
+    rec["actions"] = actions + _draws(("A", "pa6"), ("B", "pb6"))
+    out = run_json(rec)
+    assert out["legal"] is True, out["error"]
+    assert out["hot_dogs"]["A"] == 10
+    assert out["next"] == {"player": "A", "expects": ["substitute", "pass"]}
