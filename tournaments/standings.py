@@ -21,16 +21,19 @@ rounds played
     ``late_entry_round`` is k) has no rounds before k and is not given losses for them; a
     dropped player has no rounds after the drop. Percentages are over rounds played.
 match-win % (MW%)
-    match points / (``Scoring.win`` x rounds played).
+    match points / (``Scoring.win`` x rounds played), at least the floor; a bye is a match win.
 game-win % (GW%)
-    game points / (3 x games played); a game win is 3 game points, a drawn game 1. Games lost
-    to a penalty (``Match.penalty_game_losses``) count as games won by the opponent.
+    game points / (3 x games played), at least the floor; a game win is 3 game points, a drawn
+    game 1, a bye 2-0. Games lost to a penalty (``Match.penalty_game_losses``) count as games
+    won by the opponent.
 floor
-    When a player's MW% or GW% is used in an *opponent's* tiebreaker it is raised to at least
-    ``Scoring.floor`` (0.33, as in the Magic Tournament Rules), so beating a player who did
-    badly is not a disaster for his opponents. The player's own GW% tiebreaker is not floored.
+    A player's MW% and GW% are never below ``Scoring.floor`` (0.33): the Magic Tournament Rules,
+    Appendix C, define both percentages with "if this number is lower than 0.33, use 0.33
+    instead". The issue names the floor for the opponents' numbers and is silent on the
+    player's own GW%, so the MTR definition holds there too: two players whose game-win %
+    are both below 0.33 tie on GW%.
 OMW% / OGW%
-    Opponents' match-win % / game-win %: the mean of each opponent's floored MW% / GW%, one
+    Opponents' match-win % / game-win %: the mean of each opponent's (floored) MW% / GW%, one
     entry per match played (byes excluded). Dropped players stay in the standings and in their
     opponents' OMW% and OGW%. A player with no opponent at all (only byes) gets the floor.
 battle differential
@@ -410,7 +413,7 @@ def compute_standings(
                     trophies=(a.trophies_won, a.trophies_lost),
                     # head-to-head has no per-player value: it shows in the order of the rows
                     tiebreakers=tuple(
-                        (name, None if name == "h2h" else values[name][pid]) for name in order
+                        (name, _tiebreaker_value(name, values, pid)) for name in order
                     ),
                     opponents=tuple(
                         OpponentLine(r, o, res, (w, lo, d), mw_floored[o], gw_floored[o])  # type: ignore[arg-type]
@@ -421,6 +424,18 @@ def compute_standings(
             )
         position += len(group)
     return rows
+
+
+def _tiebreaker_value(
+    name: str, values: Mapping[str, Mapping[str, float]], pid: str
+) -> float | int | None:
+    """A tiebreaker's value for the row: None for head-to-head (it shows in the order), a whole
+    number for the battle differential, a fraction for the percentages."""
+    if name == "h2h":
+        return None
+    if name == "battle_diff":
+        return int(values[name][pid])
+    return values[name][pid]
 
 
 def rank_summary(
@@ -466,10 +481,10 @@ def _compute(
     for pid, a in acc.items():
         m = a.points / (scoring.win * a.rounds_played) if a.rounds_played else 0.0
         g = a.game_points / (scoring.game_win * a.games_played) if a.games_played else 0.0
-        mw[pid] = m
-        gwp[pid] = g
-        mw_floored[pid] = m if m > floor else floor
-        gw_floored[pid] = g if g > floor else floor
+        # MTR Appendix C: "If this number is lower than 0.33, use 0.33 instead", for the match-
+        # win % and the game-win % alike, the player's own GW% tiebreaker included.
+        mw[pid] = mw_floored[pid] = m if m > floor else floor
+        gwp[pid] = gw_floored[pid] = g if g > floor else floor
 
     omw: dict[str, float] = {}
     ogw: dict[str, float] = {}

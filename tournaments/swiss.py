@@ -755,7 +755,9 @@ def parse_state(data: Any) -> State:
             matches.append(Match(a, b, result, games, penalties, battles))  # type: ignore[arg-type]
         rounds.append(tuple(matches))
 
-    raw_scoring = data.get("scoring") or {}
+    raw_scoring = data.get("scoring")
+    if raw_scoring is None:
+        raw_scoring = {}
     if not isinstance(raw_scoring, dict):
         raise StateError("scoring", "must be an object")
     known = {"win", "draw", "loss", "bye_games", "game_win", "game_draw", "floor"}
