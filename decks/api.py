@@ -25,6 +25,8 @@ from tournaments.models import Registration, RegistrationStatus, Tournament
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names."""
 
+    lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
+
     serializer_class = s.CardOutput
     permission_classes = [permissions.AllowAny]
     filterset_fields = ("game", "kind", "set_name", "weapon", "power", "cost")
@@ -68,6 +70,8 @@ def formats(request: Request) -> Response:
 
 class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Organisers upload card lists; the import runs as a task and reports its progress here."""
+
+    lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
 
     serializer_class = s.CardImportOutput
     permission_classes = [permissions.IsAuthenticated]
@@ -165,6 +169,7 @@ def decklist_unlock(request: Request, pk: int) -> Response:
 
 
 class DecklistVersionViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
     serializer_class = s.DecklistVersionOutput
     permission_classes = [permissions.AllowAny]
     queryset = DecklistVersion.objects.select_related(

@@ -134,6 +134,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """One registration: its player, and the event's organisers and judges, may see it."""
 
+    lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
+
     serializer_class = s.RegistrationOutput
     permission_classes = [permissions.IsAuthenticated]
     queryset = Registration.objects.select_related("tournament", "player")

@@ -255,3 +255,19 @@ def test_walk_in_registrations_never_duplicate_accounts(api_client) -> None:  # 
     api_client.force_authenticate(player)
     assert api_client.post(f"/api/events/{event.slug}/register/").status_code == 400
     assert Registration.objects.filter(tournament=event, player=player).count() == 1
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/registrations/null/",
+        "/api/registrations/null,null/withdraw/",
+        "/api/decklist-versions/abc/",
+        "/api/cards/%C3%8F/",
+        "/api/card-imports/x/",
+    ],
+)
+def test_non_numeric_ids_are_404_not_500(api_client, url: str) -> None:  # type: ignore[no-untyped-def]
+    api_client.force_authenticate(OrganiserFactory())
+    response = api_client.post(url) if url.endswith("withdraw/") else api_client.get(url)
+    assert response.status_code == 404
