@@ -1027,3 +1027,54 @@ def test_late_game_push_recovers_everything_at_the_start_of_battle_7() -> None:
     assert out["legal"] is True, out["error"]
     assert out["hot_dogs"]["A"] == 10
     assert out["next"] == {"player": "A", "expects": ["substitute", "pass"]}
+
+
+def test_cr_5_1_1_no_more_subs_prevents_substitution_pass_still_required() -> None:
+    # No More Subs (4): "Your opponent can't Substitute for the rest of the game."
+    plays = {"nm": {"name": "No More Subs"}, **_spare_plays(2)}
+    base = [
+        *passes("A"),
+        act("A", "run", "nm"),
+        *passes("A"),
+        *_draws(("A", "pa1"), ("B", "pb1")),
+        act("A", "pass"),
+    ]
+    rec = make_record(PM, a=[110] + [100] * 6, plays=plays, hands={"A": ["nm"]}, actions=base)
+    out = run_json(rec)
+    assert out["next"] == {"player": "B", "expects": ["pass"]}
+    rec["actions"] = [*base, act("B", "substitute", "BB1", draw=None)]
+    err = run_json(rec)["error"]
+    assert (err["action"], err["code"]) == (len(base), "substitution_prevented")
+
+
+def test_cr_4_3_2_unlimited_subs_substitution_without_hot_dogs() -> None:
+    # Unlimited Subs (4): "For the rest of the Game all of your Substitutions are free."
+    # A spends all 4 hot dogs on it, then substitutes in battle 2 for nothing.
+    plays = {"us": {"name": "Unlimited Subs"}, **_spare_plays(2)}
+    actions = [
+        *passes("A"),
+        act("A", "run", "us"),
+        *passes("A"),
+        *_draws(("A", "pa1"), ("B", "pb1")),
+        act("A", "substitute", "AB1", draw="AD1"),
+        act("B", "pass"),
+        *passes("A"),
+    ]
+    rec = make_record(PM, plays=plays, hands={"A": ["us"]}, hot_dogs=4, actions=actions)
+    out = run_json(rec)
+    assert out["legal"] is True, out["error"]
+    assert out["battles"][1]["heroes"] == {"A": "AB1", "B": "B2"}
+    assert out["battles"][1]["power"] == {"A": 200, "B": 100}
+    assert out["hot_dogs"] == {"A": 0, "B": 4}
+
+
+def test_cr_5_2_2_get_what_you_pay_for_extra_payment_is_a_cost() -> None:
+    # Get What You Pay For (0): pay as many hot dogs as you want, +10 each.
+    plays = {"gw": {"name": "Get What You Pay For"}}
+    actions = [*passes("A"), act("A", "run", "gw", choices={"pay": 3}), *passes("A")]
+    out = run_json(make_record(PM, plays=plays, hands={"A": ["gw"]}, actions=actions))
+    assert out["battles"][0]["power"] == {"A": 130, "B": 100}
+    assert out["hot_dogs"] == {"A": 7, "B": 10}
+    actions = [*passes("A"), act("A", "run", "gw", choices={"pay": 11}), *passes("A")]
+    out = run_json(make_record(PM, plays=plays, hands={"A": ["gw"]}, actions=actions))
+    assert (out["error"]["action"], out["error"]["code"]) == (2, "insufficient_hot_dogs")
