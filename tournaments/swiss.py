@@ -672,7 +672,7 @@ class State:
 
 def _req(obj: Mapping[str, Any], key: str, path: str) -> Any:
     if key not in obj:
-        raise StateError(f"{path}.{key}", "is required")
+        raise StateError(key if path == "$" else f"{path}.{key}", "is required")
     return obj[key]
 
 

@@ -456,6 +456,11 @@ def test_bad_input_exits_2_naming_the_field(
         assert json.loads(err)["field"] == field
 
 
+def test_missing_players_names_the_field(tmp_path: Path) -> None:
+    code, out, err = cli(tmp_path, "pair", {"rounds": []})
+    assert code == 2 and out is None and err["field"] == "players"
+
+
 def test_bad_input_on_the_real_command_line(tmp_path: Path) -> None:
     code, out, err = cli(tmp_path, "standings", {**EXAMPLE_1, "seed": [1]})
     assert code == 2 and out is None and err["field"] == "seed"
