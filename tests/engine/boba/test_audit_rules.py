@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.boba.replay import replay
-from tests.engine.boba.helpers import act, make_record, passes, run_json
+from tests.engine.boba.helpers import Lineup, act, make_record, passes, run_json
 
 ROOT = Path(__file__).resolve().parents[3]
 SUB = "substitution"
@@ -34,7 +34,7 @@ def _state(record: dict[str, Any]) -> dict[str, Any]:
     return r.state.snapshot()
 
 
-def _pm_battle(first: str, runs: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def _pm_battle(first: str) -> list[dict[str, Any]]:
     """A Playmaker battle in which both players pass on substituting and on plays."""
     return passes(first) + passes(first)
 
@@ -58,7 +58,7 @@ def _spare_plays(n: int = 9) -> dict[str, dict[str, Any]]:
 def test_cr_4_2_2_honors_battle_1_from_record_and_drawn_battle_keeps_honors() -> None:
     # honors B in battle 1. b1 100-100 draw: honors stay B. b2 A 120 wins: honors A.
     # b3 draw: honors stay A. b4 A 90 loses: honors B.
-    a = [100, 120, 100, 90, 100, 100, 100]
+    a: Lineup = [100, 120, 100, 90, 100, 100, 100]
     actions = passes("B") + passes("B") + passes("A") + passes("A")
     out = run_json(make_record(SUB, a=a, honors="B", actions=actions))
     assert out["legal"] is True and out["error"] is None
@@ -72,7 +72,7 @@ def test_cr_4_2_2_honors_battle_1_from_record_and_drawn_battle_keeps_honors() ->
 
 def test_cr_4_2_2_drawn_battle_keeps_honors_with_the_previous_winner_not_battle_1_holder() -> None:
     # honors A. b1: B wins (A 90) -> B. b2 draw -> stays B (not back to A). b3: B decides first.
-    a = [90, 100, 100, 100, 100, 100, 100]
+    a: Lineup = [90, 100, 100, 100, 100, 100, 100]
     actions = passes("A") + passes("B") + [act("A", "pass")]
     out = run_json(make_record(SUB, a=a, actions=actions))
     assert [b["honors_next"] for b in out["battles"]] == ["B", "B"]
@@ -84,7 +84,7 @@ def test_cr_4_2_2_drawn_battle_keeps_honors_with_the_previous_winner_not_battle_
 
 def test_cr_4_4_3_honors_in_sudden_death_go_to_the_last_decided_battle_winner() -> None:
     # Rookie: A wins 1-3, B wins 4-6, battle 7 drawn: honors after battle 7 stay B (battle 6).
-    a = [110, 110, 110, 90, 90, 90, 100]
+    a: Lineup = [110, 110, 110, 90, 90, 90, 100]
     rec = make_record("rookie", a=a, options=TIEBREAK)
     out = run_json(rec)
     assert out["battles"][-1]["honors_next"] == "B"
@@ -276,7 +276,7 @@ def test_cr_4_3_2_running_a_play_not_in_hand() -> None:
 
 
 def test_cr_2_1_2_cost_never_below_zero() -> None:
-    plays = {
+    plays: dict[str, dict[str, Any]] = {
         "sale": {"name": "Big Sale", "cost": 0, "effect": [{"cost": -3, "battles": "rest"}]},
         "bu": {"name": "Buff Up 15"},
     }
@@ -291,7 +291,7 @@ def test_cr_2_1_2_flash_sale_this_battle_and_next() -> None:
     # Flash Sale (1): "For this Battle and the next, all your Plays cost 1 less Hot Dog
     # (including this one)". b1: Flash Sale 0, Buff Up 15 1 -> A 115 wins, 9 hot dogs.
     # b2: Buff Up 15 1 -> 8. b3: Buff Up 15 2 -> 6.
-    plays = {
+    plays: dict[str, dict[str, Any]] = {
         "fs": {"name": "Flash Sale"},
         "bu1": {"name": "Buff Up 15"},
         "bu2": {"name": "Pump 15", "cost": 2, "effect": [{"power": 15}]},
@@ -322,7 +322,7 @@ def test_cr_2_1_2_flash_sale_this_battle_and_next() -> None:
 
 
 def test_cr_4_3_2_super_tie_breaker_playmaker_one_super() -> None:
-    a = [(100, "Super")] + [100] * 6
+    a: Lineup = [(100, "Super")] + [100] * 6
     out = run_json(make_record(PM, a=a, actions=_pm_battle("A")))
     b1 = out["battles"][0]
     assert (b1["winner"], b1["decided_by"], b1["honors_next"]) == ("A", "super", "A")
@@ -330,8 +330,8 @@ def test_cr_4_3_2_super_tie_breaker_playmaker_one_super() -> None:
 
 
 def test_cr_4_3_2_super_tie_breaker_both_super_or_neither_is_a_draw() -> None:
-    a = [(100, "Super"), 100] + [100] * 5
-    b = [(100, "Super"), 100] + [100] * 5
+    a: Lineup = [(100, "Super"), 100, 100, 100, 100, 100, 100]
+    b: Lineup = [(100, "Super"), 100, 100, 100, 100, 100, 100]
     actions = _pm_battle("B") + _draws(("A", "pa1"), ("B", "pb1")) + _pm_battle("B")
     rec = make_record(PM, a=a, b=b, honors="B", plays=_spare_plays(2), actions=actions)
     out = run_json(rec)
@@ -344,7 +344,7 @@ def test_cr_4_3_2_super_tie_breaker_both_super_or_neither_is_a_draw() -> None:
 
 
 def test_cr_4_2_2_no_super_tie_breaker_in_substitution_or_rookie() -> None:
-    a = [(100, "Super")] + [100] * 6
+    a: Lineup = [(100, "Super")] + [100] * 6
     out = run_json(make_record(SUB, a=a, actions=passes("A")))
     assert (out["battles"][0]["winner"], out["battles"][0]["decided_by"]) == (None, "draw")
     out = run_json(make_record("rookie", a=a))
@@ -353,7 +353,7 @@ def test_cr_4_2_2_no_super_tie_breaker_in_substitution_or_rookie() -> None:
 
 def test_cr_4_3_2_super_tie_breaker_uses_weapon_after_only_fire() -> None:
     # B runs Only Fire ("all Heroes have Fire Weapons"): A's Super hero is Fire -> a draw.
-    a = [(100, "Super")] + [100] * 6
+    a: Lineup = [(100, "Super")] + [100] * 6
     plays = {"of": {"name": "Only Fire"}}
     actions = [*passes("A"), act("A", "pass"), act("B", "run", "of"), act("B", "pass")]
     out = run_json(make_record(PM, a=a, plays=plays, hands={"B": ["of"]}, actions=actions))
@@ -415,7 +415,7 @@ def test_cr_4_4_3_sudden_death_reveals_honors_first_super_rule_both_super_repeat
 
 
 def test_cr_4_4_1_stop_at_four_true_ends_at_the_fourth_trophy() -> None:
-    a = [110, 90, 110, 110, 110, 90, 90]
+    a: Lineup = [110, 90, 110, 110, 110, 90, 90]
     out = run_json(make_record("rookie", a=a))
     assert len(out["battles"]) == 5
     assert out["trophies"] == {"A": 4, "B": 1}
@@ -423,7 +423,7 @@ def test_cr_4_4_1_stop_at_four_true_ends_at_the_fourth_trophy() -> None:
 
 
 def test_cr_4_4_1_stop_at_four_false_plays_seven_same_result() -> None:
-    a = [110, 90, 110, 110, 110, 90, 90]
+    a: Lineup = [110, 90, 110, 110, 110, 90, 90]
     out = run_json(make_record("rookie", a=a, options=NO_STOP))
     assert len(out["battles"]) == 7
     assert out["trophies"] == {"A": 4, "B": 3}
@@ -431,14 +431,14 @@ def test_cr_4_4_1_stop_at_four_false_plays_seven_same_result() -> None:
 
 
 def test_cr_4_4_1_majority_without_four_trophies_decided_after_seven() -> None:
-    a = [110, 110, 110, 90, 90, 100, 100]  # 3-2 with two draws
+    a: Lineup = [110, 110, 110, 90, 90, 100, 100]  # 3-2 with two draws
     out = run_json(make_record("rookie", a=a))
     assert out["trophies"] == {"A": 3, "B": 2}
     assert out["result"] == {"winner": "A", "decided_after_battle": 7, "sudden_death": []}
 
 
 def test_cr_4_4_2_drawn_game_without_tiebreakers() -> None:
-    a = [110, 110, 110, 90, 90, 90, 100]
+    a: Lineup = [110, 110, 110, 90, 90, 90, 100]
     out = run_json(make_record("rookie", a=a))
     assert out["trophies"] == {"A": 3, "B": 3}
     assert out["result"] == {"winner": None, "decided_after_battle": 7, "sudden_death": []}
@@ -446,7 +446,7 @@ def test_cr_4_4_2_drawn_game_without_tiebreakers() -> None:
 
 
 def test_cr_4_4_3_drawn_game_with_tiebreakers_goes_to_sudden_death() -> None:
-    a = [110, 110, 110, 90, 90, 90, 100]
+    a: Lineup = [110, 110, 110, 90, 90, 90, 100]
     actions = [
         act("B", "reveal", "BD1"),  # 100
         act("A", "reveal", "AD1"),  # 100: a draw, neither Super -> next round
@@ -522,7 +522,7 @@ def test_cr_4_3_2_draw_phase_next_and_wrong_phase() -> None:
 
 def test_spec_no_draws_after_the_deciding_battle_stop_at_four_false() -> None:
     # A wins battles 1-4 (110), B wins 5-7 (A 90). Draws after 1, 2, 3 only.
-    a = [110, 110, 110, 110, 90, 90, 90]
+    a: Lineup = [110, 110, 110, 110, 90, 90, 90]
     actions: list[dict[str, Any]] = []
     for i in range(1, 4):
         actions += _pm_battle("A") + _draws(("A", f"pa{i}"), ("B", f"pb{i}"))
@@ -657,7 +657,13 @@ def _cli(tmp_path: Path, text: str) -> tuple[int, dict[str, Any]]:
 def test_spec_cli_json_field_names_and_exit_codes(tmp_path: Path) -> None:
     plays = {"qa1": {"name": "Buff Up 15"}}
     actions = [*passes("A"), act("A", "run", "qa1"), *passes("A")]
-    rec = make_record(PM, a=[140] + [100] * 6, plays=plays, hands={"A": ["qa1"]}, actions=actions)
+    rec = make_record(
+        PM,
+        a=[140, 100, 100, 100, 100, 100, 100],
+        plays=plays,
+        hands={"A": ["qa1"]},
+        actions=actions,
+    )
     code, out = _cli(tmp_path, json.dumps(rec))
     assert code == 0
     assert set(out) == {
@@ -750,7 +756,7 @@ def test_cr_5_1_3_two_get_ten_lasts_into_the_next_battle_only() -> None:
 
 def test_cr_5_1_4_lose_one_to_win_two() -> None:
     # "Your current Hero loses -50, but your next 2 Heroes each gain +15."
-    a = [160, 100, 100, 100, 100, 100, 100]
+    a: Lineup = [160, 100, 100, 100, 100, 100, 100]
     plays = {"l": {"name": "Lose 1 To Win 2 (Hopefully)"}, **_spare_plays(4)}
     actions = [*passes("A"), act("A", "run", "l"), *passes("A")]
     for i in range(1, 4):
@@ -764,8 +770,8 @@ def test_cr_5_1_4_lose_one_to_win_two() -> None:
 def test_cr_5_1_6_copycat_does_not_stack_ice_boost() -> None:
     # Ice Boost: all Ice heroes +10 for the rest of the game. Copycat copies it (cost 2 too):
     # one instance only, so A's Ice hero is 110, not 120; B's Ice hero in battle 2 too.
-    a = [(100, "Ice"), (100, "Ice")] + [100] * 5
-    b = [100, (100, "Ice")] + [100] * 5
+    a: Lineup = [(100, "Ice"), (100, "Ice")] + [100] * 5
+    b: Lineup = [100, (100, "Ice"), 100, 100, 100, 100, 100]
     plays = {"ib": {"name": "Ice Boost"}, "cc": {"name": "Copycat"}, **_spare_plays(2)}
     actions = [
         *passes("A"),
@@ -789,7 +795,7 @@ def test_cr_5_1_7_pulling_the_plug_ends_ongoing_resolved_battles_stay() -> None:
     # b2: A2 (Ice) would be 110; B runs Pulling The Plug (1): "Any Plays that are affecting
     # the rest of the Game are now cancelled going forward" -> 100 vs 100, a draw.
     # Battle 1 stays A's (CR 5.1.7: resolved battles remain final).
-    a = [(100, "Ice"), (100, "Ice")] + [100] * 5
+    a: Lineup = [(100, "Ice"), (100, "Ice")] + [100] * 5
     plays = {"ib": {"name": "Ice Boost"}, "pp": {"name": "Pulling The Plug"}, **_spare_plays(2)}
     actions = [
         *passes("A"),
@@ -816,7 +822,7 @@ def test_cr_5_1_3_make_it_take_it_each_win_gives_the_next_hero_five() -> None:
     # Make It, Take It (1): "For the rest of the game, whenever you win a Battle, your Hero in
     # the next Battle gets +5." b1 A1 110 wins -> b2 A2 100+5 beats 100 -> b3 A3 95+5 = 100
     # ties B3 100 (a draw: no +5 for b4) -> b4 A4 100 vs 100, no modifier.
-    a = [110, 100, 95, 100, 100, 100, 100]
+    a: Lineup = [110, 100, 95, 100, 100, 100, 100]
     plays = {"mt": {"name": "Make It, Take It"}, **_spare_plays(4)}
     actions = [*passes("A"), act("A", "run", "mt"), *passes("A")]
     for i in range(1, 4):
@@ -885,9 +891,9 @@ def test_cr_5_2_3_discard_requirement_met() -> None:
 
 
 def test_cr_5_2_3_partial_requirement_discards_nothing() -> None:
-    # Over Under (2): "Send 2 Heroes from your hand to your Discard Pile. Draw 1 Play and 1
-    # Hero." Only one hero left in hand (three used by Burnout-like discards is too long:
-    # start with a bench of 4, discard 3 with Frostbiter... simpler: custom play needing 5).
+    # A play whose text starts "Discard 5 Heroes from your hand to ..." with 4 in hand: the
+    # requirement cannot be completed, so nothing is discarded, the effect is nullified and
+    # the cost stays paid (CR 5.2.3 A, CR 5.2.2).
     plays = {
         "big": {
             "name": "Needs Five",
@@ -947,7 +953,7 @@ def test_cr_3_2_replaced_hero_loses_its_power_changes() -> None:
 def test_cr_5_1_1_play_lockdown_until_the_opponent_wins() -> None:
     # Play Lockdown (4): "Your opponent can't draw Plays until they win a Battle."
     # b1 A wins (110): only A draws. b2 B wins (A 90): the lockdown ends, both draw.
-    a = [110, 90, 100, 100, 100, 100, 100]
+    a: Lineup = [110, 90, 100, 100, 100, 100, 100]
     plays = {"pl": {"name": "Play Lockdown"}, **_spare_plays(3)}
     base = [*passes("A"), act("A", "run", "pl"), *passes("A")]
     rec = make_record(PM, a=a, plays=plays, hands={"A": ["pl"]}, actions=base)
@@ -1039,7 +1045,9 @@ def test_cr_5_1_1_no_more_subs_prevents_substitution_pass_still_required() -> No
         *_draws(("A", "pa1"), ("B", "pb1")),
         act("A", "pass"),
     ]
-    rec = make_record(PM, a=[110] + [100] * 6, plays=plays, hands={"A": ["nm"]}, actions=base)
+    rec = make_record(
+        PM, a=[110, 100, 100, 100, 100, 100, 100], plays=plays, hands={"A": ["nm"]}, actions=base
+    )
     out = run_json(rec)
     assert out["next"] == {"player": "B", "expects": ["pass"]}
     rec["actions"] = [*base, act("B", "substitute", "BB1", draw=None)]
