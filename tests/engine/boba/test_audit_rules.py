@@ -187,6 +187,11 @@ def test_cr_1_2_3_no_plays_outside_playmaker() -> None:
     assert (out["error"]["code"], out["error"]["rule"]) == ("not_in_mode", "CR 1.2.3")
     out = run_json(make_record(SUB, plays=plays, actions=[act("A", "run", "x1")]))
     assert (out["error"]["code"], out["error"]["rule"]) == ("not_in_mode", "CR 1.2.3")
+    out = run_json(make_record(SUB, plays=plays, actions=[*passes("A"), act("A", "draw", "x1")]))
+    assert (out["error"]["action"], out["error"]["code"]) == (2, "not_in_mode")
+    # a pass after a finished Rookie game is simply too late
+    out = run_json(make_record("rookie", actions=[act("A", "pass")]))
+    assert (out["error"]["code"], out["error"]["rule"]) == ("game_over", "CR 4.4.1")
 
 
 # ---------------------------------------------------------------------------- play phase
