@@ -144,12 +144,23 @@ PLAYMAKER = get_format("playmaker")
 
 
 # -- Playmaker: the base list and one problem at a time ----------------------------------------
-def test_base_playmaker_list_is_legal(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_base_playmaker_list_is_legal(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     legal(validate_decklist(deck(heroes, plays, (), dogs), real, PLAYMAKER))
 
 
 @pytest.mark.parametrize("n", [59, 61])
-def test_hero_deck_one_off_sixty(real: Catalog, heroes, plays, dogs, n: int) -> None:  # type: ignore[no-untyped-def]
+def test_hero_deck_one_off_sixty(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+    n: int,
+) -> None:
     hs = heroes[:59] if n == 59 else [*heroes, spare_hero(real, 165, heroes)]
     counts = one(
         validate_decklist(deck(hs, plays, (), dogs), real, PLAYMAKER),
@@ -159,10 +170,15 @@ def test_hero_deck_one_off_sixty(real: Catalog, heroes, plays, dogs, n: int) -> 
     assert counts == {"actual": n, "minimum": 60, "maximum": 60}
 
 
-def test_six_per_power_value_is_the_limit(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_six_per_power_value_is_the_limit(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     # 60 Heroes, Power 100 six times: legal (the 2 extra replace two Heroes of Power 90)
     six = [h for h in heroes if h.power != 90] + [c for c in heroes if c.power == 90][:2]
-    extra = []
+    extra: list[CatalogCard] = []
     for _ in range(2):
         extra.append(spare_hero(real, 100, [*six, *extra]))
     at_limit = six + extra
@@ -180,7 +196,12 @@ def test_six_per_power_value_is_the_limit(real: Catalog, heroes, plays, dogs) ->
     assert counts == {"power": 100, "actual": 7, "maximum": 6}
 
 
-def test_two_parallels_of_one_variation_are_a_duplicate(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_two_parallels_of_one_variation_are_a_duplicate(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     action = real.variants_labelled("Action (Fire 110)")[0]
     paper, foil = action.printings[0], action.printings[1]
     assert paper.parallel != foil.parallel and paper.card_number != foil.card_number
@@ -195,7 +216,9 @@ def test_two_parallels_of_one_variation_are_a_duplicate(real: Catalog, heroes, p
     assert {paper.id, foil.id} == set(report.violations[0].card_ids)
 
 
-def test_same_name_other_weapon_or_power_is_another_variation(real: Catalog, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_same_name_other_weapon_or_power_is_another_variation(
+    real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     """Action (Fire 110), Action (Ice 110) and Action (Steel 105): three variations (CR 2.1.1)."""
     actions = [
         real.variants_labelled(x)[0].card
@@ -211,7 +234,13 @@ def test_same_name_other_weapon_or_power_is_another_variation(real: Catalog, pla
 
 
 @pytest.mark.parametrize("n", [29, 31])
-def test_playbook_one_off_thirty(real: Catalog, heroes, plays, dogs, n: int) -> None:  # type: ignore[no-untyped-def]
+def test_playbook_one_off_thirty(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+    n: int,
+) -> None:
     ps = plays[:29] if n == 29 else [*plays, plain_plays(real)[30]]
     counts = one(
         validate_decklist(deck(heroes, ps, (), dogs), real, PLAYMAKER),
@@ -221,7 +250,9 @@ def test_playbook_one_off_thirty(real: Catalog, heroes, plays, dogs, n: int) -> 
     assert counts == {"actual": n, "required": 30}
 
 
-def test_a_play_and_its_htd_variant_are_a_duplicate(real: Catalog, heroes, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_a_play_and_its_htd_variant_are_a_duplicate(
+    real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     base, htd = named(real, "Loan Sharked"), named(real, "Loan Sharked - htd")
     others = [p for p in plain_plays(real) if p.play_name != "Loan Sharked"][:28]
     ps = [*others, base, htd]
@@ -232,7 +263,12 @@ def test_a_play_and_its_htd_variant_are_a_duplicate(real: Catalog, heroes, dogs)
     assert set(report.violations[0].cards) == {"Loan Sharked", "Loan Sharked - htd"}
 
 
-def test_the_same_play_twice(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_play_twice(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     ps = [*plays[:29], plays[0]]
     counts = one(
         validate_decklist(deck(heroes, ps, (), dogs), real, PLAYMAKER),
@@ -242,13 +278,23 @@ def test_the_same_play_twice(real: Catalog, heroes, plays, dogs) -> None:  # typ
     assert counts == {"actual": 2, "maximum": 1}
 
 
-def test_bonus_plays_beyond_thirty_are_legal(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_bonus_plays_beyond_thirty_are_legal(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     bonus = [named(real, "Copycat"), named(real, "Bench Lock")]
     assert sum(p.dbs or 0 for p in [*plays, *bonus]) <= 1000
     legal(validate_decklist(deck(heroes, plays, bonus, dogs), real, PLAYMAKER))
 
 
-def test_a_bonus_play_twice_is_a_duplicate(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_a_bonus_play_twice_is_a_duplicate(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     copycat = named(real, "Copycat")
     counts = one(
         validate_decklist(deck(heroes, plays, [copycat, copycat], dogs), real, PLAYMAKER),
@@ -258,7 +304,12 @@ def test_a_bonus_play_twice_is_a_duplicate(real: Catalog, heroes, plays, dogs) -
     assert counts == {"actual": 2, "maximum": 1}
 
 
-def test_a_bonus_play_duplicating_a_playbook_play(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_a_bonus_play_duplicating_a_playbook_play(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     """No Bonus Play card shares a name with a Play in the real data, so the duplicate is a
     Play (or its HTD variant) entered among the Bonus Plays: one violation, CR 2.1.3."""
     in_book = plays[3]
@@ -295,15 +346,20 @@ def test_a_bonus_play_duplicating_a_playbook_play(real: Catalog, heroes, plays, 
 
 
 def test_a_plain_play_among_bonus_plays_is_not_a_bonus_play(
-    real: Catalog, heroes, plays, dogs
-) -> None:  # type: ignore[no-untyped-def]
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     extra = plain_plays(real)[30]
     report = validate_decklist(deck(heroes, plays, [extra], dogs), real, PLAYMAKER)
     assert report.rules() == {"deck.wrong_section"}
 
 
 @pytest.mark.parametrize("n", [9, 11])
-def test_hot_dogs_one_off_ten(real: Catalog, heroes, plays, n: int) -> None:  # type: ignore[no-untyped-def]
+def test_hot_dogs_one_off_ten(
+    real: Catalog, heroes: list[CatalogCard], plays: list[CatalogCard], n: int
+) -> None:
     counts = one(
         validate_decklist(deck(heroes, plays, (), hot_dogs(real, n)), real, PLAYMAKER),
         "hot_dogs.size",
@@ -312,7 +368,9 @@ def test_hot_dogs_one_off_ten(real: Catalog, heroes, plays, n: int) -> None:  # 
     assert counts == {"actual": n, "required": 10}
 
 
-def test_hot_dogs_may_repeat(real: Catalog, heroes, plays) -> None:  # type: ignore[no-untyped-def]
+def test_hot_dogs_may_repeat(
+    real: Catalog, heroes: list[CatalogCard], plays: list[CatalogCard]
+) -> None:
     legal(validate_decklist(deck(heroes, plays, (), [(named(real, "Frank"), 10)]), real, PLAYMAKER))
     text = "Hot Dogs\n" + "\n".join(["1 Frank"] * 10)
     d = parse_decklist(text, real)
@@ -343,7 +401,9 @@ def dbs_exactly(real: Catalog, target: int) -> list[CatalogCard]:
     return chosen
 
 
-def test_dbs_exactly_1000_is_legal_1001_is_not(real: Catalog, heroes, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_dbs_exactly_1000_is_legal_1001_is_not(
+    real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     legal(validate_decklist(deck(heroes, dbs_exactly(real, 1000), (), dogs), real, PLAYMAKER))
     counts = one(
         validate_decklist(deck(heroes, dbs_exactly(real, 1001), (), dogs), real, PLAYMAKER),
@@ -353,7 +413,9 @@ def test_dbs_exactly_1000_is_legal_1001_is_not(real: Catalog, heroes, dogs) -> N
     assert counts == {"actual": 1001, "maximum": 1000}
 
 
-def test_dbs_counts_bonus_and_htd_plays(real: Catalog, heroes, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_dbs_counts_bonus_and_htd_plays(
+    real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     ps = dbs_exactly(real, 1000 - 1)
     cheapest_bonus = min(
         (v.card for v in real.variants_of(CardKind.BONUS_PLAY)), key=lambda c: (c.dbs or 0, c.id)
@@ -373,7 +435,12 @@ def test_dbs_counts_bonus_and_htd_plays(real: Catalog, heroes, dogs) -> None:  #
 
 
 # -- Rookie and Substitution (CR 1.2) ------------------------------------------------------------
-def test_rookie_uses_only_the_hero_deck(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_rookie_uses_only_the_hero_deck(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     rookie = get_format("rookie")
     legal(validate_decklist(deck(heroes), real, rookie))
     counts = one(
@@ -388,7 +455,12 @@ def test_rookie_uses_only_the_hero_deck(real: Catalog, heroes, plays, dogs) -> N
     assert counts == {"actual": 10, "required": 0}
 
 
-def test_substitution_adds_hot_dogs_only(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_substitution_adds_hot_dogs_only(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     sub = get_format("substitution")
     legal(validate_decklist(deck(heroes, (), (), dogs), real, sub))
     one(
@@ -407,7 +479,9 @@ def test_substitution_adds_hot_dogs_only(real: Catalog, heroes, plays, dogs) -> 
 
 # -- sealed -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", ["double_blaster_sealed", "double_mega_sealed"])
-def test_sealed_forty_and_twenty_without_build_limits(real: Catalog, plays, dogs, key: str) -> None:  # type: ignore[no-untyped-def]
+def test_sealed_forty_and_twenty_without_build_limits(
+    real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]], key: str
+) -> None:
     fmt = get_format(key)
     # 40 Heroes, 8 of them at Power 100 and one variation three times; 20 Plays, one 5 times,
     # DBS far over nothing (no cap in these formats)
@@ -440,7 +514,12 @@ def test_sealed_forty_and_twenty_without_build_limits(real: Catalog, plays, dogs
     legal(validate_decklist(deck(hs, expensive, (), dogs), real, fmt))
 
 
-def test_booster_box_sealed_keeps_normal_build_limits(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_booster_box_sealed_keeps_normal_build_limits(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     fmt = get_format("booster_box_sealed")
     legal(validate_decklist(deck(heroes, plays, (), dogs), real, fmt))
     one(
@@ -463,7 +542,12 @@ def test_booster_box_sealed_keeps_normal_build_limits(real: Catalog, heroes, pla
 
 
 # -- SPEC, SPEC+, Elite ---------------------------------------------------------------------------
-def test_spec_no_hero_above_160(real: Catalog, heroes, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_spec_no_hero_above_160(
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     spec = get_format("spec_playmaker")
     assert max(h.power or 0 for h in heroes) == 160
     legal(validate_decklist(deck(heroes, plays, (), dogs), real, spec))
@@ -477,7 +561,9 @@ def test_spec_no_hero_above_160(real: Catalog, heroes, plays, dogs) -> None:  # 
     legal(validate_decklist(deck(hs, plays, (), dogs), real, PLAYMAKER))
 
 
-def test_spec_plus_sixty_to_seventy_and_limited_slots(real: Catalog, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_spec_plus_sixty_to_seventy_and_limited_slots(
+    real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     fmt = get_format("spec_plus_playmaker")
     seventy = base_heroes(real, per_power=5, powers=BASE_POWERS)[:70]
     assert len(seventy) == 70
@@ -504,7 +590,9 @@ def test_spec_plus_sixty_to_seventy_and_limited_slots(real: Catalog, plays, dogs
     assert counts == {"actual": 6, "maximum": 5, "power": 160}
 
 
-def test_elite_total_power_at_most_8250(real: Catalog, plays, dogs) -> None:  # type: ignore[no-untyped-def]
+def test_elite_total_power_at_most_8250(
+    real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
+) -> None:
     elite = get_format("elite_playmaker")
     # base 7,500; the four 90s become 165s (+300), the four 95s 170s (+300), two 100s 175s
     # (+150): 8,250 exactly, still 4 or fewer per Power value
@@ -530,7 +618,7 @@ def test_elite_total_power_at_most_8250(real: Catalog, plays, dogs) -> None:  # 
 
 
 # -- team formats -------------------------------------------------------------------------------
-def test_apex_madness(real: Catalog, plays) -> None:  # type: ignore[no-untyped-def]
+def test_apex_madness(real: Catalog, plays: list[CatalogCard]) -> None:
     apex = get_format("apex_madness")
     four = hot_dogs(real, 4)
     seventy = base_heroes(real, per_power=5, powers=BASE_POWERS)[:70]
@@ -567,7 +655,7 @@ def test_apex_madness(real: Catalog, plays) -> None:  # type: ignore[no-untyped-
     )
 
 
-def test_hilo_madness(real: Catalog, heroes) -> None:  # type: ignore[no-untyped-def]
+def test_hilo_madness(real: Catalog, heroes: list[CatalogCard]) -> None:
     hilo = get_format("hilo_madness")
     four = hot_dogs(real, 4)
     legal(validate_decklist(deck(heroes, (), (), four), real, hilo))
@@ -599,7 +687,9 @@ def bojax_variations(real: Catalog, n: int) -> list[CatalogCard]:
 
 
 @pytest.mark.parametrize("n", [6, 7])
-def test_name_cap_is_off_by_default_and_six_when_on(real: Catalog, plays, dogs, n: int) -> None:  # type: ignore[no-untyped-def]
+def test_name_cap_is_off_by_default_and_six_when_on(
+    real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]], n: int
+) -> None:
     bojax = bojax_variations(real, n)
     base = [h for h in base_heroes(real) if h.name != "Bojax"]
     # remove one Hero of each Bojax Power where there is room to stay at 4 per value
@@ -713,8 +803,11 @@ def test_bad_counts_and_ambiguous_names(real: Catalog) -> None:
 
 
 def test_custom_format_parameters_are_named_in_citations(
-    real: Catalog, heroes, plays, dogs
-) -> None:  # type: ignore[no-untyped-def]
+    real: Catalog,
+    heroes: list[CatalogCard],
+    plays: list[CatalogCard],
+    dogs: list[tuple[CatalogCard, int]],
+) -> None:
     fmt = Format.from_dict({"base": "playmaker", "key": "casual", "name": "Casual", "dbs_cap": 100})
     counts = one(
         validate_decklist(deck(heroes, plays, (), dogs), real, fmt), "playbook.dbs", "Formats: DBS"
