@@ -281,10 +281,17 @@ class GameState:
         if not self.ongoing:
             return [(src, amount) for _n, src, amount in mods]
         merged = list(mods)
+        # CR 5.1.6: a Play's ongoing effect never stacks with itself "in any way", so a hero
+        # gets each (play, step) effect once, even when both players ran that Play.
+        applied: dict[str, list[dict[str, Any]]] = {}
         for o in self.ongoing:
             if o.kind == "power" and self.battle in o.battles:
                 amount = aura_amount(self, o, pi)
                 if amount is not None:
+                    same_play = applied.setdefault(o.key, [])
+                    if o.step in same_play:
+                        continue
+                    same_play.append(o.step)
                     merged.append((o.instance, o.source, amount))
         merged.sort()
         return [(src, amount) for _n, src, amount in merged]

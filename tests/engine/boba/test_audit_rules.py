@@ -1091,3 +1091,30 @@ def test_cr_5_2_2_get_what_you_pay_for_extra_payment_is_a_cost() -> None:
     actions = [*passes("A"), act("A", "run", "gw", choices={"pay": 11}), *passes("A")]
     out = run_json(make_record(PM, plays=plays, hands={"A": ["gw"]}, actions=actions))
     assert (out["error"]["action"], out["error"]["code"]) == (2, "insufficient_hot_dogs")
+
+
+def test_cr_5_1_6_the_same_play_run_by_both_players_does_not_stack_on_one_hero() -> None:
+    # Both players run Ice Boost ("all Heroes with Ice weapons get +10" for the rest of the
+    # game). CR 5.1.6: ongoing effects "do not stack with themselves in any way": each Ice hero
+    # gets +10 once, from the first Ice Boost; a non-Ice hero gets nothing.
+    a: Lineup = [(100, "Ice")] + [100] * 6
+    b: Lineup = [(105, "Ice")] + [100] * 6
+    plays = {"ia": {"name": "Ice Boost"}, "ib": {"name": "Ice Boost"}, **_spare_plays(2)}
+    actions = [
+        *passes("A"),
+        act("A", "run", "ia"),
+        act("A", "pass"),
+        act("B", "run", "ib"),
+        act("B", "pass"),
+    ]
+    out = run_json(
+        make_record(PM, a=a, b=b, plays=plays, hands={"A": ["ia"], "B": ["ib"]}, actions=actions)
+    )
+    assert out["legal"] is True, out["error"]
+    first = out["battles"][0]
+    assert first["power"] == {"A": 110, "B": 115}
+    assert first["modifiers"] == {
+        "A": [{"source": "ia", "amount": 10}],
+        "B": [{"source": "ia", "amount": 10}],
+    }
+    assert out["hot_dogs"] == {"A": 8, "B": 8}  # costs still paid (CR 5.2.2)
