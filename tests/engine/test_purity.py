@@ -43,3 +43,37 @@ def test_scan_catches_a_django_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import os\nfrom django.db import models\n", encoding="utf-8")
     assert "django.db" in _imports(bad)
+
+
+PURE_MODULES = (
+    "tournaments/swiss.py",
+    "tournaments/standings.py",
+    "tournaments/topcut.py",
+    "tournaments/status.py",
+)
+
+
+def test_pairing_standings_and_status_modules_import_no_django() -> None:
+    root = ENGINE.parent
+    offenders = [
+        f"{module}: {name}"
+        for module in PURE_MODULES
+        for name in _imports(root / module)
+        if name.split(".")[0] in FORBIDDEN
+        or (name.split(".")[0] in {"tournaments", "decks", "matches", "accounts", "config"}
+        and not name.startswith(
+            (
+                "tournaments.swiss",
+                "tournaments.standings",
+                "tournaments.topcut",
+                "tournaments.status",
+            )
+        ))
+    ]
+    assert offenders == []
+
+
+def test_purity_check_detects_a_django_import(tmp_path: Path) -> None:
+    impure = tmp_path / "impure.py"
+    impure.write_text("from django.db import models\n")
+    assert "django.db" in _imports(impure)
