@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -289,6 +291,17 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _event_form(request: HttpRequest, event: Tournament | None) -> HttpResponse:
+    # Organisers type the event's local times: read and show them in the event's time zone.
+    zone_name = request.POST.get("time_zone") or (event.time_zone if event else "UTC")
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    with timezone.override(zone):
+        return _event_form_in_zone(request, event)
+
+
+def _event_form_in_zone(request: HttpRequest, event: Tournament | None) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
         data = {name: form.cleaned_data[name] for name in form.Meta.fields}

@@ -226,3 +226,29 @@ def test_next_on_site_is_followed() -> None:
         f"/registrations/{reg.pk}/check-in/", {"checked_in": "1", "next": "/me/events/"}
     )
     assert response["Location"] == "/me/events/"
+
+
+def test_event_form_reads_times_in_the_events_time_zone() -> None:
+    from datetime import UTC, datetime
+
+    from tournaments.models import Tournament
+
+    client = logged_in(OrganiserFactory())
+    client.post(
+        "/events/new/",
+        {
+            "name": "Tokyo Open",
+            "game": "boba",
+            "mode": "playmaker",
+            "format_key": "playmaker",
+            "match_structure": "bo1",
+            "starts_at": "2030-06-01T10:00",
+            "time_zone": "Asia/Tokyo",
+            "round_minutes": 50,
+            "top_cut_size": 8,
+        },
+    )
+    event = Tournament.objects.get(name="Tokyo Open")
+    assert event.starts_at == datetime(2030, 6, 1, 1, 0, tzinfo=UTC)  # 10:00 in Tokyo
+    html = client.get(f"/events/{event.slug}/edit/").content.decode()
+    assert 'value="2030-06-01T10:00"' in html
