@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED = REPO_ROOT.parent / "shared"
-
-
-def missing_service(reason: str) -> None:
-    if REQUIRE_SERVICES:
-        pytest.fail(f"{reason} (REQUIRE_SERVICES=1, so this fails instead of skipping)")
-    pytest.skip(reason)
+from tests.support import SHARED, missing_service, missing_shared_data
 
 
 @pytest.fixture
@@ -45,7 +37,7 @@ def require_redis() -> str:
 def shared_data() -> Path:
     path = SHARED / "data"
     if not path.is_dir():
-        pytest.skip(f"../shared/data is absent at {path}: real-card tests need it (CI has it)")
+        missing_shared_data(path)
     return path
 
 

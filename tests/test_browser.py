@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 from django.db import connections
 
-from tests.conftest import missing_service
 from tests.factories import TournamentFactory
+from tests.support import missing_service
 from tournaments.models import Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

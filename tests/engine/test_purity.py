@@ -60,15 +60,17 @@ def test_pairing_standings_and_status_modules_import_no_django() -> None:
         for module in PURE_MODULES
         for name in _imports(root / module)
         if name.split(".")[0] in FORBIDDEN
-        or (name.split(".")[0] in {"tournaments", "decks", "matches", "accounts", "config"}
-        and not name.startswith(
-            (
-                "tournaments.swiss",
-                "tournaments.standings",
-                "tournaments.topcut",
-                "tournaments.status",
+        or (
+            name.split(".")[0] in {"tournaments", "decks", "matches", "accounts", "config"}
+            and not name.startswith(
+                (
+                    "tournaments.swiss",
+                    "tournaments.standings",
+                    "tournaments.topcut",
+                    "tournaments.status",
+                )
             )
-        ))
+        )
     ]
     assert offenders == []
 

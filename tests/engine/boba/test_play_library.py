@@ -32,6 +32,7 @@ from engine.boba.play_library import (
 )
 from engine.boba.replay import replay
 from tests.engine.boba.helpers import act, make_record, passes, rp, run_json
+from tests.support import missing_shared_data
 
 PM = "playmaker"
 REPO = Path(__file__).resolve().parents[3]
@@ -68,7 +69,7 @@ FILLER = {"name": "Filler", "cost": 9, "effect": []}
 @pytest.fixture(scope="module")
 def real_plays() -> list[dict[str, Any]]:
     if not PLAYS_JSON.exists():
-        pytest.skip(f"shared card data not found at {PLAYS_JSON}")
+        missing_shared_data(PLAYS_JSON)
     data: list[dict[str, Any]] = json.loads(PLAYS_JSON.read_text(encoding="utf-8"))
     return data
 

@@ -15,6 +15,7 @@ from engine.boba.deckbuilding import (
     demo_catalog,
     parse_community_catalog,
 )
+from tests.support import missing_shared_data
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data" / "boba"
@@ -23,7 +24,7 @@ SHARED_DATA = REPO_ROOT.parent / "shared" / "data" / "boba"
 def _load(name: str) -> list[dict[str, Any]]:
     path = SHARED_DATA / name
     if not path.exists():
-        pytest.skip(f"real card data not found at {path} (../shared is absent)")
+        missing_shared_data(path)
     data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
