@@ -133,3 +133,38 @@ def test_static_files_ship_with_the_project_no_cdn() -> None:
     assert css.is_file()
     templates = "".join(p.read_text() for p in (REPO / "templates").rglob("*.html"))
     assert "cdn." not in templates and "googleapis" not in templates and "unpkg" not in templates
+
+
+def test_production_static_files_build_and_pages_render(tmp_path: Path) -> None:
+    """collectstatic with the production storage, then a page served with DEBUG off."""
+    env = {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+    }
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
+    clean.update(env)
+    for args in (["collectstatic", "--noinput", "-v0"], ["migrate", "-v0"]):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO,
+            env=clean,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+    assert (tmp_path / "static" / "staticfiles.json").is_file()
+    page = run_python(
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings.base');"
+        "django.setup(); from django.test import Client;"
+        "r = Client(HTTP_HOST='localhost').get('/'); print(r.status_code, b'battledesk.' in r.content)",
+        **env,
+    )
+    assert page == "200 True"
