@@ -96,6 +96,8 @@ COUNTS: dict[str, str] = {
     "weapon_streak": "previous battles in a row whose hero had the active hero's weapon (whose)",
     "hot_dogs_before_cost": "hot dogs the runner had before paying this Play's cost",
     "shuffled": "cards this Play shuffled back into decks",
+    "revealed_power": "power of the last hero this Play revealed or drew for `whose`",
+    "power_change": "current power minus printed power of the active hero (whose)",
 }
 
 EVENTS = (
@@ -119,9 +121,16 @@ PREVENTS = (
     "power_loss",  # the hero can't lose power
     "power_loss_from_opp",  # the hero can't have power reduced by an opponent's Play
     "opp_effects",  # the hero can't be affected in any way by the opponent's Plays
+    "skip_substitution",  # the player must substitute when able (pass is illegal)
 )
 
+# Ongoing rules on hot dog recovery (the `recovery` step): redirect (what `who` would recover
+# goes to the runner instead), cap (at most `amount` per player per battle), extra (`amount`
+# more each time a player recovers any).
+RECOVERY_RULES = ("redirect", "cap", "extra")
+
 ZONES_DISCARD_FROM = (
+    "last_drawn",
     "hand",
     "hand_heroes",
     "hand_plays",
@@ -132,6 +141,7 @@ ZONES_DISCARD_FROM = (
 ZONES_HERO_FROM = ("hand", "discard", "hero_deck_top", "future")
 SEARCHABLE = ("heroes", "plays", "discard_heroes", "used_plays")
 SHUFFLE_WHAT = ("hand_plays", "hand_heroes", "used_plays", "discard", "discard_heroes")
+RULES = ("zero_hot_dogs_lose",)
 CANCEL_WHAT = ("ongoing", "rest_of_game", "opp_plays_this_battle", "triggering_play")
 RUN_FROM = ("playbook_top", "playbook", "hand", "last_drawn")
 
@@ -290,6 +300,7 @@ COND_KINDS: dict[str, str] = {
     "first_play": "true: this is the first Play its player runs this battle",
     "compare": "{left: AMOUNT, op: < <= == != >= >, right: AMOUNT}",
     "drawn_weapon": "the last hero this Play drew or revealed has this weapon",
+    "previous_same_weapon": "N: the N heroes `whose` revealed before this battle's share a weapon",
     "all": "every condition in the list holds",
     "any": "at least one condition in the list holds",
     "not": "the condition does not hold",
@@ -310,7 +321,8 @@ def _check_range(v: Any, path: str, extra: Sequence[str] = ()) -> None:
 def check_condition(v: Any, path: str) -> None:
     if not isinstance(v, dict):
         _fail(path, "a condition must be an object")
-    kinds = [k for k in v if k in COND_KINDS]
+    # A count condition may carry count parameters, `weapon` among them: `count` decides.
+    kinds = ["count"] if "count" in v else [k for k in v if k in COND_KINDS]
     if len(kinds) != 1:
         _fail(path, f"a condition needs exactly one of {', '.join(COND_KINDS)}")
     kind = kinds[0]
@@ -379,6 +391,9 @@ def check_condition(v: Any, path: str) -> None:
     elif kind == "drawn_weapon":
         check_weapon(val, sub)
         _only(v, path, {kind})
+    elif kind == "previous_same_weapon":
+        check_int(val, sub)
+        _only(v, path, {kind, "whose"})
     elif kind in ("all", "any"):
         if not isinstance(val, list) or not val:
             _fail(sub, "must be a non-empty list of conditions")
@@ -440,6 +455,31 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
         "change the power of the target hero(es) by the amount",
     ),
     "set_power": (check_amount, {"target": _TARGET}, "set the target hero's power"),
+    "power_floor": (
+        _one_of(("current",)),
+        {"target": _TARGET},
+        "the active hero's power can't drop below what it is now (this battle)",
+    ),
+    "exchange_hot_dogs": (
+        _check_true,
+        {},
+        "the two players switch their numbers of available hot dogs",
+    ),
+    "recovery": (
+        _one_of(RECOVERY_RULES),
+        {"who": _WHO, "battles": check_battles, "amount": check_int},
+        "an ongoing rule on recovering hot dogs",
+    ),
+    "invert": (
+        _one_of(("opp_power_loss",)),
+        {"who": _WHO},
+        "this battle, the opponent's plays that lower the hero's power raise it instead",
+    ),
+    "rule": (
+        _one_of(RULES),
+        {"who": _WHO, "battles": check_battles},
+        "an ongoing rule change of the battle's outcome",
+    ),
     "swap_power": (_check_true, {}, "swap the two active heroes' current power"),
     "recover": (
         check_amount_or_all,
@@ -460,6 +500,7 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
             "who": _WHO,
             "weapon": check_weapon,
             "random": check_bool,
+            "name": _one_of(("chosen",)),
         },
         "discard cards (ids from choices.discard, or `drawn` when random or hidden)",
     ),
@@ -515,6 +556,7 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
             "weapon": check_weapon,
             "old_to": _one_of(("discard", "hand", "future")),
             "draw_heroes": check_int,
+            "slots": _one_of(("this", "future")),
         },
         "replace the active hero (new one from choices.hero or `drawn`)",
     ),
@@ -532,10 +574,14 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
     "copy": (_one_of(("last_own_play",)), {}, "run the last play its player used, as it"),
     "run": (
         _one_of(RUN_FROM),
-        {"free": check_bool},
+        {"free": check_bool, "who": _one_of(("own", "opp"))},
         "run another play (card from `drawn`/choices.run.card; nested choices.run)",
     ),
-    "shuffle": (_one_of(SHUFFLE_WHAT), {"who": _WHO}, "shuffle a zone back into its deck"),
+    "shuffle": (
+        _one_of(SHUFFLE_WHAT),
+        {"who": _WHO, "count": check_int},
+        "shuffle a zone (or `count` cards of it, choices.shuffle) back into its deck",
+    ),
     "reorder": (_one_of(("future",)), {"who": _WHO}, "reorder face-down heroes (choices.order)"),
     "end_battle": (_check_true, {}, "end the play phase now; the winner is decided"),
     "honors": (_one_of(("own", "opp", "chosen")), {}, "who has honors next battle"),

@@ -15,6 +15,7 @@ from .actions import Action
 from .cards import Hero, Play
 from .effects import WEAPONS, EffectError, step_kind, validate_effect
 from .errors import IllegalActionError, Need
+from .play_library import base_name, normalise_name
 from .results import Ongoing
 from .rules import BATTLES, HOT_DOGS, OTHER, PLAYERS, weapon_in
 
@@ -81,6 +82,7 @@ class Context:
         "paid",
         "play",
         "result",
+        "revealed_powers",
         "s",
         "shuffled",
         "tails",
@@ -113,6 +115,7 @@ class Context:
         self.target: int | None = None  # the hero an amount or aura is being applied to
         self.actor: int | None = None  # inside triggers: the player who caused the event
         self.result: str | None = None  # inside battle-end triggers: won/lost/draw for me
+        self.revealed_powers: dict[int, int] = {}  # player -> last hero revealed/drawn power
 
     def choice(self, key: str) -> Any:
         """The action's choice for ``key``; a record whose ``choices`` is a bare value (not an
@@ -272,6 +275,10 @@ class Context:
             return self.before_cost
         if name == "shuffled":
             return self.shuffled
+        if name == "revealed_power":
+            return self.revealed_powers.get(pi, 0)
+        if name == "power_change":
+            return s.power(pi) - s.hero(pi).power
         if name == "win_streak":
             n = 0
             for r in reversed(ps.results):
@@ -286,14 +293,14 @@ class Context:
     def cond(self, c: dict[str, Any]) -> bool:
         s = self.s
         pi = self.whose(c)
+        if "count" in c:  # first: a count condition may carry a `weapon` parameter
+            return _in_range(self.count(c), c)
         if "weapon" in c:
             return weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
         if "same_weapon" in c:
             return (s.weapon(self.me) == s.weapon(self.opp)) == bool(c["same_weapon"])
         if "battle" in c:
             return _in_range(s.battle, c["battle"])
-        if "count" in c:
-            return _in_range(self.count(c), c)
         if "previous" in c:
             n = c.get("battles", 1)
             res = s.p[pi].results
@@ -332,6 +339,11 @@ class Context:
             return self.drawn_weapon is not None and weapon_in(
                 self.drawn_weapon, self._weapon_param(c["drawn_weapon"], pi)
             )
+        if "previous_same_weapon" in c:
+            n = int(c["previous_same_weapon"])
+            before = s.p[pi].revealed[: s.battle - 1][-n:]
+            weapons = {h.weapon for cid in before if isinstance(h := s.cards[cid], Hero)}
+            return len(before) == n and len(weapons) == 1
         if "all" in c:
             return all(self.cond(x) for x in c["all"])
         if "any" in c:
@@ -459,6 +471,7 @@ class Resolver(Context):
         if isinstance(card, Hero):
             self.drawn_power = card.power
             self.drawn_weapon = card.weapon
+            self.revealed_powers[owner] = card.power
         elif isinstance(card, Play):
             self.drawn_cost = card.cost or 0
         return cid
@@ -540,6 +553,8 @@ class Resolver(Context):
     def modify(self, pi: int, amount: int) -> bool:
         if amount == 0:
             return True
+        if amount < 0 and pi != self.me and self.s.ongoing and _inverted(self.s, pi):
+            amount = -amount  # Sweet Relish: the opponent's power cuts become gains
         if self.protected(pi, amount):
             return False
         self.s.p[pi].mods.append((self.s.new_instance(), self.source, amount))
@@ -571,6 +586,45 @@ class Resolver(Context):
         self.target = None
         return done
 
+    def do_power_floor(self, step: dict[str, Any]) -> bool:
+        for pi in _who(self.me, step.get("target", "own"), self.actor):
+            ps = self.s.p[pi]
+            floor = self.s.power(pi)
+            if ps.floor is None or ps.floor[1] < floor:
+                ps.floor = (self.source, floor)
+        return True
+
+    def do_invert(self, step: dict[str, Any]) -> bool:
+        s = self.s
+        self.ongoing("invert", step)
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
+            opp = OTHER[pi]
+            ps = s.p[pi]
+            # "now raise": the opponent's cuts made earlier this battle turn into gains too
+            ps.mods[:] = [
+                (n, src, -a if a < 0 and s.owner.get(src) == opp else a) for n, src, a in ps.mods
+            ]
+        return True
+
+    def do_rule(self, step: dict[str, Any]) -> bool:
+        self.ongoing("rule", step)
+        return True
+
+    def do_recovery(self, step: dict[str, Any]) -> bool:
+        self.ongoing("recovery", step)
+        return True
+
+    def do_exchange_hot_dogs(self, step: dict[str, Any]) -> bool:
+        # Each player's 10 hot dogs stay available or discarded (README decision 9): the
+        # available counts switch, the discards make up the rest. Neither a loss nor a
+        # recovery, so recovery rules (Bun Shortage) do not touch it.
+        a, b = self.s.p[self.me], self.s.p[self.opp]
+        ta, tb = a.hot_dogs + a.hot_dogs_discarded, b.hot_dogs + b.hot_dogs_discarded
+        na, nb = min(b.hot_dogs, ta), min(a.hot_dogs, tb)
+        a.hot_dogs, a.hot_dogs_discarded = na, ta - na
+        b.hot_dogs, b.hot_dogs_discarded = nb, tb - nb
+        return True
+
     def do_swap_power(self, step: dict[str, Any]) -> bool:
         a, b = self.s.power(self.me), self.s.power(self.opp)
         return self.modify(self.me, b - a) & self.modify(self.opp, a - b)
@@ -583,13 +637,8 @@ class Resolver(Context):
             n = max(0, min(n, self.choice("recover")))
         done = True
         for pi in _who(self.me, step.get("who", "own"), self.actor):
-            ps = self.s.p[pi]
-            if self.s.is_prevented("recover", pi):
-                done = False
-                continue
-            k = ps.recover(n)
-            ps.recovered_battle += k
-            done = done and k == n
+            k = self.s.recover_hot_dogs(pi, n)
+            done = done and k >= n
         return done or step["recover"] == "all"
 
     def do_lose_hot_dogs(self, step: dict[str, Any]) -> bool:
@@ -739,6 +788,16 @@ class Resolver(Context):
                 k = ps.spend(n)
                 done = done and k == n
                 continue
+            if zone == "last_drawn":
+                cid = self.last_drawn
+                if cid is None or cid not in ps.hand or pi != self.me:
+                    done = False
+                    continue
+                ps.hand.remove(cid)
+                ps.discard.append(cid)
+                self.discarded += 1
+                self.discarded_ids.append(cid)
+                continue
             if zone in ("hero_deck_top", "playbook_top"):
                 kind = "hero" if zone == "hero_deck_top" else "play"
                 k = n if kind == "hero" else min(n, ps.playbook_size)
@@ -765,6 +824,16 @@ class Resolver(Context):
                 ]
             if zone in ("hand", "hand_plays"):
                 eligible += ps.hand
+            if step.get("name") == "chosen":
+                named = self.choice("name")
+                if not isinstance(named, str) or not named.strip():
+                    raise _invalid("name", "choices.name must name a play.")
+                want = _play_key(named)
+                eligible = [
+                    c
+                    for c in eligible
+                    if isinstance(p := s.cards[c], Play) and _play_key(p.base) == want
+                ]
             k = min(n, len(eligible))
             shared = step.get("who") == "both"
             picked = self._pick("discard", eligible, k, bool(step.get("random")), shared)
@@ -786,6 +855,8 @@ class Resolver(Context):
         ps = self.s.p[pi]
         if zone == "hot_dogs":
             return ps.hot_dogs
+        if zone == "last_drawn":
+            return 1 if self.last_drawn in ps.hand else 0
         if zone == "hero_deck_top":
             return ALL
         if zone == "playbook_top":
@@ -971,7 +1042,10 @@ class Resolver(Context):
         return True
 
     def do_on(self, step: dict[str, Any]) -> bool:
-        self.ongoing("on", step)
+        o = self.ongoing("on", step)
+        later = self.choice("trigger")
+        if isinstance(later, dict) and step["on"] in _DETACHED_EVENTS:
+            o.step["outcomes"] = later  # a fresh dict from bind(): taken when it fires
         return True
 
     def do_cancel(self, step: dict[str, Any]) -> bool:
@@ -1015,7 +1089,8 @@ class Resolver(Context):
 
     def do_run(self, step: dict[str, Any]) -> bool:
         s = self.s
-        ps = s.p[self.me]
+        runner = self.opp if step.get("who") == "opp" else self.me
+        ps = s.p[runner]
         where = step["run"]
         nested = self.choice("run")
         nested = nested if isinstance(nested, dict) else {}
@@ -1036,13 +1111,13 @@ class Resolver(Context):
         else:
             if ps.playbook_size <= 0:
                 return False
-            cid = self.next_drawn("play")
+            cid = self.next_drawn("play", pi=runner)
             ps.playbook_size -= 1
         assert isinstance(cid, str)
         play = s.cards[cid]
         assert isinstance(play, Play)
         if not step.get("free"):
-            cost = s.play_cost(self.me, play, charge=True)
+            cost = s.play_cost(runner, play, charge=True)
             if cost > ps.hot_dogs:
                 ps.discard.append(cid)
                 return False
@@ -1056,8 +1131,8 @@ class Resolver(Context):
             self.cur.di,
         )
         cur.choices = nested.get("choices", {}) if isinstance(nested.get("choices"), dict) else {}
-        start_play(s, self.me, play)
-        sub = Resolver(s, self.me, play, cur, cid, self.depth + 1)
+        start_play(s, runner, play)
+        sub = Resolver(s, runner, play, cur, cid, self.depth + 1)
         sub.run(play.effect)
         self.cur.ri, self.cur.di = cur.ri, cur.di
         ps.discard.append(cid)
@@ -1065,9 +1140,27 @@ class Resolver(Context):
 
     # ---------------------------------------------------------------- heroes
 
+    def _replace_future(self, step: dict[str, Any]) -> bool:
+        """Every face-down hero of the future battles is discarded and replaced, in battle
+        order, by the top card of the hero deck (ids from `drawn`; if able)."""
+        s = self.s
+        done = True
+        for pi in _who(self.me, step.get("who", "own"), self.actor):
+            ps = s.p[pi]
+            for slot in range(s.battle, BATTLES):
+                new = self.next_drawn("hero", optional=True, pi=pi)
+                if new is None:
+                    done = False
+                    break
+                ps.discard.append(ps.lineup[slot])
+                ps.lineup[slot] = new
+        return done
+
     def do_replace_hero(self, step: dict[str, Any]) -> bool:
         s = self.s
         where = step["replace_hero"]
+        if step.get("slots") == "future":
+            return self._replace_future(step)
         old_to = step.get("old_to", "discard")
         slot = s.battle - 1
         done = True
@@ -1089,7 +1182,7 @@ class Resolver(Context):
                 new = ps.lineup[b - 1]
                 ps.lineup[b - 1] = ps.lineup[slot]
                 ps.lineup[slot] = new
-                ps.mods.clear()
+                ps.clear_hero()
                 ps.revealed[-1:] = [new]
                 continue
             else:
@@ -1123,7 +1216,7 @@ class Resolver(Context):
                 ps.bench.append(old)
             else:
                 ps.discard.append(old)
-            ps.mods.clear()  # CR 3.2: the old hero's effects end; the new one starts fresh
+            ps.clear_hero()  # CR 3.2: the old hero's effects end; the new one starts fresh
             if ps.revealed:
                 ps.revealed[-1] = new
             for _ in range(step.get("draw_heroes", 0)):
@@ -1165,6 +1258,11 @@ class Resolver(Context):
                     or (what == "discard_heroes" and isinstance(s.cards[c], Hero))
                     or (what == "used_plays" and c in prev)
                 ]
+                if "count" in step:  # the player picks that many (choices.shuffle)
+                    k = int(step["count"])
+                    if len(moved) < k:
+                        return False
+                    moved = self._pick("shuffle", moved, k, False)
                 for c in moved:
                     ps.discard.remove(c)
                     if isinstance(s.cards[c], Play):
@@ -1245,6 +1343,35 @@ def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int
 
 
 _DEFAULT_WHO = {"win": "own", "lose": "own", "reveal": "own"}
+# Events with no action of their own: battle start and end (and the reveal, which follows
+# the substitution decisions by itself).
+_DETACHED_EVENTS = ("win", "lose", "draw_battle", "battle_end", "battle_start", "reveal")
+
+
+def _outcomes(later: Any) -> Cursor:
+    """The outcomes a detached trigger takes: ``choices.trigger`` of the action that created
+    it (``drawn`` and ``random`` lists; every other key is a choice), or none."""
+    cur = Cursor(None)
+    if isinstance(later, dict):
+        drawn, rnd = later.get("drawn", []), later.get("random", [])
+        cur.drawn = tuple(str(x) for x in drawn) if isinstance(drawn, list) else ()
+        cur.random = tuple(rnd) if isinstance(rnd, list) else ()
+        cur.choices = {k: v for k, v in later.items() if k not in ("drawn", "random")}
+    return cur
+
+
+def _inverted(s: GameState, pi: int) -> bool:
+    for o in s.ongoing:
+        if o.kind == "invert" and s.battle in o.battles:
+            who = o.step.get("who", "own")
+            if who == "both" or (pi == o.owner) == (who == "own"):
+                return True
+    return False
+
+
+def _play_key(name: str) -> str:
+    """A play's base name, normalised: "called shot - HTD" and "Called Shot" match."""
+    return normalise_name(base_name(name))
 
 
 def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -> None:
@@ -1265,7 +1392,7 @@ def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -
         if o.step.get("once"):
             s.drop(lambda x, o=o: x is o)  # type: ignore[misc]
         play = s.cards.get(o.source)
-        cursor = parent.cur if parent is not None else Cursor(None)
+        cursor = parent.cur if parent is not None else _outcomes(o.step.get("outcomes"))
         r = Resolver(s, o.owner, play if isinstance(play, Play) else None, cursor, o.source, depth)
         r.key = o.key
         r.actor = actor
@@ -1321,6 +1448,8 @@ def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
     amount = o.amount
     if pi != o.owner and s.is_prevented("opp_effects", pi):
         return None
+    if amount < 0 and pi != o.owner and _inverted(s, pi):
+        return -amount  # Sweet Relish
     if amount < 0 and (
         s.is_prevented("power_loss", pi)
         or (pi != o.owner and s.is_prevented("power_loss_from_opp", pi))

@@ -56,6 +56,7 @@ class PlayerState:
         "bench",
         "decided",
         "discard",
+        "floor",
         "hand",
         "hot_dogs",
         "hot_dogs_discarded",
@@ -72,6 +73,7 @@ class PlayerState:
         "substituted",
         "trophies",
         "used",
+        "zero_loss",
     )
 
     def __init__(self) -> None:
@@ -95,6 +97,14 @@ class PlayerState:
         self.decided = False
         self.passed = False
         self.pending_draws = 0
+        # "can't drop below its current power": (source, floor) on the active hero (CR 3.2)
+        self.floor: tuple[str, int] | None = None
+        self.zero_loss = False  # a rule makes this player lose the battle (Ultimatum Dog)
+
+    def clear_hero(self) -> None:
+        """The active hero leaves the battle zone: its instantaneous effects end (CR 3.2)."""
+        self.mods.clear()
+        self.floor = None
 
     def spend(self, n: int) -> int:
         """Move up to n available hot dogs to the discard; how many moved."""
@@ -131,6 +141,8 @@ class PlayerState:
         c.decided = self.decided
         c.passed = self.passed
         c.pending_draws = self.pending_draws
+        c.floor = self.floor
+        c.zero_loss = self.zero_loss
         return c
 
 
@@ -279,7 +291,8 @@ class GameState:
         effect from an earlier battle comes before this battle's plays."""
         mods = self.p[pi].mods
         if not self.ongoing:
-            return [(src, amount) for _n, src, amount in mods]
+            out = [(src, amount) for _n, src, amount in mods]
+            return self._floored(pi, out)
         merged = list(mods)
         # CR 5.1.6: a Play's ongoing effect never stacks with itself "in any way", so a hero
         # gets each (play, step) effect once, even when both players ran that Play.
@@ -294,7 +307,17 @@ class GameState:
                     same_play.append(o.step)
                     merged.append((o.instance, o.source, amount))
         merged.sort()
-        return [(src, amount) for _n, src, amount in merged]
+        return self._floored(pi, [(src, amount) for _n, src, amount in merged])
+
+    def _floored(self, pi: int, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """A floor ("can't drop below its current power") tops the hero up to it, listed as
+        one last modifier from the play that set it."""
+        floor = self.p[pi].floor
+        if floor is not None:
+            total = self.hero(pi).power + sum(a for _s, a in mods)
+            if total < floor[1]:
+                mods.append((floor[0], floor[1] - total))
+        return mods
 
     def power(self, pi: int) -> int:
         total = self.hero(pi).power
@@ -313,6 +336,72 @@ class GameState:
                     continue
                 return True
         return False
+
+    def has_rule(self, what: str, pi: int) -> bool:
+        """An ongoing ``rule`` step reaches pi this battle."""
+        for o in self.ongoing:
+            if (
+                o.kind == "rule"
+                and o.step["rule"] == what
+                and self.battle in o.battles
+                and _reaches(o, pi, o.step, "who")
+            ):
+                return True
+        return False
+
+    def must_substitute(self, pi: int) -> bool:
+        """A play forces pi to substitute now and pi is able to (bench, hot dogs, allowed)."""
+        if not self.ongoing or not self.is_prevented("skip_substitution", pi):
+            return False
+        cost, payer = self.substitution_cost(pi)
+        return (
+            bool(self.p[pi].bench)
+            and self.p[payer].hot_dogs >= cost
+            and not self.is_prevented("substitute", pi)
+        )
+
+    def recover_hot_dogs(self, pi: int, n: int) -> int:
+        """pi recovers up to n hot dogs under the ongoing recovery rules; how many pi got
+        (0 when prevented or redirected). Extra (Bonus Recovery) adds to what pi would
+        recover; redirect (Grilled Bandit) gives it to the rule's owner instead; a cap (Snack
+        Sanction) limits what each player recovers per battle."""
+        if n <= 0:
+            return 0
+        owner = pi
+        if self.ongoing:
+            if self.is_prevented("recover", pi):
+                return 0
+            for o in self.ongoing:
+                if o.kind != "recovery" or self.battle not in o.battles:
+                    continue
+                if o.step["recovery"] == "extra" and _reaches(o, pi, o.step, "who"):
+                    n += int(o.step.get("amount", 1))
+            for o in self.ongoing:
+                if (
+                    o.kind == "recovery"
+                    and self.battle in o.battles
+                    and o.step["recovery"] == "redirect"
+                    and o.owner != pi
+                    and _reaches(o, pi, o.step, "who")
+                ):
+                    owner = o.owner
+                    break
+            if owner != pi and self.is_prevented("recover", owner):
+                return 0
+            for o in self.ongoing:
+                if (
+                    o.kind == "recovery"
+                    and self.battle in o.battles
+                    and o.step["recovery"] == "cap"
+                    and _reaches(o, owner, o.step, "who")
+                ):
+                    n = min(
+                        n, max(0, int(o.step.get("amount", 1)) - self.p[owner].recovered_battle)
+                    )
+        ps = self.p[owner]
+        k = ps.recover(n)
+        ps.recovered_battle += k
+        return k if owner == pi else 0
 
     def play_cost(self, pi: int, play: Play, charge: bool = False) -> int:
         """What running ``play`` costs pi now: printed or cost_if, plus cost effects, >= 0."""
@@ -399,7 +488,8 @@ class GameState:
         ps = self.p[self.turn]
         if phase == "sudden_death":
             return [Action(pid, "reveal", None)]
-        out.append(Action(pid, "pass"))
+        if not (phase == "substitution" and self.must_substitute(self.turn)):
+            out.append(Action(pid, "pass"))
         if phase == "substitution":
             cost, payer = self.substitution_cost(self.turn)
             if self.p[payer].hot_dogs >= cost and not self.is_prevented("substitute", self.turn):
@@ -552,7 +642,7 @@ class GameState:
         ps.bench.remove(card)
         ps.lineup[slot] = card
         ps.discard.append(old)  # face-down, not revealed (README decision 8)
-        ps.mods.clear()  # CR 3.2
+        ps.clear_hero()  # CR 3.2
         if action.draw is not None:
             ps.bench.append(action.draw)
             self.take(action.draw, pi)
@@ -607,6 +697,12 @@ class GameState:
                 )
             if self.turn != pi:
                 raise self._not_your_turn(pi)
+            if self.must_substitute(pi):
+                raise IllegalActionError(
+                    "substitution_required",
+                    "CR 5.1.1",
+                    f"A play forces {PLAYERS[pi]} to substitute in battle {self.battle}.",
+                )
             self._decided(pi)
         elif phase == "play":
             if self.p[pi].passed:
@@ -624,6 +720,8 @@ class GameState:
 
     def _end_opportunity(self, pi: int) -> None:
         self.p[pi].passed = True
+        if self.ongoing and self.has_rule("zero_hot_dogs_lose", pi) and not self.p[pi].hot_dogs:
+            self.p[pi].zero_loss = True  # Ultimatum Dog: 0 hot dogs at the end of the turn
         other = OTHER[pi]
         if not self.p[other].passed:
             self.turn = other
@@ -734,7 +832,8 @@ class GameState:
 
     def _start_battle(self) -> None:
         for ps in self.p:
-            ps.mods.clear()
+            ps.clear_hero()
+            ps.zero_loss = False
             ps.plays_battle = []
             ps.spent_battle = 0
             ps.recovered_battle = 0
@@ -772,7 +871,13 @@ class GameState:
         h0 = cards[self.p[0].lineup[slot]]
         h1 = cards[self.p[1].lineup[slot]]
         assert isinstance(h0, Hero) and isinstance(h1, Hero)
-        if self.ongoing or self.p[0].mods or self.p[1].mods:
+        if (
+            self.ongoing
+            or self.p[0].mods
+            or self.p[1].mods
+            or self.p[0].floor is not None
+            or self.p[1].floor is not None
+        ):
             mods = (tuple(self.modifiers(0)), tuple(self.modifiers(1)))
             p0 = h0.power + sum(a for _s, a in mods[0])
             p1 = h1.power + sum(a for _s, a in mods[1])
@@ -788,6 +893,12 @@ class GameState:
             winner, by = _compare(
                 p0, p1, self.weapon(0), self.weapon(1), super_tie_breaker_applies(self.mode, False)
             )
+        if self.p[0].zero_loss or self.p[1].zero_loss:
+            # A rule (Ultimatum Dog) makes a player lose whatever the power; both: a draw.
+            if self.p[0].zero_loss and self.p[1].zero_loss:
+                winner, by = None, "rule"
+            else:
+                winner, by = (1 if self.p[0].zero_loss else 0), "rule"
         r0, r1 = self.p[0].results, self.p[1].results
         if winner is None:
             r0.append("draw")
