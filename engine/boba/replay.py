@@ -182,7 +182,12 @@ def describe(r: Replay) -> str:
         for i, p in enumerate(PLAYERS):
             for src, amt in b.modifiers[i]:
                 mods.append(f"{p} {amt:+d} from {card(src)}")
-        why = {"power": "higher power", "super": "Super tie breaker (CR 4.3.2)", "draw": "a draw"}
+        why = {
+            "power": "higher power",
+            "super": "Super tie breaker (CR 4.3.2)",
+            "draw": "a draw",
+            "rule": "a play's rule",
+        }
         winner = "nobody" if b.winner is None else PLAYERS[b.winner]
         lines.append(
             f"Battle {b.battle}: A {card(b.heroes[0])} {pa} vs B {card(b.heroes[1])} {pb}"

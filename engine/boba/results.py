@@ -32,7 +32,7 @@ class BattleResult(NamedTuple):
     power: tuple[int, int]
     modifiers: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
     winner: int | None
-    decided_by: str  # power, super or draw
+    decided_by: str  # power, super, draw or rule (a play's rule: Ultimatum Dog)
     honors_next: int
 
     def to_json(self) -> dict[str, Any]:

@@ -718,10 +718,14 @@ class GameState:
         else:
             raise self._wrong_phase("pass")
 
+    def _opportunity_over(self, pi: int) -> None:
+        """pi's play opportunity (their turn) ends: rules checked then (Ultimatum Dog)."""
+        if self.ongoing and not self.p[pi].hot_dogs and self.has_rule("zero_hot_dogs_lose", pi):
+            self.p[pi].zero_loss = True
+
     def _end_opportunity(self, pi: int) -> None:
+        self._opportunity_over(pi)
         self.p[pi].passed = True
-        if self.ongoing and self.has_rule("zero_hot_dogs_lose", pi) and not self.p[pi].hot_dogs:
-            self.p[pi].zero_loss = True  # Ultimatum Dog: 0 hot dogs at the end of the turn
         other = OTHER[pi]
         if not self.p[other].passed:
             self.turn = other
@@ -767,6 +771,9 @@ class GameState:
         ps.hand.remove(cid)
         run_play(self, pi, play, action, before)
         if self.play_ended and self.phase == "play":
+            for i in (0, 1):  # both players' opportunities end here
+                if not self.p[i].passed:
+                    self._opportunity_over(i)
             self.p[0].passed = self.p[1].passed = True
             self._fire("play_phase_end", None)
             self._determine()
@@ -896,7 +903,7 @@ class GameState:
         if self.p[0].zero_loss or self.p[1].zero_loss:
             # A rule (Ultimatum Dog) makes a player lose whatever the power; both: a draw.
             if self.p[0].zero_loss and self.p[1].zero_loss:
-                winner, by = None, "rule"
+                winner, by = None, "draw"
             else:
                 winner, by = (1 if self.p[0].zero_loss else 0), "rule"
         r0, r1 = self.p[0].results, self.p[1].results

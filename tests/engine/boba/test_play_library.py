@@ -39,25 +39,13 @@ REPO = Path(__file__).resolve().parents[3]
 PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
-MAX_JUDGE_STEPS = 18
+MAX_JUDGE_STEPS = 3
+# Hot dogs beyond a player's 10 (README decision 9) and a cost that depends on a later play by
+# the opponent: see docs/game-record.md, "Rulings on card texts".
 JUDGED_PLAYS = {
-    "A Game Of War",
-    "Bonus Recovery",
-    "Called Shot",
-    "Discard Rebate",
-    "Forced Substitution",
     "Ghost Dog",
-    "Grilled Bandit",
-    "Lineup Randomizer",
-    "Luck Of The Draw",
-    "Pick Your Poison",
-    "Refill And Reload",
     "Scare Tactics",
-    "Snack Sanction",
     "Student Loan",
-    "Sweet Relish",
-    "Synergy Snacks",
-    "Ultimatum Dog",
 }
 MAX_JUDGE_TEXT = 90
 FILLER = {"name": "Filler", "cost": 9, "effect": []}
