@@ -827,7 +827,8 @@ class Resolver(Context):
             if step.get("name") == "chosen":
                 named = self.choice("name")
                 if not isinstance(named, str) or not named.strip():
-                    raise _invalid("name", "choices.name must name a play.")
+                    names = tuple(p.name for c in eligible if isinstance(p := s.cards[c], Play))
+                    raise _invalid("name", "choices.name must name a play.", names or ("-",))
                 want = _play_key(named)
                 eligible = [
                     c
@@ -969,7 +970,9 @@ class Resolver(Context):
     def do_flip(self, step: dict[str, Any]) -> bool:
         n = self.amount(step["flip"])
         stop = step.get("stop_on")
-        for _ in range(n):
+        for i in range(n):
+            if i and step.get("may_stop") and self.cur.ri >= len(self.cur.random):
+                break  # "you may flip again": the record shows the player stopped
             r = self.next_random("coin")
             self.coin = str(r)
             if r == "heads":
@@ -985,7 +988,9 @@ class Resolver(Context):
     def do_roll(self, step: dict[str, Any]) -> bool:
         n = self.amount(step["roll"])
         stop = step.get("stop_on")
-        for _ in range(n):
+        for i in range(n):
+            if i and step.get("may_stop") and self.cur.ri >= len(self.cur.random):
+                break  # "you may roll again": the record shows the player stopped
             for pi in _who(self.me, step.get("who", "own"), self.actor):
                 r = self.next_random("die")
                 assert isinstance(r, int)
@@ -1165,6 +1170,8 @@ class Resolver(Context):
         slot = s.battle - 1
         done = True
         chosen = self.choice("hero")
+        if step.get("may") and chosen is False:
+            return True  # "you can replace": declined (choices.hero false)
         for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = s.p[pi]
             w = step.get("weapon")

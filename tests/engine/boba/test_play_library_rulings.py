@@ -418,3 +418,72 @@ def test_a_count_condition_may_carry_a_weapon_parameter() -> None:
 
 def test_trigger_outcomes_are_ignored_by_records_without_them() -> None:
     validate_effect([{"on": "battle_start", "battles": [1], "do": [{"draw": 1}]}])
+
+
+# ------------------------------------------------------------------ "may" on the card
+
+
+def test_one_and_one_may_stop_after_a_heads() -> None:
+    out = battle_one({"a1": named("One-And-One")}, [act("A", "run", "a1", random=["heads"])])
+    assert power(out)["A"] == 110
+    run = act("A", "run", "a1", random=["heads", "heads"])
+    assert power(battle_one({"a1": named("One-And-One")}, [run]))["A"] == 120
+
+
+def test_sack_streak_may_stop_rolling_after_a_4_to_6() -> None:
+    out = battle_one({"a1": named("Sack Streak")}, [act("A", "run", "a1", random=[5, 6])])
+    assert power(out)["B"] == 70
+    out = battle_one({"a1": named("Sack Streak")}, [act("A", "run", "a1", random=[5, 2, 6])])
+    assert out["error"]["code"] == "unexpected_random"  # a 1-3 ends the streak
+
+
+def test_risky_substitution_may_be_declined_on_heads() -> None:
+    run = act("A", "run", "a1", random=["heads"], choices={"hero": False})
+    out = battle_one({"a1": named("Risky Substitution")}, [run])
+    assert out["battles"][0]["heroes"]["A"] == "A1"
+    run = act("A", "run", "a1", random=["heads"], choices={"hero": "AB2"})
+    out = battle_one({"a1": named("Risky Substitution")}, [run])
+    assert out["battles"][0]["heroes"]["A"] == "AB2"
+
+
+# ------------------------------------------------------------------ rulings kept, pinned
+
+
+def test_steel_flipper_draws_only_with_the_heads_bonus() -> None:
+    plays = {"a1": named("Steel Flipper"), "x1": FILLER}
+    steel = [(100, "Steel")] * 7
+    out = battle_one(plays, [act("A", "run", "a1", random=["tails"])], a=steel)
+    assert power(out)["A"] == 100
+    r = rp(
+        make_record(
+            PM,
+            a=steel,
+            plays=plays,
+            hands={"A": ["a1"]},
+            actions=[*passes(), act("A", "run", "a1", random=["heads"], drawn=["x1"])],
+        )
+    )
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.p[0].hand == ["x1"]
+    assert r.state.power(0) == 110
+
+
+def test_overprepared_counts_itself_among_the_plays_run() -> None:
+    plays = {"a1": named("Buff Up 15"), "a2": named("Overprepared")}
+    out = battle_one(plays, [act("A", "run", "a1"), act("A", "run", "a2")])
+    assert power(out)["B"] == 90  # two plays run this battle, this one included
+
+
+def test_instant_refund_counts_itself_among_the_plays_used() -> None:
+    out = battle_one({"a1": named("Instant Refund")}, [act("A", "run", "a1")], hot_dogs=6)
+    assert out["hot_dogs"]["A"] == 7
+
+
+def test_dead_red_discards_once_when_the_named_weapon_misses() -> None:
+    plays = {"a1": named("Dead Red"), "a2": named("Buff Up 15")}
+    run = act("A", "run", "a1", choices={"weapon": "Ice", "discard": ["a2"]})
+    out = two_battles(plays, [run], honors_2="A", b=[100, (100, "Ice"), *[100] * 5])
+    assert power(out, 1)["B"] == 100
+    assert power(out, 2)["B"] == 90  # the aura lasts the game
+    assert out["error"] is None
