@@ -1075,6 +1075,8 @@ class Resolver(Context):
         s.drop(lambda o: o.source in opp_plays)
         for ps in s.p:
             ps.mods[:] = [m for m in ps.mods if m[1] not in opp_plays]
+            if ps.floor is not None and ps.floor[0] in opp_plays:
+                ps.floor = None
         return True
 
     def do_copy(self, step: dict[str, Any]) -> bool:

@@ -386,8 +386,11 @@ class GameState:
                 ):
                     owner = o.owner
                     break
-            if owner != pi and self.is_prevented("recover", owner):
-                return 0
+            if owner != pi:
+                # what pi would have recovered (no more than pi's discard holds) goes to owner
+                n = min(n, self.p[pi].hot_dogs_discarded)
+                if self.is_prevented("recover", owner):
+                    return 0
             for o in self.ongoing:
                 if (
                     o.kind == "recovery"

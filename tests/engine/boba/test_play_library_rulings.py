@@ -487,3 +487,25 @@ def test_dead_red_discards_once_when_the_named_weapon_misses() -> None:
     assert power(out, 1)["B"] == 100
     assert power(out, 2)["B"] == 90  # the aura lasts the game
     assert out["error"] is None
+
+
+def test_grilled_bandit_takes_only_what_the_opponent_would_have_recovered() -> None:
+    plays = {"a1": named("Grilled Bandit"), "b1": named("Back From The Dumps")}
+    run_b = act("B", "run", "b1", choices={"recover": 3})
+    out = battle_one(plays, [act("A", "run", "a1")], [run_b], hot_dogs=9)
+    assert out["hot_dogs"] == {"A": 8, "B": 9}  # A: 9 - 5 + 3 own + 1 (B had 1 discarded)
+
+
+def test_the_perfect_offense_cancels_an_opponents_power_floor() -> None:
+    plays = {
+        "a1": named("Chrome Will"),
+        "b1": named("Gavel of Justice"),
+        "b2": named("The Perfect Offense"),
+    }
+    out = battle_one(
+        plays,
+        [act("A", "run", "a1")],
+        [act("B", "run", "b1"), act("B", "run", "b2")],
+        a=[(100, "Steel")] * 7,
+    )
+    assert power(out)["A"] == 70
