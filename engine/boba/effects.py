@@ -97,6 +97,7 @@ COUNTS: dict[str, str] = {
     "hot_dogs_before_cost": "hot dogs the runner had before paying this Play's cost",
     "shuffled": "cards this Play shuffled back into decks",
     "revealed_power": "power of the last hero this Play revealed or drew for `whose`",
+    "max_cost_this_battle": "highest printed cost of the plays `whose` ran this battle (-1: none)",
     "power_change": "current power minus printed power of the active hero (whose)",
 }
 
@@ -534,7 +535,13 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
     "repeat": (check_amount, {"do": check_steps}, "run `do` that many times"),
     "cost": (
         check_amount,
-        {"who": _WHO, "battles": check_battles, "plays": check_int},
+        {
+            "who": _WHO,
+            "battles": check_battles,
+            "plays": check_int,
+            "card": _one_of(("chosen",)),
+            "while": check_condition,
+        },
         "change the cost of plays (never below zero)",
     ),
     "sub_cost": (

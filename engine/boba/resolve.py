@@ -275,6 +275,8 @@ class Context:
             return self.before_cost
         if name == "shuffled":
             return self.shuffled
+        if name == "max_cost_this_battle":
+            return max((_cost(s.cards[c]) for c in ps.plays_battle), default=-1)
         if name == "revealed_power":
             return self.revealed_powers.get(pi, 0)
         if name == "power_change":
@@ -535,6 +537,8 @@ class Resolver(Context):
                 and set(v) <= {"choice", "times", "plus", "min", "max"}
             ):
                 out[k] = self.amount(v)
+            elif isinstance(v, dict) and v.get("count") in ("drawn_cost", "drawn_power"):
+                out[k] = self.amount(v)  # what this play revealed, not a later play's
             else:
                 out[k] = self.bind(v, refs)
         return out
@@ -1025,6 +1029,16 @@ class Resolver(Context):
     # ---------------------------------------------------------------- ongoing
 
     def do_cost(self, step: dict[str, Any]) -> bool:
+        if step.get("card") == "chosen":
+            # one play of the runner's hand, revealed (choices.card): only it gets the change
+            hand = [c for c in self.s.p[self.me].hand if isinstance(self.s.cards[c], Play)]
+            if not hand:
+                return False
+            cid = self.choice("card")
+            if cid not in hand:
+                raise _invalid("card", "choices.card must be a play in hand.", tuple(hand))
+            self.drawn_cost = _cost(self.s.cards[cid])
+            step = {**step, "card": cid}
         o = self.ongoing("cost", step, self.amount(step["cost"]))
         if "plays" in step:
             self.s.uses[o.instance] = step["plays"]

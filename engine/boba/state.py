@@ -422,6 +422,10 @@ class GameState:
                     break
         for o in self.ongoing:
             if o.kind == "cost" and self.battle in o.battles and _reaches(o, pi, o.step, "who"):
+                if "card" in o.step and o.step["card"] != play.id:
+                    continue
+                if "while" in o.step and not Context(self, o.owner, None).cond(o.step["while"]):
+                    continue
                 left = self.uses.get(o.instance)
                 if left is not None and left <= 0:
                     continue

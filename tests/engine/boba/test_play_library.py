@@ -39,12 +39,11 @@ REPO = Path(__file__).resolve().parents[3]
 PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
-MAX_JUDGE_STEPS = 3
-# Hot dogs beyond a player's 10 (README decision 9) and a cost that depends on a later play by
-# the opponent: see docs/game-record.md, "Rulings on card texts".
+MAX_JUDGE_STEPS = 2
+# Hot dogs beyond a player's 10 (README decision 9): see docs/game-record.md, "Rulings on card
+# texts".
 JUDGED_PLAYS = {
     "Ghost Dog",
-    "Scare Tactics",
     "Student Loan",
 }
 MAX_JUDGE_TEXT = 90

@@ -509,3 +509,34 @@ def test_the_perfect_offense_cancels_an_opponents_power_floor() -> None:
         a=[(100, "Steel")] * 7,
     )
     assert power(out)["A"] == 70
+
+
+def _scare_tactics(b_runs_first: bool) -> dict[str, Any]:
+    """A has honors in battle 1 and runs Scare Tactics revealing Gavel of Justice (cost 4);
+    B wins battle 1 and so has honors in battle 2; B runs Buff Up 15 (2) or its own Gavel (4)."""
+    plays = {
+        "a1": named("Scare Tactics"),
+        "a2": named("Gavel of Justice"),
+        "b1": named("Gavel of Justice"),
+        "b2": named("Buff Up 15"),
+        "x1": FILLER,
+        "x2": FILLER,
+    }
+    b_card = "b1" if b_runs_first else "b2"
+    actions = [*passes(), act("A", "run", "a1", choices={"card": "a2"}), *passes()]
+    actions += [act("B", "draw", "x2"), act("A", "draw", "x1"), *passes("B")]
+    actions += [act("B", "run", b_card), act("B", "pass"), act("A", "run", "a2")]
+    hands = {"A": ["a1", "a2"], "B": ["b1", "b2"]}
+    return run_json(make_record(PM, b=[150] * 7, plays=plays, hands=hands, actions=actions))
+
+
+def test_scare_tactics_the_revealed_play_is_free_after_an_equal_or_costlier_opponent_play() -> None:
+    out = _scare_tactics(True)
+    assert out["error"] is None, out["error"]
+    assert out["hot_dogs"]["A"] == 9  # Scare Tactics 1, Gavel free
+
+
+def test_scare_tactics_the_revealed_play_costs_in_full_after_a_cheaper_play() -> None:
+    out = _scare_tactics(False)
+    assert out["error"] is None, out["error"]
+    assert out["hot_dogs"]["A"] == 5
