@@ -1014,12 +1014,31 @@ class Resolver(Context):
             i = self.cur.option_i
             self.cur.option_i += 1
             chosen = chosen[i] if i < len(chosen) else None
+        if chosen is None:
+            # Nothing recorded: when only one option can be done at all, it is the choice.
+            able = [name for name, steps in options.items() if self._able(steps)]
+            if len(able) == 1:
+                chosen = able[0]
         if chosen not in options:
             raise _invalid(
                 "option", f"choices.option must be one of {', '.join(options)}.", tuple(options)
             )
         self.run(options[chosen])
         return True
+
+    def _able(self, steps: Any) -> bool:
+        """Could these steps be done now (tried on a copy of the game)? An outcome the record
+        does not give (a choice, a card, a coin) counts as possible."""
+        cur = Cursor(None)
+        cur.random, cur.drawn, cur.choices = self.cur.random, self.cur.drawn, self.cur.choices
+        cur.ri, cur.di, cur.option_i = self.cur.ri, self.cur.di, self.cur.option_i
+        trial = Resolver(self.s.clone(), self.me, self.play, cur, self.source, self.depth)
+        trial.actor, trial.result = self.actor, self.result
+        try:
+            trial.run(steps)
+        except IllegalActionError as exc:
+            return exc.code in ("invalid_choice", "missing_drawn", "missing_random")
+        return not trial.nullified
 
     def do_repeat(self, step: dict[str, Any]) -> bool:
         for _ in range(min(self.amount(step["repeat"]), 50)):

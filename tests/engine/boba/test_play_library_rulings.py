@@ -540,3 +540,39 @@ def test_scare_tactics_the_revealed_play_costs_in_full_after_a_cheaper_play() ->
     out = _scare_tactics(False)
     assert out["error"] is None, out["error"]
     assert out["hot_dogs"]["A"] == 5
+
+
+def _pick_your_poison(trigger: dict[str, Any] | None, b_plays: bool = True) -> Any:
+    """B wins battle 1; A runs Pick Your Poison in battle 2 (a draw); battle 3 starts. B has
+    plays in hand unless ``b_plays`` is false (an empty playbook and hand)."""
+    plays = {"a1": named("Pick Your Poison"), **{f"x{i}": FILLER for i in range(1, 5)}}
+    choices = {"trigger": trigger} if trigger is not None else {}
+    b_draw = [act("B", "draw", "x2")] if b_plays else []
+    actions = [*passes(), *passes(), *b_draw, act("A", "draw", "x1")]
+    actions += [*passes("B"), act("B", "pass"), act("A", "run", "a1", choices=choices)]
+    actions += [act("A", "pass"), *([act("B", "draw", "x4")] if b_plays else [])]
+    actions.append(act("A", "draw", "x3"))
+    record = make_record(PM, b=[150] + [100] * 6, plays=plays, hands={"A": ["a1"]}, actions=actions)
+    if not b_plays:
+        record["setup"]["B"]["playbook_size"] = 0
+    return rp(record)
+
+
+def test_pick_your_poison_discard_option_recorded_in_the_trigger() -> None:
+    r = _pick_your_poison({"option": "discard", "discard": ["x2"]})
+    assert r.error is None, r.error
+    assert r.state is not None
+    assert r.state.battle == 3
+    assert r.state.p[1].hot_dogs == 10
+    assert r.state.p[1].hand == ["x4"]
+    assert r.state.p[1].discard == ["x2"]
+
+
+def test_pick_your_poison_without_a_record_takes_the_only_possible_option() -> None:
+    r = _pick_your_poison(None)  # both possible, nothing recorded: skipped (if able)
+    assert r.error is None and r.state is not None
+    assert (r.state.p[1].hot_dogs, r.state.p[1].hand) == (10, ["x2", "x4"])
+    r = _pick_your_poison(None, b_plays=False)  # no play to discard: B must pay
+    assert r.error is None and r.state is not None
+    assert r.state.battle == 3
+    assert r.state.p[1].hot_dogs == 9
