@@ -476,6 +476,11 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
         {"who": _WHO},
         "this battle, the opponent's plays that lower the hero's power raise it instead",
     ),
+    "overspend": (
+        check_amount,
+        {"who": _WHO, "battles": check_battles},
+        "spend up to that many hot dogs more than are available (a battle's allowance)",
+    ),
     "rule": (
         _one_of(RULES),
         {"who": _WHO, "battles": check_battles},

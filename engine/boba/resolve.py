@@ -610,6 +610,10 @@ class Resolver(Context):
             ]
         return True
 
+    def do_overspend(self, step: dict[str, Any]) -> bool:
+        self.ongoing("overspend", step, self.amount(step["overspend"]))
+        return True
+
     def do_rule(self, step: dict[str, Any]) -> bool:
         self.ongoing("rule", step)
         return True
@@ -662,11 +666,11 @@ class Resolver(Context):
                 raise _invalid(
                     "pay",
                     "choices.pay must say how many hot dogs to pay.",
-                    tuple(range(ps.hot_dogs + 1)),
+                    tuple(range(self.s.spendable(self.me) + 1)),
                 )
         else:
             n = self.amount(step["pay"])
-        if n > ps.hot_dogs:
+        if n > self.s.spendable(self.me):
             if step["pay"] == "any":
                 raise IllegalActionError(
                     "insufficient_hot_dogs",
@@ -674,8 +678,7 @@ class Resolver(Context):
                     f"{PLAYERS[self.me]} cannot pay {n} hot dogs with {ps.hot_dogs}.",
                 )
             return False
-        ps.spend(n)
-        ps.spent_battle += n
+        self.s.pay(self.me, n)
         self.paid += n
         return True
 
@@ -1158,11 +1161,10 @@ class Resolver(Context):
         assert isinstance(play, Play)
         if not step.get("free"):
             cost = s.play_cost(runner, play, charge=True)
-            if cost > ps.hot_dogs:
+            if cost > s.spendable(runner):
                 ps.discard.append(cid)
                 return False
-            ps.spend(cost)
-            ps.spent_battle += cost
+            s.pay(runner, cost)
         cur = Cursor(None)
         cur.random, cur.drawn, cur.ri, cur.di = (
             self.cur.random,

@@ -62,6 +62,7 @@ class PlayerState:
         "hot_dogs_discarded",
         "lineup",
         "mods",
+        "overspent",
         "passed",
         "pending_draws",
         "playbook_size",
@@ -100,6 +101,7 @@ class PlayerState:
         # "can't drop below its current power": (source, floor) on the active hero (CR 3.2)
         self.floor: tuple[str, int] | None = None
         self.zero_loss = False  # a rule makes this player lose the battle (Ultimatum Dog)
+        self.overspent = 0  # hot dogs spent this battle beyond those available (Student Loan)
 
     def clear_hero(self) -> None:
         """The active hero leaves the battle zone: its instantaneous effects end (CR 3.2)."""
@@ -143,6 +145,7 @@ class PlayerState:
         c.pending_draws = self.pending_draws
         c.floor = self.floor
         c.zero_loss = self.zero_loss
+        c.overspent = self.overspent
         return c
 
 
@@ -349,6 +352,28 @@ class GameState:
                 return True
         return False
 
+    def spendable(self, pi: int) -> int:
+        """Hot dogs pi can spend now: available ones, plus what an overspend effect (Student
+        Loan) still allows this battle."""
+        ps = self.p[pi]
+        if not self.ongoing:
+            return ps.hot_dogs
+        credit = 0
+        for o in self.ongoing:
+            if (
+                o.kind == "overspend"
+                and self.battle in o.battles
+                and _reaches(o, pi, o.step, "who")
+            ):
+                credit = max(credit, o.amount)
+        return ps.hot_dogs + max(0, credit - ps.overspent)
+
+    def pay(self, pi: int, n: int) -> None:
+        """pi spends n hot dogs (n <= spendable): available ones first, then the overspend."""
+        ps = self.p[pi]
+        ps.overspent += n - ps.spend(n)
+        ps.spent_battle += n
+
     def must_substitute(self, pi: int) -> bool:
         """A play forces pi to substitute now and pi is able to (bench, hot dogs, allowed)."""
         if not self.ongoing or not self.is_prevented("skip_substitution", pi):
@@ -356,7 +381,7 @@ class GameState:
         cost, payer = self.substitution_cost(pi)
         return (
             bool(self.p[pi].bench)
-            and self.p[payer].hot_dogs >= cost
+            and self.spendable(payer) >= cost
             and not self.is_prevented("substitute", pi)
         )
 
@@ -472,7 +497,7 @@ class GameState:
             return "play_limit_reached"
         if play.requires is not None and not Context(self, pi, play).cond(play.requires):
             return "play_condition_not_met"
-        if self.play_cost(pi, play) > self.p[pi].hot_dogs:
+        if self.play_cost(pi, play) > self.spendable(pi):
             return "insufficient_hot_dogs"
         return None
 
@@ -499,7 +524,7 @@ class GameState:
             out.append(Action(pid, "pass"))
         if phase == "substitution":
             cost, payer = self.substitution_cost(self.turn)
-            if self.p[payer].hot_dogs >= cost and not self.is_prevented("substitute", self.turn):
+            if self.spendable(payer) >= cost and not self.is_prevented("substitute", self.turn):
                 out.extend(Action(pid, "substitute", h) for h in ps.bench)
         elif phase == "play":
             for cid in ps.hand:
@@ -633,7 +658,7 @@ class GameState:
                 f"{card} is not on {PLAYERS[pi]}'s bench: only a bench hero can be substituted.",
             )
         cost, payer = self.substitution_cost(pi)
-        if self.p[payer].hot_dogs < cost:
+        if self.spendable(payer) < cost:
             raise IllegalActionError(
                 "insufficient_hot_dogs",
                 self._sub_rule(),
@@ -642,8 +667,7 @@ class GameState:
             )
         if action.draw is not None:
             self.check_new(action.draw, "hero", pi, self._sub_rule())
-        self.p[payer].spend(cost)
-        self.p[payer].spent_battle += cost
+        self.pay(payer, cost)
         slot = self.battle - 1
         old = ps.lineup[slot]
         ps.bench.remove(card)
@@ -773,8 +797,7 @@ class GameState:
             raise _cannot_run(why, self, pi, play)
         cost = self.play_cost(pi, play, charge=True)
         before = ps.hot_dogs
-        ps.spend(cost)
-        ps.spent_battle += cost
+        self.pay(pi, cost)
         ps.hand.remove(cid)
         run_play(self, pi, play, action, before)
         if self.play_ended and self.phase == "play":
@@ -848,6 +871,7 @@ class GameState:
         for ps in self.p:
             ps.clear_hero()
             ps.zero_loss = False
+            ps.overspent = 0
             ps.plays_battle = []
             ps.spent_battle = 0
             ps.recovered_battle = 0

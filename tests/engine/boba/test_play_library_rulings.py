@@ -576,3 +576,20 @@ def test_pick_your_poison_without_a_record_takes_the_only_possible_option() -> N
     assert r.error is None and r.state is not None
     assert r.state.battle == 3
     assert r.state.p[1].hot_dogs == 9
+
+
+def test_student_loan_lets_next_battle_costs_exceed_the_hot_dogs_by_3() -> None:
+    plays = {"a1": named("Student Loan"), "a2": named("Gavel of Justice")}
+    runs = [act("A", "run", "a1")]
+    out = two_battles(plays, runs, [act("A", "run", "a2")], hot_dogs=3)
+    assert out["error"] is None, out["error"]
+    assert power(out, 2)["B"] == 70  # 1 hot dog left pays 4 with 3 of allowance
+    assert out["hot_dogs"]["A"] == 0
+
+
+def test_student_loan_allowance_is_3_and_only_next_battle() -> None:
+    plays = {"a1": named("Student Loan"), "a2": named("Gavel of Justice")}
+    out = two_battles(plays, [act("A", "run", "a1")], [act("A", "run", "a2")], hot_dogs=2)
+    assert out["error"]["code"] == "insufficient_hot_dogs"  # 0 left, 4 > 3
+    out = battle_one(plays, [act("A", "run", "a1"), act("A", "run", "a2")], hot_dogs=4)
+    assert out["error"]["code"] == "insufficient_hot_dogs"  # not this battle
