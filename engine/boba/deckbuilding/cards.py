@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.boba.effects import WEAPONS as WEAPONS  # the ten Weapon Types (CR 2.1.1), once
+
 
 class CardKind(StrEnum):
     HERO = "hero"
@@ -30,20 +32,6 @@ class CardKind(StrEnum):
     BONUS_PLAY = "bonus_play"
     HOT_DOG = "hot_dog"
 
-
-WEAPONS: tuple[str, ...] = (
-    "Alt",
-    "Brawl",
-    "Cyber",
-    "Fire",
-    "Glow",
-    "Gum",
-    "Hex",
-    "Ice",
-    "Steel",
-    "Super",
-)
-"""The ten Weapon Types (CR 2.1.1)."""
 
 _WEAPON_BY_KEY = {w.casefold(): w for w in WEAPONS}
 
