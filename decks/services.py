@@ -34,19 +34,11 @@ from tournaments.status import EventStatus
 MAX_DECKLIST_BYTES = 200_000
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 IMPORT_BATCH = 1000
-UPDATE_FIELDS = (
-    "kind",
-    "name",
-    "set_name",
-    "card_number",
-    "parallel",
-    "weapon",
-    "power",
-    "cost",
-    "dbs",
-    "base_name",
-    "year",
-    "release",
+# The card's own columns (what an import writes); the identity columns are matched on.
+UPDATE_FIELDS = tuple(
+    f.name
+    for f in Card._meta.concrete_fields
+    if f.name not in ("id", "game", "external_id", "updated_at")
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import factory
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -69,3 +70,10 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
 
 def organiser_of(tournament: Tournament) -> User:
     return tournament.organisers.first()
+
+
+def logged_in(user: User) -> Client:
+    """A test client with this user logged in."""
+    client = Client()
+    client.force_login(user)
+    return client

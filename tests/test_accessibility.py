@@ -16,7 +16,13 @@ from django.test import Client
 from decks import services as deck_services
 from decks.catalog import catalog_for
 from engine.games import get_game
-from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, organiser_of
+from tests.factories import (
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    logged_in,
+    organiser_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -128,15 +134,8 @@ def scene():  # type: ignore[no-untyped-def]
     return {"event": event, "reg": reg, "version": version, "check": check}
 
 
-def _client(user=None) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def test_public_pages(scene) -> None:  # type: ignore[no-untyped-def]
-    client = _client()
+    client = Client()
     urls = [
         "/",
         f"/events/{scene['event'].slug}/",
@@ -150,7 +149,7 @@ def test_public_pages(scene) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_player_pages(scene) -> None:  # type: ignore[no-untyped-def]
-    client = _client(scene["reg"].player)
+    client = logged_in(scene["reg"].player)
     urls = [
         "/me/events/",
         "/accounts/profile/",
@@ -167,7 +166,7 @@ def test_organiser_pages(scene) -> None:  # type: ignore[no-untyped-def]
     organiser = organiser_of(scene["event"])
     organiser.is_organiser = True
     organiser.save()
-    client = _client(organiser)
+    client = logged_in(organiser)
     slug = scene["event"].slug
     urls = [
         f"/events/{slug}/manage/",
@@ -185,7 +184,7 @@ def test_organiser_pages(scene) -> None:  # type: ignore[no-untyped-def]
 def test_judge_pages(scene) -> None:  # type: ignore[no-untyped-def]
     judge = UserFactory()
     scene["event"].judges.add(judge)
-    client = _client(judge)
+    client = logged_in(judge)
     slug = scene["event"].slug
     urls = [
         f"/events/{slug}/manage/",

@@ -10,17 +10,12 @@ from tests.factories import (
     RegistrationFactory,
     TournamentFactory,
     UserFactory,
+    logged_in,
     organiser_of,
 )
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_home_lists_upcoming_and_running_events_not_drafts() -> None:
