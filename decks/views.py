@@ -49,9 +49,11 @@ def _refuse(request: HttpRequest) -> HttpResponse:
 
 
 def _event_format(tournament: Tournament) -> Any:
+    """The event's format, or None when its custom parameters no longer read (the page then
+    shows the list without format-dependent marks instead of failing)."""
     try:
         return services.event_format(tournament)
-    except (ValueError, KeyError):
+    except ServiceError:
         return None
 
 

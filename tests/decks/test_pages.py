@@ -21,17 +21,12 @@ from tests.factories import (
     RegistrationFactory,
     TournamentFactory,
     UserFactory,
+    logged_in,
     organiser_of,
 )
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -653,3 +648,17 @@ def test_tournament_registration_routes_still_work_beside_the_decklist_route(set
     assert response.status_code == 302
     reg.refresh_from_db()
     assert reg.status == "withdrawn"
+
+
+def test_deck_page_of_an_event_whose_custom_format_no_longer_reads_still_renders(
+    legal_list: str,
+) -> None:
+    from decks import services as deck_services
+
+    event = TournamentFactory()
+    reg = RegistrationFactory(tournament=event)
+    version = deck_services.decklist_submit(actor=reg.player, registration=reg, source=legal_list)
+    event.format_params = {"no_such_parameter": 1}
+    event.save()
+    response = logged_in(reg.player).get(f"/decklists/{version.pk}/")
+    assert response.status_code == 200
