@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 from accounts import api as accounts_api
 from config.views import healthz
 from decks import api as decks_api
+from matches import api as matches_api
 from tournaments import api as tournaments_api
 
 router = DefaultRouter()
@@ -42,6 +43,61 @@ api_urls = [
         name="api-event-deck-checks",
     ),
     path("deck-check-results/<int:pk>/", decks_api.deck_check_result, name="api-deck-check-result"),
+    path("events/<slug:slug>/rounds/", matches_api.rounds, name="api-rounds"),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/",
+        matches_api.round_detail,
+        name="api-round-detail",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/publish/",
+        matches_api.round_publish,
+        name="api-round-publish",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/timer/",
+        matches_api.round_timer,
+        name="api-round-timer",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/swap/",
+        matches_api.round_swap,
+        name="api-round-swap",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/repair/",
+        matches_api.round_repair,
+        name="api-round-repair",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/checks/",
+        matches_api.round_checks,
+        name="api-round-checks",
+    ),
+    path("events/<slug:slug>/standings/", matches_api.standings, name="api-standings"),
+    path(
+        "events/<slug:slug>/standings/<int:registration>/",
+        matches_api.standings_player,
+        name="api-standings-player",
+    ),
+    path(
+        "events/<slug:slug>/cut-calculator/",
+        matches_api.cut_calculator,
+        name="api-cut-calculator",
+    ),
+    path("events/<slug:slug>/top-cut/", matches_api.top_cut, name="api-top-cut"),
+    path("events/<slug:slug>/my-match/", matches_api.my_match, name="api-my-match"),
+    path("matches/<int:pk>/", matches_api.match_detail, name="api-match-detail"),
+    path("matches/<int:pk>/report/", matches_api.match_report, name="api-match-report"),
+    path("matches/<int:pk>/confirm/", matches_api.match_confirm, name="api-match-confirm"),
+    path(
+        "matches/<int:pk>/correction-preview/",
+        matches_api.match_correction_preview,
+        name="api-match-correction-preview",
+    ),
+    path("matches/<int:pk>/extension/", matches_api.match_extension, name="api-match-extension"),
+    path("matches/<int:pk>/table/", matches_api.match_table, name="api-match-table"),
+    path("matches/<int:pk>/versions/", matches_api.match_versions, name="api-match-versions"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),

@@ -48,6 +48,10 @@ class GamePlugin:
     # Loaded lazily so that importing the registry stays cheap and free of the engines.
     load_formats: Callable[[], tuple[FormatChoice, ...]] = field(repr=False)
     load_deck_rules: Callable[[], Any] = field(repr=False)
+    # Swiss tiebreakers after match points, in order (names of tournaments.standings).
+    tiebreakers: tuple[str, ...] = ("omw", "gw", "ogw")
+    # Trophies per game, when the game records them per battle (BoBA: seven battles).
+    battles_per_game: int | None = None
 
     def formats(self) -> tuple[FormatChoice, ...]:
         return self.load_formats()
@@ -91,6 +95,9 @@ BOBA = GamePlugin(
     match_structures=(BEST_OF_ONE, BEST_OF_THREE),
     load_formats=_boba_formats,
     load_deck_rules=_boba_deck_rules,
+    # Battle differential last: trophies are BoBA's own measure of a close game.
+    tiebreakers=("omw", "gw", "ogw", "battle_diff"),
+    battles_per_game=7,
 )
 
 GAMES: dict[str, GamePlugin] = {BOBA.key: BOBA}

@@ -1,1 +1,249 @@
-"""Matches, result reports, disputes, judge calls, rulings and penalties (coming with the matches issue)."""
+"""Rounds, matches, result reports and every version of a result.
+
+Vocabulary: a *round* is one Swiss round or one bracket round of an event; a *match* is one
+table of a round (or a bye: no opponent); a *report* is what one player says the result was
+(one per player per match, a database constraint); a *result version* is one change to a
+match's result, kept forever (who, when, before, after, why). The final result lives on the
+match row itself, so a match has exactly one final result by construction.
+
+A standings *snapshot* is the standings after a finished round, computed once by the pure core
+and stored; a correction to a finished round drops the snapshots it changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Registration, Tournament
+
+
+class RoundStage(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    TOP_CUT = "top_cut", _("Top cut")
+
+
+class RoundStatus(models.TextChoices):
+    PAIRING = "pairing", _("Pairing")
+    PAIRED = "paired", _("Paired, not published")
+    PUBLISHED = "published", _("Published")
+    FINISHED = "finished", _("Finished")
+
+
+VISIBLE_TO_PLAYERS = (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=10, choices=RoundStage.choices)
+    status = models.CharField(max_length=10, choices=RoundStatus.choices)
+    # Bumped on every change to who sits where: the cache key of the rendered pairings.
+    version = models.PositiveIntegerField(default=1)
+    seed = models.CharField(max_length=64, blank=True)
+    pairing_stats = models.JSONField(default=dict, blank=True)
+    pairing_error = models.TextField(blank=True)
+    # tournaments.timer.RoundTimer.to_json(): the length and the start/stop activations.
+    timer = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            # Two organisers pairing at once, or a retried task, still make one round.
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=~Q(status="finished"),
+                name="round_one_unfinished_per_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=RoundStatus.values), name="round_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(stage__in=RoundStage.values), name="round_stage_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+    @property
+    def is_visible_to_players(self) -> bool:
+        return self.status in VISIBLE_TO_PLAYERS
+
+    @property
+    def is_top_cut(self) -> bool:
+        return self.stage == RoundStage.TOP_CUT
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", _("Not reported")
+    REPORTED = "reported", _("One side reported")
+    DISPUTED = "disputed", _("Disputed")
+    FINAL = "final", _("Final")
+
+
+class Match(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="matches_as_a")
+    b = models.ForeignKey(
+        Registration,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches_as_b",
+    )
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
+    )
+    games_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    games_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    games_drawn = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Per game, trophies won by a and by b (BoBA); null when not recorded.
+    battles = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    assigned_bye = models.BooleanField(default=False)
+    seed_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    extension_minutes = models.PositiveSmallIntegerField(default=0)
+    result_version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table", "id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="match_table_unique_in_round",
+            ),
+            models.UniqueConstraint(fields=["round", "a"], name="match_a_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "b"], condition=Q(b__isnull=False), name="match_b_once_per_round"
+            ),
+            models.CheckConstraint(condition=~Q(a=models.F("b")), name="match_not_against_self"),
+            models.CheckConstraint(
+                condition=~Q(status="final") | Q(games_a__isnull=False, games_b__isnull=False),
+                name="match_final_has_result",
+            ),
+            models.CheckConstraint(
+                condition=Q(b__isnull=False) | Q(status="final"), name="match_bye_is_final"
+            ),
+        ]
+        indexes = [models.Index(fields=["round", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b_id is None
+
+    @property
+    def games(self) -> tuple[int, int, int] | None:
+        if self.games_a is None or self.games_b is None:
+            return None
+        return (self.games_a, self.games_b, self.games_drawn or 0)
+
+    def side_of(self, registration_id: int) -> str | None:
+        if registration_id == self.a_id:
+            return "a"
+        if registration_id == self.b_id:
+            return "b"
+        return None
+
+    def opponent_of(self, registration_id: int) -> int | None:
+        return self.b_id if registration_id == self.a_id else self.a_id
+
+    def result_json(self) -> dict[str, Any] | None:
+        games = self.games
+        if games is None or self.status != MatchStatus.FINAL:
+            return None
+        out: dict[str, Any] = {"games": list(games)}
+        if self.battles is not None:
+            out["battles"] = self.battles
+        return out
+
+
+class Report(models.Model):
+    """What one player of a match says its result was."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    games_a = models.PositiveSmallIntegerField()
+    games_b = models.PositiveSmallIntegerField()
+    games_drawn = models.PositiveSmallIntegerField(default=0)
+    battles = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "registration"], name="report_one_per_player_per_match"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"report by {self.registration_id} on match {self.match_id}"
+
+    @property
+    def games(self) -> tuple[int, int, int]:
+        return (self.games_a, self.games_b, self.games_drawn)
+
+
+class ResultChange(models.TextChoices):
+    REPORTED = "reported", _("Reported by a player")
+    CONFIRMED = "confirmed", _("Confirmed by the opponent")
+    DISPUTED = "disputed", _("Disputed")
+    ENTERED = "entered", _("Entered by staff")
+    CORRECTED = "corrected", _("Corrected by staff")
+    AUTO_CONFIRMED = "auto_confirmed", _("Confirmed automatically")
+    BYE = "bye", _("Bye")
+
+
+class ResultVersion(models.Model):
+    """One change to a match's result: kept forever."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    change = models.CharField(max_length=20, choices=ResultChange.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="result_version_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} version {self.number} ({self.change})"
+
+
+class StandingsSnapshot(models.Model):
+    """The standings after a finished round, as the pure core computed them."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="standings")
+    rows = models.JSONField()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"standings after {self.round}"

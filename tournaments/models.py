@@ -24,6 +24,21 @@ STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
 TOP_CUT_CHOICES = [(0, _("No top cut")), (2, "2"), (4, "4"), (8, "8"), (16, "16")]
 
 
+class FirstRoundPairing(models.TextChoices):
+    RANDOM = "random", _("Random")
+    SEEDED = "seeded", _("By seed (top half against bottom half)")
+
+
+class LateEntryPolicy(models.TextChoices):
+    LOSS = "loss", _("A loss for each missed round")
+    ZERO = "zero", _("Join on zero, missed rounds not counted")
+
+
+class CutPolicy(models.TextChoices):
+    STRICT = "strict", _("Strict: the top N by standings")
+    POINTS = "points", _("Everyone tied on points with the Nth player")
+
+
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(_("'%(value)s' is not a known time zone."), params={"value": value})
@@ -82,6 +97,35 @@ class Tournament(models.Model):
         help_text=_("Players without a legal decklist cannot check in."),
     )
     decklists_published_at = models.DateTimeField(_("decklists published"), null=True, blank=True)
+    first_round_pairing = models.CharField(
+        _("round 1 pairing"),
+        max_length=10,
+        choices=FirstRoundPairing.choices,
+        default=FirstRoundPairing.RANDOM,
+    )
+    late_entry_policy = models.CharField(
+        _("late entries"),
+        max_length=10,
+        choices=LateEntryPolicy.choices,
+        default=LateEntryPolicy.LOSS,
+    )
+    cut_policy = models.CharField(
+        _("cut line"), max_length=10, choices=CutPolicy.choices, default=CutPolicy.STRICT
+    )
+    start_timer_on_publish = models.BooleanField(
+        _("publishing a round starts its timer"), default=True
+    )
+    auto_confirm_minutes = models.PositiveSmallIntegerField(
+        _("confirm a lone report automatically after (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("Minutes after the round ends; blank: never (a judge or the opponent confirms)."),
+    )
+    hide_standings_before_final = models.BooleanField(
+        _("hide standings before the final Swiss round"), default=False
+    )
+    # The pairing draw's seed: kept so anyone can re-run an event's pairings (swiss_state).
+    pairing_seed = models.CharField(max_length=32, blank=True)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_events", verbose_name=_("organisers")
     )
@@ -177,6 +221,15 @@ class Tournament(models.Model):
     def game_name(self) -> str:
         return get_game(self.game).name
 
+    @property
+    def tiebreakers(self) -> tuple[str, ...]:
+        return get_game(self.game).tiebreakers
+
+    @property
+    def structure(self):  # type: ignore[no-untyped-def]
+        """The match structure (best of 1 or 3) of this event's game."""
+        return get_game(self.game).match_structure(self.match_structure)
+
 
 class RegistrationStatus(models.TextChoices):
     REGISTERED = "registered", _("Registered")
@@ -209,6 +262,14 @@ class Registration(models.Model):
     checked_in_at = models.DateTimeField(null=True, blank=True)
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Rounds with a bye granted at registration (invitations): never paired in those rounds.
+    bye_rounds = models.JSONField(_("byes granted for rounds"), default=list, blank=True)
+    seed = models.FloatField(_("seed"), null=True, blank=True, help_text=_("Higher seeds first."))
+    fixed_table = models.PositiveIntegerField(
+        _("fixed table"), null=True, blank=True, help_text=_("For players who cannot move.")
+    )
+    # The first round this registration could be paired in; set when it is first paired.
+    late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -206,3 +206,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
 }
+
+# Periodic work for celery beat: lone result reports are confirmed once an event's
+# auto-confirm delay has passed after its round ended (off unless the event sets it).
+CELERY_BEAT_SCHEDULE = {
+    "auto-confirm-lone-reports": {"task": "matches.auto_confirm", "schedule": 60.0},
+}

@@ -1,0 +1,332 @@
+"""REST API for rounds, results, standings and the top cut: thin views over matches.services.
+
+The contract is ../shared/spec/event-api.md; docs/api.md lists what this adds to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.api import validated
+from config.errors import ServiceError
+from matches import selectors, services
+from matches import serializers as s
+from matches.models import Match
+from tournaments import permissions as perms
+from tournaments.models import Tournament
+
+MAX_STANDINGS_PAGE = 5000
+STANDING_FIELDS = (
+    "rank",
+    "registration",
+    "name",
+    "points",
+    "record",
+    "dropped",
+    "tiebreakers",
+    "byes",
+    "match_win_pct",
+    "games",
+    "trophies",
+)
+
+
+def _event(request: Request, slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+
+
+def _round_out(round_: Any) -> dict[str, Any]:
+    return dict(s.RoundOutput(round_).data)
+
+
+def _match(request: Request, pk: int) -> Match:
+    return selectors.match_visible(request.user, pk)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=s.RoundSummaryOutput(many=True),
+    description="Rounds of the event: published ones only for players and the public.",
+)
+@extend_schema(
+    methods=["POST"],
+    request=None,
+    responses={201: s.RoundOutput},
+    description="Pair the next round (organisers). 409 while a round is unfinished or the "
+    "event is not running. Large events pair in a task: status `pairing` until done.",
+)
+@api_view(["GET", "POST"])
+def rounds(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    if request.method == "POST":
+        round_ = services.round_pair(actor=request.user, tournament=event)
+        return Response(_round_out(round_), status=status.HTTP_201_CREATED)
+    qs = selectors.rounds_visible(request.user, event)
+    return Response(s.RoundSummaryOutput(qs, many=True).data)
+
+
+@extend_schema(methods=["GET"], responses=s.RoundOutput)
+@extend_schema(
+    methods=["DELETE"],
+    request=s.ConfirmInput,
+    responses={204: None},
+    description='Delete an unpublished round (organisers); needs {"confirm": true}.',
+)
+@api_view(["GET", "DELETE"])
+def round_detail(request: Request, slug: str, number: int) -> Response:
+    event = _event(request, slug)
+    round_ = selectors.round_visible(request.user, event, number)
+    if request.method == "DELETE":
+        data = validated(s.ConfirmInput, request.data or {"confirm": False})
+        services.round_delete(actor=request.user, round_=round_, confirm=data["confirm"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return Response(_round_out(round_))
+
+
+def _staff_round(request: Request, slug: str, number: int) -> Any:
+    event = _event(request, slug)
+    round_ = selectors.round_visible(request.user, event, number)
+    perms.require_staff(request.user, event)
+    return round_
+
+
+@extend_schema(request=None, responses=s.RoundOutput)
+@api_view(["POST"])
+def round_publish(request: Request, slug: str, number: int) -> Response:
+    round_ = _staff_round(request, slug, number)
+    round_ = services.round_publish(actor=request.user, round_=round_)
+    return Response(_round_out(round_))
+
+
+@extend_schema(request=s.TimerInput, responses=s.RoundOutput)
+@api_view(["POST"])
+def round_timer(request: Request, slug: str, number: int) -> Response:
+    round_ = _staff_round(request, slug, number)
+    data = validated(s.TimerInput, request.data)
+    round_ = services.round_timer(actor=request.user, round_=round_, **data)
+    return Response(_round_out(round_))
+
+
+@extend_schema(request=s.SwapInput, responses=s.RoundOutput)
+@api_view(["POST"])
+def round_swap(request: Request, slug: str, number: int) -> Response:
+    round_ = _staff_round(request, slug, number)
+    data = validated(s.SwapInput, request.data)
+    round_ = services.round_swap(actor=request.user, round_=round_, **data)
+    return Response(_round_out(round_))
+
+
+@extend_schema(request=None, responses=s.RoundOutput)
+@api_view(["POST"])
+def round_repair(request: Request, slug: str, number: int) -> Response:
+    round_ = _staff_round(request, slug, number)
+    round_ = services.round_repair(actor=request.user, round_=round_)
+    return Response(_round_out(round_))
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def round_checks(request: Request, slug: str, number: int) -> Response:
+    round_ = _staff_round(request, slug, number)
+    checks = services.round_checks(round_)
+    return Response([{"ok": c.ok, "name": c.name, "detail": c.detail} for c in checks])
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("round", int, description="standings after this round"),
+        OpenApiParameter("limit", int, description=f"at most {MAX_STANDINGS_PAGE} rows"),
+        OpenApiParameter("offset", int),
+    ],
+    responses=s.StandingsOutput,
+)
+@api_view(["GET"])
+def standings(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    number = _int_param(request, "round", None)
+    snapshot = services.standings_snapshot(event, number)
+    number = snapshot.round.number
+    if selectors.standings_hidden_for(request.user, event, number):
+        raise Http404("Standings are hidden until the final round is over.")
+    limit = _int_param(request, "limit", MAX_STANDINGS_PAGE)
+    offset = _int_param(request, "offset", 0)
+    if not 1 <= (limit or 0) <= MAX_STANDINGS_PAGE:
+        raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
+    rows = snapshot.rows[offset : offset + limit]  # type: ignore[operator]
+    return Response(
+        {
+            "round": number,
+            "count": len(snapshot.rows),
+            "rows": [{k: row[k] for k in STANDING_FIELDS} for row in rows],
+        }
+    )
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("round", int)],
+    responses=OpenApiTypes.OBJECT,
+    description="One player's line with every opponent and how each tiebreaker was computed.",
+)
+@api_view(["GET"])
+def standings_player(request: Request, slug: str, registration: int) -> Response:
+    event = _event(request, slug)
+    snapshot = services.standings_snapshot(event, _int_param(request, "round", None))
+    if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
+        raise Http404("Standings are hidden until the final round is over.")
+    for row in snapshot.rows:
+        if row["registration"] == registration:
+            return Response({"round": snapshot.round.number, **row})
+    raise Http404("This player has no standings line.")
+
+
+def _int_param(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ServiceError(f"{name}: must be a whole number.", field=name) from None
+    if value < 0 or value > 1_000_000:
+        raise ServiceError(f"{name}: out of range.", field=name)
+    return value
+
+
+@extend_schema(
+    methods=["POST"],
+    request=None,
+    responses={201: s.RoundOutput},
+    description="Cut to the event's top-cut size from the final standings and create the "
+    "first bracket round (organisers).",
+)
+@extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT, description="The bracket.")
+@api_view(["GET", "POST"])
+def top_cut(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    if request.method == "POST":
+        round_ = services.top_cut_start(actor=request.user, tournament=event)
+        return Response(_round_out(round_), status=status.HTTP_201_CREATED)
+    bracket = [
+        _round_out(r) for r in selectors.rounds_visible(request.user, event).filter(stage="top_cut")
+    ]
+    champion = services.champion_of(event)
+    return Response(
+        {
+            "size": event.top_cut_size,
+            "policy": event.cut_policy,
+            "rounds": bracket,
+            "champion": champion.pk if champion else None,
+            "champion_name": champion.name if champion else None,
+        }
+    )
+
+
+@extend_schema(responses=s.MatchOutput)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def my_match(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    match = selectors.my_match(request.user, event)
+    if match is None:
+        raise Http404("You have no match in a published round.")
+    return Response(_match_out(match))
+
+
+def _match_out(match: Match) -> dict[str, Any]:
+    data = dict(s.MatchOutput(match).data)
+    timer = selectors.timer_view(match.round, timezone.now(), match.extension_minutes)
+    data["timer"] = dict(s.TimerOutput(timer).data)
+    data["ends_at"] = data["timer"]["ends_at"]
+    return data
+
+
+@extend_schema(responses=s.MatchOutput)
+@api_view(["GET"])
+def match_detail(request: Request, pk: int) -> Response:
+    return Response(_match_out(_match(request, pk)))
+
+
+@extend_schema(request=s.ReportInput, responses=s.MatchOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_report(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    data = validated(s.ReportInput, request.data)
+    match = services.match_report(actor=request.user, match=match, **data)
+    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+
+
+@extend_schema(request=None, responses=s.MatchOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_confirm(request: Request, pk: int) -> Response:
+    match = services.match_confirm(actor=request.user, match=_match(request, pk))
+    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+
+
+@extend_schema(request=s.ReportInput, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_correction_preview(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    data = validated(s.ReportInput, request.data)
+    data.pop("reason", None)
+    return Response(services.correction_preview(actor=request.user, match=match, **data))
+
+
+@extend_schema(request=s.ExtensionInput, responses=s.MatchOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_extension(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    data = validated(s.ExtensionInput, request.data)
+    match = services.match_extend(actor=request.user, match=match, **data)
+    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+
+
+@extend_schema(request=s.TableInput, responses=s.MatchOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_table(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    data = validated(s.TableInput, request.data)
+    match = services.round_set_table(actor=request.user, match=match, **data)
+    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+
+
+@extend_schema(responses=s.ResultVersionOutput(many=True))
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def match_versions(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    if not (
+        perms.is_staff_of(request.user, match.round.tournament)
+        or services._acting_side(request.user, match) is not None
+    ):
+        raise Http404("No such match.")
+    versions = match.versions.select_related("actor")
+    return Response(s.ResultVersionOutput(versions, many=True).data)
+
+
+@extend_schema(
+    responses=OpenApiTypes.OBJECT,
+    description="Before the last Swiss round(s): for each player, whether a win, a draw or a "
+    "loss makes the top cut certain on points, possible, or impossible.",
+)
+@api_view(["GET"])
+def cut_calculator(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    snapshot = services.standings_snapshot(event)
+    if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
+        raise Http404("Standings are hidden until the final round is over.")
+    return Response(services.cut_calculator(event))

@@ -1,0 +1,146 @@
+"""Reads shared by the pages and the API: what each person may see of rounds and matches.
+
+Anything unpublished is invisible (a 404) to those who may not see it yet: players and the
+public see published and finished rounds; the event's organisers and judges see every round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from matches.models import VISIBLE_TO_PLAYERS, Match, MatchStatus, Round, RoundStage, RoundStatus
+from tournaments import permissions
+from tournaments.models import Registration, Tournament
+from tournaments.timer import RoundTimer, table_ends_at
+
+
+def rounds_visible(user: Any, tournament: Tournament) -> QuerySet[Round]:
+    qs = tournament.rounds.order_by("number")
+    if permissions.is_staff_of(user, tournament):
+        return qs
+    return qs.filter(status__in=VISIBLE_TO_PLAYERS)
+
+
+def round_visible(user: Any, tournament: Tournament, number: int) -> Round:
+    round_ = rounds_visible(user, tournament).filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round.")
+    round_.tournament = tournament
+    return round_
+
+
+def round_matches(round_: Round) -> QuerySet[Match]:
+    """Every match of a round with both players' names, byes last, by table."""
+    return round_.matches.select_related("a__player", "b__player").order_by("table", "id")
+
+
+def match_visible(user: Any, match_id: int) -> Match:
+    match = (
+        Match.objects.select_related("round__tournament", "a__player", "b__player")
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise Http404("No such match.")
+    tournament = match.round.tournament
+    if not Tournament.objects.visible_to(user).filter(pk=tournament.pk).exists():
+        raise Http404("No such match.")
+    if not match.round.is_visible_to_players and not permissions.is_staff_of(user, tournament):
+        raise Http404("No such match.")
+    return match
+
+
+def latest_visible_round(user: Any, tournament: Tournament) -> Round | None:
+    return rounds_visible(user, tournament).order_by("-number").first()
+
+
+def registration_of(user: Any, tournament: Tournament) -> Registration | None:
+    if not permissions.is_authenticated(user):
+        return None
+    return tournament.registrations.filter(player=user).first()
+
+
+def my_match(user: Any, tournament: Tournament) -> Match | None:
+    """The user's match in the latest published round: one indexed lookup."""
+    if not permissions.is_authenticated(user):
+        return None
+    round_ = tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+    if round_ is None:
+        return None
+    return (
+        round_.matches.select_related("round", "a__player", "b__player")
+        .filter(Q(a__player=user) | Q(b__player=user))
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class TimerView:
+    state: str
+    ends_at: datetime | None
+    remaining_seconds: int
+    length_seconds: int
+
+
+def timer_view(round_: Round, now: datetime, extension_minutes: int = 0) -> TimerView:
+    timer = RoundTimer.from_json(round_.timer or {"length_seconds": 0})
+    ends = table_ends_at(timer.ends_at, extension_minutes)
+    remaining = timer.remaining(now).total_seconds() + extension_minutes * 60
+    return TimerView(
+        state=timer.state,
+        ends_at=ends,
+        remaining_seconds=int(remaining),
+        length_seconds=int(timer.length.total_seconds()),
+    )
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    counts: dict[str, int]
+    total: int
+    unfinished: list[Match]
+
+
+def round_progress(round_: Round) -> RoundProgress:
+    """Every match's state with counts, and the unfinished ones by table for the sweep."""
+    matches = list(round_matches(round_))
+    counts = Counter(m.status for m in matches)
+    unfinished = sorted(
+        (m for m in matches if m.status != MatchStatus.FINAL), key=lambda m: m.table or 0
+    )
+    return RoundProgress(
+        counts={status: counts.get(status, 0) for status in MatchStatus.values},
+        total=len(matches),
+        unfinished=unfinished,
+    )
+
+
+def swiss_rounds_planned(tournament: Tournament, players: int) -> int:
+    from tournaments.swiss import recommended_structure
+
+    return tournament.planned_rounds or recommended_structure(max(players, 2))[0]
+
+
+def is_last_swiss_round_next(tournament: Tournament) -> bool:
+    """True when the next Swiss round to be paired is the final one."""
+    finished = tournament.rounds.filter(stage=RoundStage.SWISS).count()
+    players = tournament.registrations.filter(status="registered").count()
+    return finished + 1 == swiss_rounds_planned(tournament, players)
+
+
+def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -> bool:
+    """With the event's option on, players do not see standings going into the final round."""
+    if not tournament.hide_standings_before_final or permissions.is_staff_of(user, tournament):
+        return False
+    players = tournament.registrations.filter(status="registered").count()
+    planned = swiss_rounds_planned(tournament, players)
+    final_finished = tournament.rounds.filter(
+        stage=RoundStage.SWISS, number=planned, status=RoundStatus.FINISHED
+    ).exists()
+    return round_number == planned - 1 and not final_finished

@@ -1,0 +1,182 @@
+"""API shapes for rounds, matches, results, standings and the top cut (../shared/spec/event-api.md).
+
+Output fields of the contract keep their names; fields beyond it are additions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from matches import selectors
+from matches.models import Match, ResultVersion, Round
+
+
+class TimerOutput(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["not_started", "running", "paused"])
+    ends_at = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.IntegerField()
+    length_seconds = serializers.IntegerField()
+
+
+class ResultOutput(serializers.Serializer):
+    games = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3)
+    battles = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()), required=False
+    )
+
+
+class MatchOutput(serializers.ModelSerializer):
+    a = serializers.IntegerField(source="a_id")
+    b = serializers.IntegerField(source="b_id", allow_null=True)
+    result = serializers.SerializerMethodField()
+    a_name = serializers.SerializerMethodField()
+    b_name = serializers.SerializerMethodField()
+    round = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = (
+            "id",
+            "table",
+            "a",
+            "b",
+            "status",
+            "result",
+            "reason",
+            "a_name",
+            "b_name",
+            "round",
+            "extension_minutes",
+            "seed_a",
+            "seed_b",
+        )
+
+    def get_result(self, obj: Match) -> dict[str, Any] | None:
+        return obj.result_json()
+
+    def get_a_name(self, obj: Match) -> str:
+        return obj.a.name
+
+    def get_b_name(self, obj: Match) -> str | None:
+        return obj.b.name if obj.b_id is not None else None
+
+    def get_round(self, obj: Match) -> int:
+        return int(obj.round.number)
+
+
+class RoundMatchOutput(MatchOutput):
+    """A match inside a round: the round is the enclosing object."""
+
+    class Meta(MatchOutput.Meta):
+        fields = tuple(f for f in MatchOutput.Meta.fields if f != "round")
+
+
+class RoundSummaryOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ("number", "stage", "status")
+
+
+class RoundOutput(serializers.ModelSerializer):
+    ends_at = serializers.SerializerMethodField()
+    timer = serializers.SerializerMethodField()
+    matches = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = (
+            "number",
+            "stage",
+            "status",
+            "ends_at",
+            "matches",
+            "published_at",
+            "finished_at",
+            "timer",
+            "progress",
+            "pairing_error",
+            "version",
+        )
+
+    def _timer(self, obj: Round) -> selectors.TimerView:
+        return selectors.timer_view(obj, timezone.now())
+
+    def get_ends_at(self, obj: Round) -> str | None:
+        ends = self._timer(obj).ends_at
+        return serializers.DateTimeField().to_representation(ends) if ends else None
+
+    def get_timer(self, obj: Round) -> dict[str, Any]:
+        return dict(TimerOutput(self._timer(obj)).data)
+
+    def get_matches(self, obj: Round) -> list[dict[str, Any]]:
+        return list(RoundMatchOutput(selectors.round_matches(obj), many=True).data)
+
+    def get_progress(self, obj: Round) -> int:
+        from matches.services import pairing_progress
+
+        return pairing_progress(obj)
+
+
+class ReportInput(serializers.Serializer):
+    games = serializers.ListField(
+        child=serializers.JSONField(), help_text="[won by a, won by b, drawn]"
+    )
+    battles = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        allow_null=True,
+        help_text="Per game, trophies won by a and by b (BoBA).",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class TimerInput(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["start", "pause", "resume", "add"])
+    minutes = serializers.IntegerField(required=False, default=0, min_value=-240, max_value=240)
+
+
+class ExtensionInput(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=0, max_value=60)
+
+
+class SwapInput(serializers.Serializer):
+    first = serializers.IntegerField(help_text="registration id")
+    second = serializers.IntegerField(help_text="registration id")
+
+
+class TableInput(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=100_000)
+
+
+class ConfirmInput(serializers.Serializer):
+    confirm = serializers.BooleanField(required=False, default=False)
+
+
+class ResultVersionOutput(serializers.ModelSerializer):
+    actor = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultVersion
+        fields = ("number", "change", "actor", "before", "after", "reason", "created_at")
+
+    def get_actor(self, obj: ResultVersion) -> str | None:
+        return obj.actor.public_name if obj.actor_id else None
+
+
+class StandingRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    record = serializers.CharField()
+    dropped = serializers.BooleanField()
+    tiebreakers = serializers.DictField()
+
+
+class StandingsOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    rows = StandingRowOutput(many=True)

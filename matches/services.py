@@ -1,0 +1,1460 @@
+"""Use cases for running the rounds: pairing, review, publishing, the timer, results, top cut.
+
+The only code that writes rounds, matches, reports and result versions. Each public function
+takes keyword-only arguments, checks who may act and in what state, runs in one transaction,
+calls the pure cores (tournaments.swiss, standings, topcut, results, timer) and appends an
+AuditEntry for every change.
+
+Row locks are always taken in this order (docs/architecture.md), so two requests never wait on
+each other in a cycle: event, then registration, then round, then match. Result reports lock
+only their round and match: the round lock serialises the "was that the last result?" check,
+so a round finishes exactly once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.errors import Conflict, NotFound, ServiceError
+from matches.models import (
+    Match,
+    MatchStatus,
+    Report,
+    ResultChange,
+    ResultVersion,
+    Round,
+    RoundStage,
+    RoundStatus,
+    StandingsSnapshot,
+)
+from tournaments import permissions, results, swiss, topcut
+from tournaments.models import LateEntryPolicy, Registration, RegistrationStatus, Tournament
+from tournaments.services import audit
+from tournaments.standings import MatchRecord, Player, compute_standings
+from tournaments.status import EventStatus
+from tournaments.timer import RoundTimer, TimerError
+
+# Above this many players a round is paired in a Celery task with a progress bar.
+PAIR_IN_TASK_ABOVE = 256
+MAX_EXTENSION_MINUTES = 60
+MAX_ADDED_MINUTES = 240
+
+
+# --- locks and small helpers ----------------------------------------------------------------
+
+
+def _lock_event(tournament: Tournament | int) -> Tournament:
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def _lock_round(round_: Round | int) -> Round:
+    pk = round_ if isinstance(round_, int) else round_.pk
+    try:
+        return Round.objects.select_for_update().select_related("tournament").get(pk=pk)
+    except Round.DoesNotExist:
+        raise NotFound(_("round: this round no longer exists."), field="round") from None
+
+
+def _lock_match(match: Match | int) -> Match:
+    pk = match if isinstance(match, int) else match.pk
+    return Match.objects.select_for_update().select_related("round").get(pk=pk)
+
+
+def _bump_round(round_: Round) -> None:
+    """Who sits where changed: a new cache key for the round's rendered pairings."""
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+    round_.refresh_from_db(fields=["version"])
+
+
+def _structure_games_to_win(tournament: Tournament) -> int:
+    structure = tournament.structure
+    return structure.games_to_win if structure is not None else 1
+
+
+def _result_dict(games: Sequence[int] | None, battles: Any = None) -> dict[str, Any]:
+    if games is None:
+        return {}
+    out: dict[str, Any] = {"games": list(games)}
+    if battles is not None:
+        out["battles"] = [list(g) for g in battles]
+    return out
+
+
+def _match_result(match: Match) -> dict[str, Any]:
+    out = _result_dict(match.games, match.battles)
+    if out:
+        out["status"] = match.status
+    return out or {"status": match.status}
+
+
+def _record_version(
+    match: Match, *, change: str, actor: Any, before: dict[str, Any], reason: str = ""
+) -> ResultVersion:
+    match.result_version += 1
+    return ResultVersion.objects.create(
+        match=match,
+        number=match.result_version,
+        change=change,
+        actor=actor if permissions.is_authenticated(actor) else None,
+        before=before,
+        after=_match_result(match),
+        reason=reason,
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.order_by("-number").first()
+
+
+# --- the bridge to the pure cores ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SwissHistory:
+    """An event's Swiss rounds as the pure cores take them, ids as strings."""
+
+    players: tuple[Player, ...]
+    rounds: tuple[tuple[MatchRecord, ...], ...]
+    registrations: dict[int, Registration]
+
+
+def _match_record(match: Match) -> MatchRecord:
+    if match.b_id is None:
+        return MatchRecord(a=str(match.a_id), b=None, result="a")
+    games = match.games or (0, 0, 0)
+    return MatchRecord(
+        a=str(match.a_id),
+        b=str(match.b_id),
+        result=results.outcome(games),
+        games=games,
+        battles=results.trophy_totals(match.battles),
+    )
+
+
+def _player(registration: Registration, tournament: Tournament) -> Player:
+    return Player(
+        id=str(registration.pk),
+        dropped=registration.dropped,
+        late_entry_round=registration.late_entry_round or 1,
+        fixed_table=registration.fixed_table,
+        seeding=registration.seed,
+        bye_rounds=tuple(int(r) for r in registration.bye_rounds or ()),
+        late_entry_losses=tournament.late_entry_policy == LateEntryPolicy.LOSS
+        and (registration.late_entry_round or 1) > 1,
+    )
+
+
+def swiss_history(
+    tournament: Tournament, *, upto: int | None = None, extra: Sequence[Registration] = ()
+) -> SwissHistory:
+    """The finished Swiss rounds (up to round ``upto``) and everyone who played in them.
+
+    ``extra`` registrations (those about to be paired) join the players. One query for the
+    matches, one for the registrations.
+    """
+    rounds_qs = tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
+    if upto is not None:
+        rounds_qs = rounds_qs.filter(number__lte=upto)
+    numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
+    matches = (
+        Match.objects.filter(round__tournament=tournament, round__number__in=numbers)
+        .only("a_id", "b_id", "games_a", "games_b", "games_drawn", "battles", "round__number")
+        .select_related("round")
+        .order_by("round__number", "table", "id")
+    )
+    by_round: dict[int, list[MatchRecord]] = {n: [] for n in numbers}
+    ids: set[int] = {r.pk for r in extra}
+    for match in matches:
+        by_round[match.round.number].append(_match_record(match))
+        ids.add(match.a_id)
+        if match.b_id is not None:
+            ids.add(match.b_id)
+    registrations = {
+        r.pk: r for r in Registration.objects.filter(pk__in=ids).select_related("player")
+    }
+    players = tuple(_player(registrations[pk], tournament) for pk in sorted(registrations))
+    return SwissHistory(players, tuple(tuple(by_round[n]) for n in numbers), registrations)
+
+
+def pairable_registrations(tournament: Tournament) -> list[Registration]:
+    """Who is paired next: registered, not dropped; once anyone checked in, only those."""
+    qs = tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
+    )
+    if qs.filter(checked_in_at__isnull=False).exists():
+        qs = qs.filter(checked_in_at__isnull=False)
+    return list(qs.select_related("player"))
+
+
+def _scoring() -> swiss.Scoring:
+    return swiss.Scoring()
+
+
+# --- pairing a round ------------------------------------------------------------------------
+
+
+def round_pair(*, actor: Any, tournament: Tournament) -> Round:
+    """Pair the next round: Swiss while the event runs, the next bracket round in the top cut.
+
+    The round is created (status ``pairing``) under the event lock, so two organisers pairing
+    at once make one round; the pairing itself runs now, or in a task for large events.
+    """
+    with transaction.atomic():
+        tournament = _lock_event(tournament)
+        permissions.require_organiser(actor, tournament)
+        if tournament.status not in (EventStatus.RUNNING, EventStatus.TOP_CUT):
+            raise Conflict(
+                _("The event is not running: move it to Running before pairing."),
+                field="status",
+                code="not_running",
+            )
+        last = current_round(tournament)
+        if last is not None and last.status != RoundStatus.FINISHED:
+            raise Conflict(
+                _("Round %(n)d is not finished: every match needs a final result first.")
+                % {"n": last.number},
+                field="round",
+                code="round_unfinished",
+            )
+        stage = RoundStage.TOP_CUT if tournament.status == EventStatus.TOP_CUT else RoundStage.SWISS
+        if stage == RoundStage.TOP_CUT and last is not None and last.matches.count() <= 1:
+            raise Conflict(_("The final has been played."), field="round", code="bracket_over")
+        if not tournament.pairing_seed:
+            tournament.pairing_seed = secrets.token_hex(8)
+            tournament.save(update_fields=["pairing_seed", "updated_at"])
+        number = (last.number if last else 0) + 1
+        try:
+            with transaction.atomic():
+                round_ = Round.objects.create(
+                    tournament=tournament,
+                    number=number,
+                    stage=stage,
+                    status=RoundStatus.PAIRING,
+                    seed=f"{tournament.pairing_seed}:{number}",
+                    created_by=actor,
+                    timer=RoundTimer(timedelta(minutes=tournament.round_minutes)).to_json(),
+                )
+        except IntegrityError:
+            raise Conflict(_("Another round is being paired."), field="round") from None
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="round.created",
+            target=round_,
+            round=number,
+            stage=stage,
+        )
+        in_task = (
+            stage == RoundStage.SWISS
+            and len(pairable_registrations(tournament)) > PAIR_IN_TASK_ABOVE
+        )
+    if in_task:
+        from matches.tasks import pair_round_task
+
+        pair_round_task.delay(round_.pk)
+    else:
+        round_pairing_run(round_id=round_.pk)
+    round_.refresh_from_db()
+    return round_
+
+
+def pairing_progress_key(round_id: int) -> str:
+    return f"round:{round_id}:pairing-progress"
+
+
+def _progress(round_id: int, percent: int) -> None:
+    cache.set(pairing_progress_key(round_id), percent, timeout=3600)
+
+
+def pairing_progress(round_: Round) -> int:
+    if round_.status != RoundStatus.PAIRING:
+        return 100
+    return int(cache.get(pairing_progress_key(round_.pk), 0))
+
+
+def round_pairing_run(*, round_id: int) -> Round | None:
+    """Pair a round created by :func:`round_pair`. Idempotent: a round already paired, or
+    gone, is left alone, so a retried or duplicated task never makes a second set of matches."""
+    try:
+        with transaction.atomic():
+            round_ = Round.objects.select_related("tournament").get(pk=round_id)
+            tournament = _lock_event(round_.tournament)
+            round_ = _lock_round(round_id)
+            if round_.status != RoundStatus.PAIRING:
+                return round_
+            _progress(round_id, 5)
+            if round_.stage == RoundStage.TOP_CUT:
+                _pair_bracket_round(tournament, round_)
+            else:
+                _pair_swiss_round(tournament, round_)
+            round_.status = RoundStatus.PAIRED
+            round_.pairing_error = ""
+            round_.save(update_fields=["status", "pairing_error", "pairing_stats"])
+            _progress(round_id, 100)
+            return round_
+    except (swiss.StateError, topcut.BracketError, ServiceError) as exc:
+        Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(pairing_error=str(exc))
+        if isinstance(exc, ServiceError):
+            raise
+        return None
+
+
+def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
+    candidates = pairable_registrations(tournament)
+    history = swiss_history(tournament, extra=candidates)
+    _progress(round_.pk, 20)
+    played = {pid for rnd in history.rounds for m in rnd for pid in (m.a, m.b) if pid}
+    late: list[Registration] = []
+    if round_.number > 1:
+        for registration in candidates:
+            if str(registration.pk) not in played and registration.late_entry_round is None:
+                registration.late_entry_round = round_.number
+                late.append(registration)
+    if late:
+        Registration.objects.bulk_update(late, ["late_entry_round"])
+        history = swiss_history(tournament, extra=candidates)
+    pairable = {str(r.pk) for r in candidates}
+    # Only the registrations being paired now are active; everyone else in the history is out.
+    players = [p if p.id in pairable else _as_dropped(p) for p in history.players]
+    result = swiss.pair_round(
+        players,
+        history.rounds,
+        _scoring(),
+        seed=round_.seed,
+        round_number=round_.number,
+        tiebreakers=tournament.tiebreakers,
+    )
+    _progress(round_.pk, 70)
+    rows: list[Match] = [
+        Match(
+            round=round_,
+            table=p.table,
+            a_id=int(p.a),
+            b_id=int(p.b),
+            reason=p.reason[:200],
+        )
+        for p in result.pairings
+    ]
+    for pid in result.assigned_byes:
+        rows.append(_bye(round_, int(pid), _("bye: granted at registration"), assigned=True))
+    if result.bye is not None:
+        rows.append(_bye(round_, int(result.bye), result.bye_reason or _("bye")))
+    created = Match.objects.bulk_create(rows)
+    _versions_for_byes(created)
+    round_.pairing_stats = result.to_json()["stats"]
+
+
+def _as_dropped(player: Player) -> Player:
+    from dataclasses import replace
+
+    return replace(player, dropped=True)
+
+
+def _bye(round_: Round, registration_id: int, reason: str, *, assigned: bool = False) -> Match:
+    won, lost, drawn = results.BYE_GAMES
+    return Match(
+        round=round_,
+        table=None,
+        a_id=registration_id,
+        b_id=None,
+        status=MatchStatus.FINAL,
+        games_a=won,
+        games_b=lost,
+        games_drawn=drawn,
+        reason=reason[:200],
+        assigned_bye=assigned,
+        result_version=1,
+    )
+
+
+def _versions_for_byes(matches: Sequence[Match]) -> None:
+    ResultVersion.objects.bulk_create(
+        [
+            ResultVersion(
+                match=m,
+                number=1,
+                change=ResultChange.BYE,
+                before={},
+                after=_match_result(m),
+                reason=m.reason,
+            )
+            for m in matches
+            if m.b_id is None
+        ]
+    )
+
+
+def _bracket_matches(round_: Round) -> list[topcut.BracketMatch]:
+    return [
+        topcut.BracketMatch(
+            table=m.table or 0,
+            a=str(m.a_id),
+            b=str(m.b_id) if m.b_id is not None else None,
+            seed_a=m.seed_a or 0,
+            seed_b=m.seed_b,
+        )
+        for m in round_.matches.order_by("table")
+    ]
+
+
+def _winner(match: Match) -> str:
+    games = match.games or (0, 0, 0)
+    return str(match.b_id) if results.outcome(games) == "b" else str(match.a_id)
+
+
+def _pair_bracket_round(tournament: Tournament, round_: Round) -> None:
+    previous = tournament.rounds.get(number=round_.number - 1)
+    if previous.stage != RoundStage.TOP_CUT:
+        raise ServiceError(_("Start the top cut first."), field="round")
+    winners = {m.table or 0: _winner(m) for m in previous.matches.all()}
+    nxt = topcut.next_bracket_round(_bracket_matches(previous), winners)
+    _write_bracket(round_, nxt)
+
+
+def _write_bracket(round_: Round, bracket: Sequence[topcut.BracketMatch]) -> None:
+    rows = []
+    for bm in bracket:
+        if bm.b is None:
+            bye = _bye(round_, int(bm.a), _("bye: top seed"))
+            bye.table = bm.table
+            bye.seed_a = bm.seed_a
+            rows.append(bye)
+            continue
+        rows.append(
+            Match(
+                round=round_,
+                table=bm.table,
+                a_id=int(bm.a),
+                b_id=int(bm.b),
+                seed_a=bm.seed_a,
+                seed_b=bm.seed_b,
+                reason=_("seed %(a)d v seed %(b)d") % {"a": bm.seed_a, "b": bm.seed_b or 0},
+            )
+        )
+    created = Match.objects.bulk_create(rows)
+    _versions_for_byes(created)
+
+
+# --- review before publishing ---------------------------------------------------------------
+
+
+def _require_unpublished(round_: Round) -> None:
+    if round_.status != RoundStatus.PAIRED:
+        raise Conflict(
+            _("Round %(n)d is %(status)s: only a paired, unpublished round can be changed.")
+            % {"n": round_.number, "status": round_.get_status_display()},
+            field="round",
+            code="round_published",
+        )
+
+
+@dataclass(frozen=True)
+class RoundCheck:
+    ok: bool
+    name: str
+    detail: str
+
+
+def round_checks(round_: Round) -> list[RoundCheck]:
+    """What the organiser checks before publishing: nobody twice, nobody dropped, byes
+    honoured, rematches."""
+    matches = list(round_.matches.select_related("a", "b"))
+    seen: dict[int, int] = {}
+    twice = []
+    dropped = []
+    for m in matches:
+        for reg in (m.a, m.b):
+            if reg is None:
+                continue
+            if reg.pk in seen:
+                twice.append(reg.name)
+            seen[reg.pk] = m.pk
+            if reg.dropped:
+                dropped.append(reg.name)
+    granted = [
+        r
+        for r in round_.tournament.registrations.filter(
+            status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
+        )
+        if round_.number in (r.bye_rounds or [])
+    ]
+    unhonoured = [
+        r.name for r in granted if not any(m.a_id == r.pk and m.b_id is None for m in matches)
+    ]
+    rematches = [m for m in matches if "rematch:" in m.reason]
+    checks = [
+        RoundCheck(not twice, _("Nobody twice"), ", ".join(twice) or _("every player once")),
+        RoundCheck(not dropped, _("Nobody dropped"), ", ".join(dropped) or _("no dropped player")),
+        RoundCheck(
+            not unhonoured,
+            _("Byes honoured"),
+            ", ".join(unhonoured)
+            or (
+                _("%(n)d granted byes given") % {"n": len(granted)}
+                if granted
+                else _("none granted")
+            ),
+        ),
+    ]
+    if round_.stage == RoundStage.SWISS:
+        checks.append(
+            RoundCheck(
+                not rematches,
+                _("No rematches"),
+                ", ".join(f"{m.a.name} v {m.b.name if m.b else '-'}" for m in rematches)
+                or _("no rematch"),
+            )
+        )
+    return checks
+
+
+@transaction.atomic
+def round_swap(*, actor: Any, round_: Round, first: int, second: int) -> Round:
+    """Swap two players' seats in an unpublished round (a bye moves with its seat)."""
+    tournament = _lock_event(round_.tournament)
+    permissions.require_organiser(actor, tournament)
+    round_ = _lock_round(round_)
+    _require_unpublished(round_)
+    if first == second:
+        raise ServiceError(_("second: choose two different players."), field="second")
+    seats: dict[int, tuple[Match, str]] = {}
+    for m in round_.matches.select_for_update().order_by("id"):
+        for side in ("a", "b"):
+            reg_id = getattr(m, f"{side}_id")
+            if reg_id in (first, second):
+                seats[reg_id] = (m, side)
+    for field, reg_id in (("first", first), ("second", second)):
+        if reg_id not in seats:
+            raise ServiceError(
+                _("%(field)s: this player is not in round %(n)d.")
+                % {"field": field, "n": round_.number},
+                field=field,
+            )
+    (m1, s1), (m2, s2) = seats[first], seats[second]
+    if m1.pk == m2.pk:
+        raise ServiceError(_("second: these two already play each other."), field="second")
+    # Move both out of the way first: (round, a) and (round, b) are unique.
+    Match.objects.filter(pk__in=[m1.pk, m2.pk]).delete()
+    setattr(m1, f"{s1}_id", second)
+    setattr(m2, f"{s2}_id", first)
+    for m in (m1, m2):
+        m.pk = None
+        m.reason = _("swapped by an organiser")
+        if m.b_id is None:
+            m.result_version = 0
+        m.save()
+        if m.b_id is None:
+            _versions_for_byes([m])
+    _bump_round(round_)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="round.swapped",
+        target=round_,
+        round=round_.number,
+        first=first,
+        second=second,
+    )
+    return round_
+
+
+@transaction.atomic
+def round_set_table(*, actor: Any, match: Match, table: int) -> Match:
+    """Move a match to a table; the match already there takes this one's table."""
+    round_ = match.round
+    tournament = _lock_event(round_.tournament)
+    permissions.require_organiser(actor, tournament)
+    round_ = _lock_round(round_)
+    _require_unpublished(round_)
+    if table < 1 or table > 100_000:
+        raise ServiceError(_("table: a table number from 1."), field="table")
+    match = _lock_match(match)
+    if match.b_id is None:
+        raise ServiceError(_("table: a bye has no table."), field="table")
+    other = round_.matches.select_for_update().filter(table=table).exclude(pk=match.pk).first()
+    old = match.table
+    if other is not None:
+        other.table = None
+        other.save(update_fields=["table"])
+    match.table = table
+    match.save(update_fields=["table"])
+    if other is not None:
+        other.table = old
+        other.save(update_fields=["table"])
+    _bump_round(round_)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="round.table_set",
+        target=match,
+        round=round_.number,
+        table=table,
+        was=old,
+    )
+    return match
+
+
+def round_repair(*, actor: Any, round_: Round) -> Round:
+    """Throw away an unpublished round's pairings and pair it again with a fresh draw."""
+    with transaction.atomic():
+        tournament = _lock_event(round_.tournament)
+        permissions.require_organiser(actor, tournament)
+        round_ = _lock_round(round_)
+        if round_.status not in (RoundStatus.PAIRED, RoundStatus.PAIRING):
+            _require_unpublished(round_)
+        round_.matches.all().delete()
+        round_.status = RoundStatus.PAIRING
+        round_.seed = f"{tournament.pairing_seed}:{round_.number}:{secrets.token_hex(4)}"
+        round_.save(update_fields=["status", "seed"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="round.repaired",
+            target=round_,
+            round=round_.number,
+        )
+    round_pairing_run(round_id=round_.pk)
+    _bump_round(round_)
+    round_.refresh_from_db()
+    return round_
+
+
+@transaction.atomic
+def round_delete(*, actor: Any, round_: Round, confirm: bool = False) -> None:
+    """Delete an unpublished round (its pairings are lost). Needs an explicit confirmation."""
+    tournament = _lock_event(round_.tournament)
+    permissions.require_organiser(actor, tournament)
+    round_ = _lock_round(round_)
+    if round_.status not in (RoundStatus.PAIRED, RoundStatus.PAIRING):
+        _require_unpublished(round_)
+    if not confirm:
+        raise ServiceError(
+            _("confirm: deleting round %(n)d throws away its %(count)d pairings; confirm to go on.")
+            % {"n": round_.number, "count": round_.matches.count()},
+            field="confirm",
+            code="confirmation_required",
+        )
+    number = round_.number
+    count = round_.matches.count()
+    round_.delete()
+    if (
+        round_.stage == RoundStage.TOP_CUT
+        and not tournament.rounds.filter(stage=RoundStage.TOP_CUT).exists()
+    ):
+        # The whole bracket is gone: back to the Swiss part.
+        tournament.status = EventStatus.RUNNING
+        tournament.save(update_fields=["status", "updated_at"])
+    audit(tournament=tournament, actor=actor, action="round.deleted", round=number, matches=count)
+
+
+@transaction.atomic
+def round_publish(*, actor: Any, round_: Round) -> Round:
+    tournament = _lock_event(round_.tournament)
+    permissions.require_organiser(actor, tournament)
+    round_ = _lock_round(round_)
+    if round_.status in (RoundStatus.PUBLISHED, RoundStatus.FINISHED):
+        return round_  # publishing twice changes nothing
+    if round_.status != RoundStatus.PAIRED:
+        raise Conflict(_("round: the round is still being paired."), field="round")
+    now = timezone.now()
+    round_.status = RoundStatus.PUBLISHED
+    round_.published_at = now
+    fields = ["status", "published_at"]
+    if tournament.start_timer_on_publish:
+        timer = RoundTimer.from_json(round_.timer)
+        if timer.state == "not_started":
+            round_.timer = timer.start(now).to_json()
+            fields.append("timer")
+    round_.save(update_fields=fields)
+    _bump_round(round_)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="round.published",
+        target=round_,
+        round=round_.number,
+    )
+    _finish_round_if_done(round_)
+    return round_
+
+
+# --- the round timer ------------------------------------------------------------------------
+
+
+TIMER_ACTIONS = ("start", "pause", "resume", "add")
+
+
+@transaction.atomic
+def round_timer(*, actor: Any, round_: Round, action: str, minutes: int = 0) -> Round:
+    """Start, pause, resume, or add minutes to the whole round (staff)."""
+    round_ = _lock_round(round_)
+    permissions.require_staff(actor, round_.tournament)
+    if action not in TIMER_ACTIONS:
+        raise ServiceError(
+            _("action: one of %(actions)s.") % {"actions": ", ".join(TIMER_ACTIONS)},
+            field="action",
+        )
+    if round_.status not in (RoundStatus.PUBLISHED, RoundStatus.PAIRED):
+        raise Conflict(_("round: only a current round has a running timer."), field="round")
+    timer = RoundTimer.from_json(round_.timer)
+    now = timezone.now()
+    try:
+        if action in ("start", "resume"):
+            timer = timer.start(now)
+        elif action == "pause":
+            timer = timer.pause(now)
+        else:
+            if not -MAX_ADDED_MINUTES <= minutes <= MAX_ADDED_MINUTES or minutes == 0:
+                raise ServiceError(
+                    _("minutes: between -%(max)d and %(max)d, not 0.") % {"max": MAX_ADDED_MINUTES},
+                    field="minutes",
+                )
+            timer = timer.add(timedelta(minutes=minutes))
+    except TimerError as exc:
+        raise ServiceError(
+            exc.message, field=exc.field if exc.field != "timer" else "action", code="timer"
+        ) from None
+    round_.timer = timer.to_json()
+    round_.save(update_fields=["timer"])
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action=f"round.timer_{action}",
+        target=round_,
+        round=round_.number,
+        minutes=minutes,
+    )
+    return round_
+
+
+@transaction.atomic
+def match_extend(*, actor: Any, match: Match, minutes: int) -> Match:
+    """A judge gives one table extra time (replaces its extension)."""
+    round_ = _lock_round(match.round)
+    permissions.require_staff(actor, round_.tournament)
+    if not 0 <= minutes <= MAX_EXTENSION_MINUTES:
+        raise ServiceError(
+            _("minutes: from 0 to %(max)d.") % {"max": MAX_EXTENSION_MINUTES}, field="minutes"
+        )
+    match = _lock_match(match)
+    was = match.extension_minutes
+    match.extension_minutes = minutes
+    match.save(update_fields=["extension_minutes", "updated_at"])
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action="match.extension",
+        target=match,
+        round=round_.number,
+        table=match.table,
+        minutes=minutes,
+        was=was,
+    )
+    return match
+
+
+# --- results --------------------------------------------------------------------------------
+
+
+def _checked(
+    tournament: Tournament, round_: Round, games: Sequence[Any], battles: Any
+) -> tuple[results.Games, results.Battles | None]:
+    try:
+        return results.check_result(
+            games,
+            battles,
+            games_to_win=_structure_games_to_win(tournament),
+            battles_per_game=tournament_battles_per_game(tournament),
+            draws_allowed=round_.stage != RoundStage.TOP_CUT,
+        )
+    except results.ResultError as exc:
+        raise ServiceError(exc.message, field=exc.field) from None
+
+
+def tournament_battles_per_game(tournament: Tournament) -> int | None:
+    from engine.games import get_game
+
+    return get_game(tournament.game).battles_per_game
+
+
+def _acting_side(actor: Any, match: Match) -> str | None:
+    """'a' or 'b' when the actor plays in this match."""
+    if not permissions.is_authenticated(actor):
+        return None
+    if match.a.player_id == actor.pk:
+        return "a"
+    if match.b is not None and match.b.player_id == actor.pk:
+        return "b"
+    return None
+
+
+def _battles_json(battles: results.Battles | None) -> Any:
+    return [list(g) for g in battles] if battles is not None else None
+
+
+def _set_result(match: Match, games: results.Games, battles: results.Battles | None) -> None:
+    match.games_a, match.games_b, match.games_drawn = games
+    match.battles = _battles_json(battles)
+
+
+def match_report(
+    *,
+    actor: Any,
+    match: Match,
+    games: Sequence[Any],
+    battles: Any = None,
+    reason: str = "",
+) -> Match:
+    """A player reports (the opponent confirms or disputes); staff enter a final result.
+
+    Sending the same report again changes nothing. Staff changing a final result is a
+    correction and must say why; it changes standings and later pairings, never a round in
+    progress.
+    """
+    with transaction.atomic():
+        round_ = _lock_round(match.round)
+        tournament = round_.tournament
+        match = _lock_match(match)
+        match.round = round_
+        side = _acting_side(actor, match)
+        if side is None and not permissions.is_staff_of(actor, tournament):
+            if permissions.is_authenticated(actor) and round_.is_visible_to_players:
+                raise_forbidden = True
+            else:
+                raise_forbidden = False
+            if raise_forbidden:
+                from config.errors import Forbidden
+
+                raise Forbidden(_("You do not play in this match."))
+            raise NotFound(_("match: no such match."), field="match")
+        if match.b_id is None:
+            raise ServiceError(_("match: a bye has no result to report."), field="match")
+        if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
+            if side is not None and not permissions.is_staff_of(actor, tournament):
+                raise NotFound(_("match: no such match."), field="match")
+            raise Conflict(_("round: publish the round before entering results."), field="round")
+        checked_games, checked_battles = _checked(tournament, round_, games, battles)
+        if side is not None:
+            updated = _player_report(actor, match, side, checked_games, checked_battles)
+        else:
+            updated = _staff_result(
+                actor, tournament, round_, match, checked_games, checked_battles, reason
+            )
+    return updated
+
+
+def _player_report(
+    actor: Any,
+    match: Match,
+    side: str,
+    games: results.Games,
+    battles: results.Battles | None,
+) -> Match:
+    round_ = match.round
+    tournament = round_.tournament
+    # Reports are stored as the match sees them (a's games first), whoever sent them.
+    registration_id = match.a_id if side == "a" else match.b_id
+    if match.status == MatchStatus.FINAL:
+        if match.games == games:
+            return match  # the same result again: nothing to do
+        raise Conflict(
+            _("games: this match's result is final; call a judge to change it."),
+            field="games",
+            code="result_final",
+        )
+    if round_.status == RoundStatus.FINISHED:
+        raise Conflict(_("round: the round is over; ask a judge."), field="round")
+    existing = {r.registration_id: r for r in match.reports.select_for_update()}
+    mine = existing.get(registration_id)
+    battles_json = _battles_json(battles)
+    if mine is not None and mine.games == games and mine.battles == battles_json:
+        return match  # a double tap
+    before = _match_result(match)
+    if mine is None:
+        try:
+            with transaction.atomic():
+                mine = Report.objects.create(
+                    match=match,
+                    registration_id=registration_id,
+                    games_a=games[0],
+                    games_b=games[1],
+                    games_drawn=games[2],
+                    battles=battles_json,
+                )
+        except IntegrityError:
+            raise Conflict(_("games: you already reported this match."), field="games") from None
+    else:
+        mine.games_a, mine.games_b, mine.games_drawn = games
+        mine.battles = battles_json
+        mine.save()
+    theirs = next((r for pk, r in existing.items() if pk != registration_id), None)
+    if theirs is None:
+        match.status = MatchStatus.REPORTED
+        _set_result(match, games, battles)
+        change = ResultChange.REPORTED
+    elif theirs.games == games:
+        match.status = MatchStatus.FINAL
+        _set_result(match, games, battles if battles is not None else _tuple_battles(theirs))
+        change = ResultChange.CONFIRMED
+    else:
+        match.status = MatchStatus.DISPUTED
+        match.games_a = match.games_b = match.games_drawn = None
+        match.battles = None
+        change = ResultChange.DISPUTED
+    version = _record_version(match, change=change, actor=actor, before=before)
+    match.save()
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action=f"match.{change}",
+        target=match,
+        registration=mine.registration,
+        round=round_.number,
+        table=match.table,
+        before=version.before,
+        after=version.after,
+        reason="",
+    )
+    if match.status == MatchStatus.FINAL:
+        _finish_round_if_done(round_)
+    return match
+
+
+def _tuple_battles(report: Report) -> results.Battles | None:
+    if report.battles is None:
+        return None
+    return tuple((int(g[0]), int(g[1])) for g in report.battles)
+
+
+def _staff_result(
+    actor: Any,
+    tournament: Tournament,
+    round_: Round,
+    match: Match,
+    games: results.Games,
+    battles: results.Battles | None,
+    reason: str,
+) -> Match:
+    reason = " ".join((reason or "").split())[:500]
+    battles_json = _battles_json(battles)
+    if match.status == MatchStatus.FINAL and match.games == games and match.battles == battles_json:
+        return match
+    correcting = match.status == MatchStatus.FINAL
+    if correcting and not reason:
+        raise ServiceError(
+            _("reason: say why this final result is being corrected."), field="reason"
+        )
+    if correcting and round_.stage == RoundStage.TOP_CUT:
+        old_winner = _winner(match)
+        new_winner = str(match.b_id) if results.outcome(games) == "b" else str(match.a_id)
+        later = tournament.rounds.filter(number__gt=round_.number).exists()
+        if later and old_winner != new_winner:
+            raise Conflict(
+                _(
+                    "games: the next bracket round is already paired with this winner; "
+                    "delete it first."
+                ),
+                field="games",
+            )
+    before = _match_result(match)
+    match.status = MatchStatus.FINAL
+    _set_result(match, games, battles)
+    change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
+    version = _record_version(match, change=change, actor=actor, before=before, reason=reason)
+    match.save()
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action=f"match.{change}",
+        target=match,
+        round=round_.number,
+        table=match.table,
+        before=version.before,
+        after=version.after,
+        reason=reason,
+    )
+    if correcting and round_.status == RoundStatus.FINISHED:
+        _results_changed(tournament, round_)
+    _finish_round_if_done(round_)
+    return match
+
+
+def match_confirm(*, actor: Any, match: Match) -> Match:
+    """The opponent of the player who reported agrees: the result is final."""
+    with transaction.atomic():
+        round_ = _lock_round(match.round)
+        match = _lock_match(match)
+        match.round = round_
+        side = _acting_side(actor, match)
+        if side is None:
+            if permissions.is_staff_of(actor, round_.tournament) and match.status in (
+                MatchStatus.REPORTED,
+                MatchStatus.FINAL,
+            ):
+                side = "staff"
+            elif permissions.is_authenticated(actor) and round_.is_visible_to_players:
+                from config.errors import Forbidden
+
+                raise Forbidden(_("You do not play in this match."))
+            else:
+                raise NotFound(_("match: no such match."), field="match")
+        if not round_.is_visible_to_players:
+            raise NotFound(_("match: no such match."), field="match")
+        if match.status == MatchStatus.FINAL:
+            return match  # confirming twice changes nothing
+        if match.status != MatchStatus.REPORTED:
+            raise ServiceError(
+                _("match: there is no single report to confirm (status %(s)s).")
+                % {"s": match.status},
+                field="match",
+                code="nothing_to_confirm",
+            )
+        report = match.reports.select_related("registration").get()
+        own_id = match.a_id if side == "a" else match.b_id if side == "b" else None
+        if report.registration_id == own_id:
+            raise ServiceError(
+                _("match: your opponent confirms your report, not you."),
+                field="match",
+                code="own_report",
+            )
+        if side in ("a", "b"):
+            _player_report(actor, match, side, report.games, _tuple_battles(report))
+        else:
+            _confirm_lone_report(match, report, actor, ResultChange.CONFIRMED)
+    match.refresh_from_db()
+    return match
+
+
+def _confirm_lone_report(match: Match, report: Report, actor: Any, change: str) -> None:
+    round_ = match.round
+    before = _match_result(match)
+    match.status = MatchStatus.FINAL
+    _set_result(match, report.games, _tuple_battles(report))
+    version = _record_version(match, change=change, actor=actor, before=before)
+    match.save()
+    audit(
+        tournament=round_.tournament,
+        actor=actor,
+        action=f"match.{change}",
+        target=match,
+        round=round_.number,
+        table=match.table,
+        before=version.before,
+        after=version.after,
+        reason=_("the opponent did not answer in time") if actor is None else "",
+    )
+    _finish_round_if_done(round_)
+
+
+def auto_confirm_due(now: datetime | None = None) -> int:
+    """Confirm lone reports in rounds that ended at least the event's N minutes ago."""
+    now = now or timezone.now()
+    confirmed = 0
+    rounds = Round.objects.filter(
+        status=RoundStatus.PUBLISHED, tournament__auto_confirm_minutes__isnull=False
+    ).select_related("tournament")
+    for round_ in rounds:
+        ends_at = RoundTimer.from_json(round_.timer).ends_at
+        minutes = round_.tournament.auto_confirm_minutes or 0
+        if ends_at is None or now < ends_at + timedelta(minutes=minutes):
+            continue
+        for match_id in round_.matches.filter(status=MatchStatus.REPORTED).values_list(
+            "pk", flat=True
+        ):
+            with transaction.atomic():
+                locked_round = _lock_round(round_.pk)
+                match = _lock_match(match_id)
+                match.round = locked_round
+                table_end = ends_at + timedelta(minutes=minutes + match.extension_minutes)
+                if match.status != MatchStatus.REPORTED or now < table_end:
+                    continue
+                report = match.reports.get()
+                _confirm_lone_report(match, report, None, ResultChange.AUTO_CONFIRMED)
+                confirmed += 1
+    return confirmed
+
+
+def _finish_round_if_done(round_: Round) -> None:
+    """A published round whose every match is final finishes by itself. Caller holds the
+    round lock, so two last results cannot both miss (or both see) the end."""
+    if round_.status != RoundStatus.PUBLISHED:
+        return
+    if round_.matches.exclude(status=MatchStatus.FINAL).exists():
+        return
+    now = timezone.now()
+    timer = RoundTimer.from_json(round_.timer)
+    if timer.state == "running":
+        round_.timer = timer.pause(now).to_json()
+    round_.status = RoundStatus.FINISHED
+    round_.finished_at = now
+    round_.save(update_fields=["status", "finished_at", "timer"])
+    tournament = round_.tournament
+    audit(
+        tournament=tournament,
+        actor=None,
+        action="round.finished",
+        target=round_,
+        round=round_.number,
+    )
+    if round_.stage == RoundStage.TOP_CUT:
+        final = round_.matches.count() == 1
+        if final:
+            _finish_event(tournament, round_)
+    else:
+        transaction.on_commit(lambda: _warm_standings(round_.pk))
+
+
+def _finish_event(tournament: Tournament, final_round: Round) -> None:
+    tournament = _lock_event(tournament)
+    final = final_round.matches.select_related("a", "b").get()
+    champion = final.b if results.outcome(final.games or (0, 0, 0)) == "b" else final.a
+    if tournament.status == EventStatus.TOP_CUT:
+        tournament.status = EventStatus.FINISHED
+        tournament.save(update_fields=["status", "updated_at"])
+    audit(
+        tournament=tournament,
+        actor=None,
+        action="event.finished",
+        target=tournament,
+        champion=champion.pk if champion else None,
+        champion_name=champion.name if champion else "",
+    )
+
+
+def champion_of(tournament: Tournament) -> Registration | None:
+    final_round = (
+        tournament.rounds.filter(stage=RoundStage.TOP_CUT, status=RoundStatus.FINISHED)
+        .order_by("-number")
+        .first()
+    )
+    if final_round is None:
+        return None
+    matches = list(final_round.matches.select_related("a__player", "b__player"))
+    if len(matches) != 1:
+        return None
+    final = matches[0]
+    return final.b if results.outcome(final.games or (0, 0, 0)) == "b" else final.a
+
+
+def _warm_standings(round_id: int) -> None:
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is not None and round_.status == RoundStatus.FINISHED:
+        standings_snapshot(round_.tournament, round_.number)
+
+
+def _results_changed(tournament: Tournament, round_: Round) -> None:
+    """A finished Swiss round's result changed: its standings and every later one go."""
+    if round_.stage != RoundStage.SWISS:
+        return
+    StandingsSnapshot.objects.filter(
+        round__tournament=tournament, round__number__gte=round_.number
+    ).delete()
+    cache.delete(standings_cache_key(tournament.pk))
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+def standings_cache_key(tournament_id: int) -> str:
+    return f"standings-generation:{tournament_id}"
+
+
+def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[str, Any]]:
+    """The pure core's standings as stored rows: the API's fields plus each breakdown."""
+    rows = compute_standings(history.players, history.rounds, _scoring(), tournament.tiebreakers)
+    names = {str(pk): r.name for pk, r in history.registrations.items()}
+
+    def pct(x: float) -> float:
+        return round(x, 3)
+
+    out = []
+    for row in rows:
+        out.append(
+            {
+                "rank": row.rank,
+                "registration": int(row.player_id),
+                "name": names.get(row.player_id, ""),
+                "points": row.points,
+                "record": row.record,
+                "dropped": row.dropped,
+                "tiebreakers": {
+                    name: (pct(value) if isinstance(value, float) else value)
+                    for name, value in row.tiebreakers
+                    if name != "h2h"
+                },
+                "byes": row.byes,
+                "match_win_pct": pct(row.match_win_pct),
+                "rounds_played": row.rounds_played,
+                "games": list(row.games),
+                "trophies": list(row.trophies),
+                "bye_rounds": list(row.bye_rounds),
+                "opponents": [
+                    {
+                        "round": o.round,
+                        "registration": int(o.opponent),
+                        "name": names.get(o.opponent, ""),
+                        "result": o.result,
+                        "games": list(o.games),
+                        "match_win_pct": pct(o.opponent_match_win_pct),
+                        "game_win_pct": pct(o.opponent_game_win_pct),
+                    }
+                    for o in row.opponents
+                ],
+            }
+        )
+    return out
+
+
+def last_finished_swiss_round(tournament: Tournament) -> Round | None:
+    return (
+        tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def standings_snapshot(
+    tournament: Tournament, round_number: int | None = None
+) -> StandingsSnapshot:
+    """The stored standings after a finished Swiss round (default: the latest), computed once."""
+    if round_number is None:
+        round_ = last_finished_swiss_round(tournament)
+    else:
+        round_ = tournament.rounds.filter(
+            number=round_number, stage=RoundStage.SWISS, status=RoundStatus.FINISHED
+        ).first()
+    if round_ is None:
+        raise NotFound(
+            _("round: no finished Swiss round %(n)s yet.") % {"n": round_number or ""},
+            field="round",
+        )
+    snapshot = StandingsSnapshot.objects.filter(round=round_).first()
+    if snapshot is not None:
+        return snapshot
+    history = swiss_history(tournament, upto=round_.number)
+    rows = standings_rows(tournament, history)
+    snapshot, _created = StandingsSnapshot.objects.update_or_create(
+        round=round_, defaults={"rows": rows}
+    )
+    return snapshot
+
+
+def correction_preview(
+    *, actor: Any, match: Match, games: Sequence[Any], battles: Any = None
+) -> dict[str, Any]:
+    """What a correction would change in the standings, before it is applied (staff)."""
+    round_ = match.round
+    tournament = round_.tournament
+    permissions.require_staff(actor, tournament)
+    checked_games, checked_battles = _checked(tournament, round_, games, battles)
+    if round_.stage != RoundStage.SWISS or round_.status != RoundStatus.FINISHED:
+        return {"changes": [], "round": None, "note": _("Standings are not affected yet.")}
+    last = last_finished_swiss_round(tournament)
+    assert last is not None
+    history = swiss_history(tournament, upto=last.number)
+    before = standings_rows(tournament, history)
+    replaced = list(history.rounds)
+    idx = round_.number - 1
+    target = (str(match.a_id), str(match.b_id))
+    new_record = MatchRecord(
+        a=target[0],
+        b=target[1],
+        result=results.outcome(checked_games),
+        games=checked_games,
+        battles=results.trophy_totals(checked_battles),
+    )
+    replaced[idx] = tuple(new_record if (m.a, m.b) == target else m for m in history.rounds[idx])
+    after = standings_rows(
+        tournament, SwissHistory(history.players, tuple(replaced), history.registrations)
+    )
+    old = {r["registration"]: r for r in before}
+    changes = []
+    for row in after:
+        was = old[row["registration"]]
+        if (was["rank"], was["points"], was["tiebreakers"]) != (
+            row["rank"],
+            row["points"],
+            row["tiebreakers"],
+        ):
+            changes.append(
+                {
+                    "registration": row["registration"],
+                    "name": row["name"],
+                    "rank": [was["rank"], row["rank"]],
+                    "points": [was["points"], row["points"]],
+                    "tiebreakers": [was["tiebreakers"], row["tiebreakers"]],
+                }
+            )
+    changes.sort(key=lambda c: c["rank"][1])
+    return {"round": last.number, "changes": changes, "note": ""}
+
+
+# --- top cut --------------------------------------------------------------------------------
+
+
+def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
+    """Cut to the event's top-cut size from the frozen final standings; seed the bracket."""
+    with transaction.atomic():
+        tournament = _lock_event(tournament)
+        permissions.require_organiser(actor, tournament)
+        if tournament.status != EventStatus.RUNNING:
+            raise Conflict(
+                _("The top cut starts from a running event after its Swiss rounds."),
+                field="status",
+                code="not_running",
+            )
+        if not tournament.top_cut_size:
+            raise ServiceError(
+                _("top_cut_size: this event has no top cut; finish it instead."),
+                field="top_cut_size",
+            )
+        last = current_round(tournament)
+        if last is None or last.status != RoundStatus.FINISHED:
+            raise Conflict(
+                _("round: finish the last Swiss round first."),
+                field="round",
+                code="round_unfinished",
+            )
+        cut = cut_for(tournament)
+        qualified = list(cut.qualified)
+        if len(qualified) < 2:
+            raise ServiceError(
+                _("top_cut_size: too few players for a top cut."), field="top_cut_size"
+            )
+        bracket = topcut.seed_cut_bracket(qualified)
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=last.number + 1,
+            stage=RoundStage.TOP_CUT,
+            status=RoundStatus.PAIRED,
+            seed="",
+            created_by=actor,
+            timer=RoundTimer(timedelta(minutes=tournament.round_minutes)).to_json(),
+            pairing_stats={"policy": cut.policy, "notes": cut_notes(tournament, cut)},
+        )
+        _write_bracket(round_, bracket)
+        tournament.status = EventStatus.TOP_CUT
+        tournament.save(update_fields=["status", "updated_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="top_cut.started",
+            target=round_,
+            size=len(qualified),
+            policy=cut.policy,
+            qualified=qualified,
+        )
+    return round_
+
+
+def cut_for(tournament: Tournament) -> topcut.CutResult:
+    """The cut line over the frozen final standings, with the event's policy."""
+    snapshot = standings_snapshot(tournament)
+    rows = []
+    for r in snapshot.rows:
+        net: dict[str, int] = {}
+        for o in r["opponents"]:
+            key = str(o["registration"])
+            net[key] = net.get(key, 0) + {"win": 1, "loss": -1}.get(o["result"], 0)
+        rows.append(
+            topcut.CutRow(
+                player_id=str(r["registration"]),
+                rank=r["rank"],
+                points=r["points"],
+                tiebreakers=tuple(r["tiebreakers"].items()),
+                dropped=r["dropped"],
+                head_to_head=tuple(sorted(net.items())),
+            )
+        )
+    try:
+        return topcut.cut_line(rows, tournament.top_cut_size, tournament.cut_policy)
+    except topcut.BracketError as exc:
+        raise ServiceError(exc.message, field="top_cut_size") from None
+
+
+def cut_notes(tournament: Tournament, cut: topcut.CutResult) -> list[str]:
+    names = {
+        str(r.pk): r.name
+        for r in Registration.objects.filter(
+            pk__in=[int(p) for p in cut.qualified]
+            + ([int(cut.line.below_id)] if cut.line else [])
+            + [int(p) for p in cut.skipped_dropped]
+        ).select_related("player")
+    }
+    return cut.notes(names)
+
+
+def cut_calculator(tournament: Tournament) -> dict[str, Any]:
+    """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut."""
+    from tournaments.cutcalc import cut_outlook
+
+    if not tournament.top_cut_size:
+        return {"round": None, "rounds_left": 0, "rows": []}
+    snapshot = standings_snapshot(tournament)
+    finished = snapshot.round.number
+    planned = (
+        tournament.planned_rounds or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
+    )
+    rounds_left = (
+        planned - tournament.rounds.filter(stage=RoundStage.SWISS, number__lte=finished).count()
+    )
+    if rounds_left < 1:
+        return {"round": finished, "rounds_left": 0, "rows": []}
+    points = {str(r["registration"]): r["points"] for r in snapshot.rows}
+    dropped = {str(r["registration"]) for r in snapshot.rows if r["dropped"]}
+    names = {str(r["registration"]): r["name"] for r in snapshot.rows}
+    nxt = tournament.rounds.filter(
+        number=finished + 1,
+        stage=RoundStage.SWISS,
+        status__in=(RoundStatus.PUBLISHED, RoundStatus.PAIRED, RoundStatus.FINISHED),
+    ).first()
+    pairings = None
+    if nxt is not None:
+        pairs = [
+            (str(a), str(b) if b is not None else None)
+            for a, b in nxt.matches.values_list("a_id", "b_id")
+        ]
+        paired = {p for pair in pairs for p in pair if p is not None}
+        # Exact only when the round pairs exactly the players still in contention.
+        if paired == set(points) - dropped:
+            pairings = pairs
+    outlook = cut_outlook(
+        points,
+        tournament.top_cut_size,
+        scoring=_scoring(),
+        rounds_left=rounds_left,
+        pairings=pairings,
+        dropped=dropped,
+        policy=tournament.cut_policy,
+    )
+    return {
+        "round": finished,
+        "rounds_left": rounds_left,
+        "pairings_known": pairings is not None,
+        "cut_size": tournament.top_cut_size,
+        "rows": [
+            {
+                "registration": int(o.player_id),
+                "name": names.get(o.player_id, ""),
+                "points": o.points,
+                "win": o.win,
+                "draw": o.draw,
+                "loss": o.loss,
+                "in_contention": o.in_contention,
+                "has_bye": o.has_bye,
+                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
+            }
+            for o in outlook
+        ],
+    }

@@ -1,0 +1,112 @@
+"""What a match result may be: games won and drawn, and trophies per game.
+
+Pure code: no Django. The matches service calls :func:`check_result` before anything is saved,
+so an impossible result is refused with the field that is wrong and nothing changes.
+
+games
+    ``(won by a, won by b, drawn)``. Neither player can win more games than the match structure
+    needs (best of 1: one; best of 3: two), and not both can reach it. ``(0, 0, 0)`` is a match
+    in which no game finished: a draw.
+battles
+    Optional, for games decided battle by battle (BoBA: seven battles, CR 4.4.1): one
+    ``(trophies of a, trophies of b)`` per game played, in order, never more than the battles
+    of a game between them.
+bracket matches
+    Single elimination has no draws: a top-cut result must name a winner (rules README
+    decision 6; BoBA games there are played with tiebreakers active, CR 4.4.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+Outcome = Literal["a", "b", "draw"]
+Games = tuple[int, int, int]
+Battles = tuple[tuple[int, int], ...]
+
+BYE_GAMES: Games = (2, 0, 0)
+
+
+class ResultError(ValueError):
+    """An impossible result; ``field`` names the part of the request that is wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def check_result(
+    games: Sequence[object],
+    battles: Sequence[Sequence[object]] | None,
+    *,
+    games_to_win: int,
+    battles_per_game: int | None,
+    draws_allowed: bool = True,
+) -> tuple[Games, Battles | None]:
+    """Return the result as plain tuples, or raise :class:`ResultError`."""
+    if not isinstance(games, list | tuple) or len(games) != 3:
+        raise ResultError("games", "must be three numbers: games won by a, won by b, drawn")
+    if not all(_count(g) for g in games):
+        raise ResultError("games", "games must be whole numbers, 0 or more")
+    won_a, won_b, drawn = (int(g) for g in games)  # type: ignore[call-overload]
+    max_games = 2 * games_to_win - 1
+    if won_a > games_to_win or won_b > games_to_win:
+        raise ResultError(
+            "games",
+            f"in a best of {max_games} nobody wins more than {games_to_win} "
+            f"game{'s' if games_to_win > 1 else ''}",
+        )
+    if won_a == games_to_win and won_b == games_to_win:
+        raise ResultError("games", "both players cannot win the match")
+    if drawn > max_games:
+        raise ResultError("games", f"at most {max_games} drawn games in a best of {max_games}")
+    if not draws_allowed and won_a == won_b:
+        raise ResultError(
+            "games", "a bracket match cannot end drawn: play on until one player wins (CR 4.4.3)"
+        )
+    if battles is None:
+        return (won_a, won_b, drawn), None
+    if battles_per_game is None:
+        raise ResultError("battles", "this game does not record battles")
+    played = won_a + won_b + drawn
+    if not isinstance(battles, list | tuple) or len(battles) != played:
+        raise ResultError("battles", f"give trophies for each of the {played} games played")
+    out: list[tuple[int, int]] = []
+    for i, game in enumerate(battles):
+        if not isinstance(game, list | tuple) or len(game) != 2 or not all(_count(t) for t in game):
+            raise ResultError(f"battles[{i}]", "must be two whole numbers, 0 or more")
+        ta, tb = int(game[0]), int(game[1])  # type: ignore[call-overload]
+        if ta + tb > battles_per_game:
+            raise ResultError(
+                f"battles[{i}]",
+                f"{ta + tb} trophies in one game: a game has only {battles_per_game} battles",
+            )
+        out.append((ta, tb))
+    return (won_a, won_b, drawn), tuple(out)
+
+
+def outcome(games: Games) -> Outcome:
+    won_a, won_b, _ = games
+    if won_a > won_b:
+        return "a"
+    if won_b > won_a:
+        return "b"
+    return "draw"
+
+
+def trophy_totals(battles: Sequence[Sequence[int]] | None) -> tuple[int, int] | None:
+    """Trophies won by a and by b over the whole match, for the battle differential."""
+    if battles is None:
+        return None
+    return (sum(g[0] for g in battles), sum(g[1] for g in battles))
+
+
+def swapped(games: Games) -> Games:
+    """The same result seen from b's side."""
+    return (games[1], games[0], games[2])
