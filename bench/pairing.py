@@ -33,32 +33,32 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tournaments.standings import Match, Player, compute_standings  # noqa: E402
+from tournaments.standings import MatchRecord, Player, compute_standings  # noqa: E402
 from tournaments.swiss import pair_round  # noqa: E402
 
 PEER_DIR = ROOT / "bench" / ".peer"
 PEER_SCRIPT = ROOT / "bench" / "peer_tournament_organizer.mjs"
 
 
-def random_match(a: str, b: str, rng: random.Random) -> Match:
+def random_match(a: str, b: str, rng: random.Random) -> MatchRecord:
     x = rng.random()
     if x < 0.05:
-        return Match(a, b, "draw", (1, 1, 0))
+        return MatchRecord(a, b, "draw", (1, 1, 0))
     lost = rng.choice((0, 1))
     if x < 0.525:
-        return Match(a, b, "a", (2, lost, 0))
-    return Match(a, b, "b", (lost, 2, 0))
+        return MatchRecord(a, b, "a", (2, lost, 0))
+    return MatchRecord(a, b, "b", (lost, 2, 0))
 
 
-def history(n: int, n_rounds: int, seed: int) -> tuple[list[Player], list[list[Match]]]:
+def history(n: int, n_rounds: int, seed: int) -> tuple[list[Player], list[list[MatchRecord]]]:
     rng = random.Random(seed)
     players = [Player(f"p{i + 1}") for i in range(n)]
-    rounds: list[list[Match]] = []
+    rounds: list[list[MatchRecord]] = []
     for _ in range(n_rounds):
         result = pair_round(players, rounds, seed=seed)
         matches = [random_match(p.a, p.b, rng) for p in result.pairings]
         if result.bye is not None:
-            matches.append(Match(result.bye))
+            matches.append(MatchRecord(result.bye))
         rounds.append(matches)
         players = [
             Player(p.id, dropped=True) if not p.dropped and rng.random() < 0.02 else p
@@ -67,7 +67,7 @@ def history(n: int, n_rounds: int, seed: int) -> tuple[list[Player], list[list[M
     return players, rounds
 
 
-def to_state(players: list[Player], rounds: list[list[Match]], seed: int) -> dict[str, Any]:
+def to_state(players: list[Player], rounds: list[list[MatchRecord]], seed: int) -> dict[str, Any]:
     return {
         "players": [{"id": p.id, "dropped": p.dropped} for p in players],
         "rounds": [
@@ -85,7 +85,7 @@ def to_state(players: list[Player], rounds: list[list[Match]], seed: int) -> dic
 
 def score(
     players: list[Player],
-    rounds: list[list[Match]],
+    rounds: list[list[MatchRecord]],
     pairs: list[tuple[str, str]],
     byes: list[str],
 ) -> dict[str, Any]:

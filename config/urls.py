@@ -111,5 +111,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("decks.urls")),
+    path("", include("matches.urls")),
+    path("", include("matches.staff_urls")),
     path("", include("tournaments.urls")),
 ]

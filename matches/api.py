@@ -108,9 +108,19 @@ def round_publish(request: Request, slug: str, number: int) -> Response:
     return Response(_round_out(round_))
 
 
-@extend_schema(request=s.TimerInput, responses=s.RoundOutput)
-@api_view(["POST"])
+@extend_schema(
+    methods=["GET"],
+    responses=s.TimerOutput,
+    description="The round's timer alone: what a page polls (cheaply) to follow pauses and "
+    "added time; browsers count down to `ends_at` themselves.",
+)
+@extend_schema(methods=["POST"], request=s.TimerInput, responses=s.RoundOutput)
+@api_view(["GET", "POST"])
 def round_timer(request: Request, slug: str, number: int) -> Response:
+    if request.method == "GET":
+        event = _event(request, slug)
+        round_ = selectors.round_visible(request.user, event, number)
+        return Response(s.TimerOutput(selectors.timer_view(round_, timezone.now())).data)
     round_ = _staff_round(request, slug, number)
     data = validated(s.TimerInput, request.data)
     round_ = services.round_timer(actor=request.user, round_=round_, **data)
@@ -173,6 +183,7 @@ def standings(request: Request, slug: str) -> Response:
 
 
 @extend_schema(
+    operation_id="events_standings_player_retrieve",
     parameters=[OpenApiParameter("round", int)],
     responses=OpenApiTypes.OBJECT,
     description="One player's line with every opponent and how each tiebreaker was computed.",

@@ -19,7 +19,7 @@ bracket matches
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeGuard
 
 Outcome = Literal["a", "b", "draw"]
 Games = tuple[int, int, int]
@@ -37,8 +37,18 @@ class ResultError(ValueError):
         self.message = message
 
 
-def _count(value: object) -> bool:
+def _count(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _counts(values: Sequence[object]) -> list[int] | None:
+    """The values as whole numbers >= 0, or None if any is not one."""
+    out: list[int] = []
+    for value in values:
+        if not _count(value):
+            return None
+        out.append(value)
+    return out
 
 
 def check_result(
@@ -52,9 +62,10 @@ def check_result(
     """Return the result as plain tuples, or raise :class:`ResultError`."""
     if not isinstance(games, list | tuple) or len(games) != 3:
         raise ResultError("games", "must be three numbers: games won by a, won by b, drawn")
-    if not all(_count(g) for g in games):
+    counts = _counts(games)
+    if counts is None:
         raise ResultError("games", "games must be whole numbers, 0 or more")
-    won_a, won_b, drawn = (int(g) for g in games)  # type: ignore[call-overload]
+    won_a, won_b, drawn = counts
     max_games = 2 * games_to_win - 1
     if won_a > games_to_win or won_b > games_to_win:
         raise ResultError(
@@ -79,9 +90,10 @@ def check_result(
         raise ResultError("battles", f"give trophies for each of the {played} games played")
     out: list[tuple[int, int]] = []
     for i, game in enumerate(battles):
-        if not isinstance(game, list | tuple) or len(game) != 2 or not all(_count(t) for t in game):
+        trophies = _counts(game) if isinstance(game, list | tuple) and len(game) == 2 else None
+        if trophies is None:
             raise ResultError(f"battles[{i}]", "must be two whole numbers, 0 or more")
-        ta, tb = int(game[0]), int(game[1])  # type: ignore[call-overload]
+        ta, tb = trophies
         if ta + tb > battles_per_game:
             raise ResultError(
                 f"battles[{i}]",

@@ -18,13 +18,20 @@ score group
     All players on the same number of match points.
 rounds played
     The rounds in which a player had a match or a bye. A late entry (a player whose
-    ``late_entry_round`` is k) has no rounds before k and is not given losses for them; a
-    dropped player has no rounds after the drop. Percentages are over rounds played.
+    ``late_entry_round`` is k) has no rounds before k and is not given losses for them
+    ("joining at zero"), unless ``Player.late_entry_losses`` is set: then each finished round
+    before k counts as a played round lost (``Scoring.loss`` match points, games
+    ``Scoring.bye_games`` reversed, 0-2 by default), with no opponent. A dropped player has no
+    rounds after the drop. Percentages are over rounds played.
+pre-assigned bye
+    ``Player.bye_rounds``: rounds for which the player was granted a bye at registration. The
+    pairing leaves him out of those rounds; the finished round records the bye like any other
+    (a :class:`MatchRecord` with ``b=None``).
 match-win % (MW%)
     match points / (``Scoring.win`` x rounds played), at least the floor; a bye is a match win.
 game-win % (GW%)
     game points / (3 x games played), at least the floor; a game win is 3 game points, a drawn
-    game 1, a bye 2-0. Games lost to a penalty (``Match.penalty_game_losses``) count as games
+    game 1, a bye 2-0. Games lost to a penalty (``MatchRecord.penalty_game_losses``) count as games
     won by the opponent.
 floor
     A player's MW% and GW% are never below ``Scoring.floor`` (0.33): the Magic Tournament Rules,
@@ -37,7 +44,7 @@ OMW% / OGW%
     entry per match played (byes excluded). Dropped players stay in the standings and in their
     opponents' OMW% and OGW%. A player with no opponent at all (only byes) gets the floor.
 battle differential
-    BoBA only: trophies won minus trophies lost over all games, from ``Match.battles``.
+    BoBA only: trophies won minus trophies lost over all games, from ``MatchRecord.battles``.
 head-to-head
     Applied only to exactly two players still tied when it is reached: the one with the better
     record in their matches against each other ranks higher.
@@ -80,17 +87,25 @@ class StateError(ValueError):
 
 @dataclass(frozen=True)
 class Player:
-    """A registered player. ``late_entry_round`` is the first round he can be paired in."""
+    """A registered player. ``late_entry_round`` is the first round he can be paired in.
+
+    ``bye_rounds``: rounds for which he was granted a bye at registration (never paired in
+    them). ``late_entry_losses``: each round before ``late_entry_round`` counts as a played
+    round lost (0 match points, games ``Scoring.bye_games`` reversed), with no opponent;
+    False (the default) means a late entry joins at zero, with no rounds before his entry.
+    """
 
     id: str
     dropped: bool = False
     late_entry_round: int = 1
     fixed_table: int | None = None
     seeding: float | None = None
+    bye_rounds: tuple[int, ...] = ()
+    late_entry_losses: bool = False
 
 
 @dataclass(frozen=True)
-class Match:
+class MatchRecord:
     """One pairing of a finished round, or a bye when ``b`` is None.
 
     ``games`` are (won by a, won by b, drawn) as played; ``penalty_game_losses`` are games lost
@@ -116,9 +131,9 @@ class Match:
         return won_a + pen_b, won_b + pen_a, drawn
 
 
-def bye(player_id: str) -> Match:
+def bye(player_id: str) -> MatchRecord:
     """The match record of a bye."""
-    return Match(a=player_id, b=None, result="a")
+    return MatchRecord(a=player_id, b=None, result="a")
 
 
 @dataclass(frozen=True)
@@ -181,6 +196,8 @@ class StandingRow:
     tiebreakers: tuple[tuple[str, float | int | None], ...]
     opponents: tuple[OpponentLine, ...]
     bye_rounds: tuple[int, ...] = field(default=())
+    # rounds before a late entry counted as losses (``Player.late_entry_losses``)
+    late_entry_loss_rounds: tuple[int, ...] = field(default=())
 
     @property
     def record(self) -> str:
@@ -197,7 +214,7 @@ def _check_counts(value: object, size: int, path: str) -> None:
         raise StateError(path, f"must be {size} non-negative integers")
 
 
-def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]]) -> None:
+def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[MatchRecord]]) -> None:
     """Raise :class:`StateError` unless players and rounds are consistent.
 
     Checks: unique non-empty ids; every match names known players, nobody twice in a round,
@@ -218,6 +235,10 @@ def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]
             or player.fixed_table < 1
         ):
             raise StateError(f"players[{i}].fixed_table", "must be a positive integer or null")
+        if player.bye_rounds:
+            _check_bye_rounds(player, f"players[{i}].bye_rounds")
+        if not isinstance(player.late_entry_losses, bool):
+            raise StateError(f"players[{i}].late_entry_losses", "must be true or false")
         known[player.id] = player
     for r, matches in enumerate(rounds):
         seen: set[str] = set()
@@ -257,6 +278,22 @@ def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[Match]
                 raise StateError(f"rounds[{r}][{m}].games", f"games contradict result {result!r}")
 
 
+def _check_bye_rounds(player: Player, path: str) -> None:
+    rounds = player.bye_rounds
+    if not isinstance(rounds, tuple | list):
+        raise StateError(path, "must be a list of round numbers")
+    for k, r in enumerate(rounds):
+        if not isinstance(r, int) or isinstance(r, bool) or r < 1:
+            raise StateError(f"{path}[{k}]", "must be a round number >= 1")
+        if r in rounds[:k]:
+            raise StateError(f"{path}[{k}]", f"duplicate round {r}")
+        if r < player.late_entry_round:
+            raise StateError(
+                f"{path}[{k}]",
+                f"round {r} is before the late-entry round {player.late_entry_round}",
+            )
+
+
 def _counts_ok(value: object, size: int) -> bool:
     if type(value) is not tuple or len(value) != size:
         return False
@@ -278,6 +315,7 @@ class _Acc:
         "games_lost",
         "games_played",
         "games_won",
+        "late_loss_rounds",
         "losses",
         "opp_ids",
         "opponents",
@@ -299,13 +337,29 @@ class _Acc:
         self.opponents: list[tuple[int, str, str, int, int, int]] = []
         self.opp_ids: list[str] = []
         self.bye_rounds: list[int] = []
+        self.late_loss_rounds: list[int] = []
 
 
 def _accumulate(
-    players: Sequence[Player], rounds: Sequence[Sequence[Match]], scoring: Scoring
+    players: Sequence[Player], rounds: Sequence[Sequence[MatchRecord]], scoring: Scoring
 ) -> dict[str, _Acc]:
     acc = {p.id: _Acc() for p in players}
     gw, gd = scoring.game_win, scoring.game_draw
+    # Late entries with losses: every finished round before the entry is a round lost, games
+    # as a bye reversed, and nobody's opponent.
+    lost_games, won_games = scoring.bye_games
+    for p in players:
+        if p.late_entry_losses and p.late_entry_round > 1:
+            a = acc[p.id]
+            for r in range(1, min(p.late_entry_round - 1, len(rounds)) + 1):
+                a.rounds_played += 1
+                a.points += scoring.loss
+                a.losses += 1
+                a.late_loss_rounds.append(r)
+                a.games_won += won_games
+                a.games_lost += lost_games
+                a.games_played += won_games + lost_games
+                a.game_points += gw * won_games
     for r, matches in enumerate(rounds, start=1):
         for match in matches:
             a = acc[match.a]
@@ -368,7 +422,7 @@ def _accumulate(
 
 def compute_standings(
     players: Sequence[Player],
-    rounds: Sequence[Sequence[Match]],
+    rounds: Sequence[Sequence[MatchRecord]],
     scoring: Scoring | None = None,
     tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
     *,
@@ -420,6 +474,7 @@ def compute_standings(
                         for (r, o, res, w, lo, d) in a.opponents
                     ),
                     bye_rounds=tuple(a.bye_rounds),
+                    late_entry_loss_rounds=tuple(a.late_loss_rounds),
                 )
             )
         position += len(group)
@@ -440,7 +495,7 @@ def _tiebreaker_value(
 
 def rank_summary(
     players: Sequence[Player],
-    rounds: Sequence[Sequence[Match]],
+    rounds: Sequence[Sequence[MatchRecord]],
     scoring: Scoring | None = None,
     tiebreakers: Sequence[str] = DEFAULT_TIEBREAKERS,
 ) -> list[tuple[int, str, int, int]]:
@@ -459,7 +514,7 @@ def rank_summary(
 
 def _compute(
     players: Sequence[Player],
-    rounds: Sequence[Sequence[Match]],
+    rounds: Sequence[Sequence[MatchRecord]],
     scoring: Scoring,
     order: Sequence[str],
 ) -> tuple[

@@ -1,7 +1,7 @@
 """Swiss pairing: who plays whom next round, at which table, and why.
 
 Pure code: no Django, no I/O outside :func:`main`, randomness only from the explicit seed.
-The Django services build :class:`Player` and :class:`Match` values, call :func:`pair_round`
+The Django services build :class:`Player` and :class:`MatchRecord` values, call :func:`pair_round`
 and store the :class:`PairingResult`. ``python -m tournaments.swiss`` is the same code behind
 a JSON command line (see docs/swiss.md).
 
@@ -16,9 +16,14 @@ pair-down
 rematch
     Two players who already met in an earlier round (a bye is nobody's opponent).
 bye
-    With an odd number of active players one of them sits out and scores a match win. For
-    pairing, the bye is a phantom player at the bottom of the standings: giving it to someone
-    above the lowest score group costs a pair-down from his score to the lowest.
+    With an odd number of active players one of them sits out and scores a match win. It goes
+    to the lowest-ranked player who has not had one, before any pair-down is considered (Magic
+    Tournament Rules, Pokemon TOM; rules README decision 11). For pairing, the bye is a phantom
+    player at the bottom of the standings: giving it to someone above the lowest score group
+    costs a pair-down from his score to the lowest.
+pre-assigned bye
+    A player whose ``Player.bye_rounds`` holds the round is not paired in it: he is listed in
+    ``PairingResult.assigned_byes`` and the odd-field bye is decided among the others.
 rank
     The order of the current standings (points, then the tiebreakers); full ties are ordered
     by a draw from the seed.
@@ -29,19 +34,21 @@ strict priority (each level outweighs everything below it put together):
 
 1. no rematch (allowed only when no rematch-free pairing exists, then as few as possible);
 2. no second bye while a player without a bye can take it;
-3. the smallest pair-downs: the sum over pair-downs of size squared, so one 9-v-3 pair-down
+3. the bye with the lowest-ranked player who has not had one (a hard rule, before any
+   pair-down: it goes higher only when every lower choice would force a rematch);
+4. the smallest pair-downs: the sum over pair-downs of size squared, so one 9-v-3 pair-down
    (36) is worse than 9-v-6 plus 6-v-3 (9 + 9): X-0 players do not meet 0-X players while a
    chain of one-group pair-downs exists;
-4. the fewest pair-downs;
-5. the bye with the lowest-ranked player who has not had one;
+5. the fewest pair-downs;
 6. who is paired down: the lowest ranked of the upper group, against the highest ranked of
    the lower one;
 7. a seeded random draw among the pairings equal on all of the above.
 
-Small fields use the complete graph. Larger ones are paired score group by score group, each
-block a small matching, and the result is checked against a lower bound that no pairing can
+Small fields use the complete graph. Larger ones first give the bye by rule 3 (the lowest-
+ranked player without a bye), then pair the others score group by score group, each block a
+small matching, and check the result against a lower bound that no pairing with that bye can
 beat; when rematches put the bound out of reach, the complete graph (up to 400 players) or a
-denser global matching takes over (docs/swiss.md).
+denser global matching takes over, with every bye choice open (docs/swiss.md).
 """
 
 from __future__ import annotations
@@ -53,14 +60,14 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rustworkx as rx
 
 from tournaments.standings import (
     DEFAULT_TIEBREAKERS,
-    Match,
+    MatchRecord,
     Player,
     Scoring,
     StandingRow,
@@ -72,7 +79,7 @@ from tournaments.standings import (
 )
 
 __all__ = [
-    "Match",
+    "MatchRecord",
     "Pairing",
     "PairingResult",
     "PairingStats",
@@ -97,6 +104,8 @@ DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g an
 # active players (a few seconds at most); above it the score-group result is kept, flagged.
 COMPLETE_FALLBACK_LIMIT = 400
 _RANDOM_SPAN = 64  # lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1
+# The bye reason when each lower-ranked player without a bye would have forced a rematch.
+BYE_MOVED_UP = "bye: lowest ranked without a bye whose bye forces no rematch"
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,9 @@ class PairingStats:
     pair_downs: int = 0
     pair_down_total: int = 0  # sum of sizes, in match points
     pair_down_squares: int = 0
-    lower_bound_squares: int = 0  # nobody can do better than this, rematches ignored
+    # nobody can do better than this, rematches ignored (so with the bye by rule: the
+    # lowest-ranked player without a bye, or the lowest ranked when all had one)
+    lower_bound_squares: int = 0
     proven_optimal: bool = True  # rematches, second byes and pair-downs are the optimum
     graph: str = "none"  # "round 1", "complete", "sparse", "dense"
     edges: int = 0
@@ -133,6 +144,9 @@ class PairingResult:
     bye: str | None
     bye_reason: str | None
     stats: PairingStats = field(default_factory=PairingStats)
+    # players given a pre-assigned bye this round (``Player.bye_rounds``), in id order; not
+    # counted in ``bye``, which is the odd-field bye among the others
+    assigned_byes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -142,6 +156,7 @@ class PairingResult:
             ],
             "bye": self.bye,
             "bye_reason": self.bye_reason,
+            "assigned_byes": list(self.assigned_byes),
             "stats": {
                 "rematches": self.stats.rematches,
                 "second_byes": self.stats.second_byes,
@@ -180,7 +195,7 @@ def recommended_structure(n_players: int) -> tuple[int, int]:
 
 def pair_round(
     players: Sequence[Player],
-    rounds: Sequence[Sequence[Match]],
+    rounds: Sequence[Sequence[MatchRecord]],
     scoring: Scoring | None = None,
     seed: int | str = 0,
     round_number: int | None = None,
@@ -193,7 +208,8 @@ def pair_round(
 
     ``rounds`` are the finished rounds, in order; ``round_number`` (default: the next one)
     must be ``len(rounds) + 1``. Dropped players and late entries whose round has not come are
-    left out. Round 1 is random from ``seed`` (or top half v bottom half when players carry
+    left out; players with a pre-assigned bye for the round (``Player.bye_rounds``) are left
+    out of the pairing and returned in ``assigned_byes``. Round 1 is random from ``seed`` (or top half v bottom half when players carry
     ``seeding`` values); later rounds are a maximum-weight matching (module docstring).
     Raises :class:`StateError` on inconsistent input. The same input and seed always give the
     same result.
@@ -207,13 +223,19 @@ def pair_round(
     if round_number != len(rounds) + 1:
         raise StateError("round", f"must be {len(rounds) + 1}, the round after those given")
     rng = random.Random(f"battledesk-swiss:{seed}:{round_number}")
-    active = [p for p in players if not p.dropped and p.late_entry_round <= round_number]
+    entered = [p for p in players if not p.dropped and p.late_entry_round <= round_number]
+    assigned = tuple(sorted(p.id for p in entered if round_number in p.bye_rounds))
+    active = [p for p in entered if round_number not in p.bye_rounds]
     if round_number == 1 or not any(rounds):
-        return _pair_first_round(active, rng, round_number, seed)
-    standings = rank_summary(players, rounds, scoring, tiebreakers)
-    return _pair_by_matching(
-        active, rounds, standings, rng, round_number, full_graph_limit, complete_fallback_limit
-    )
+        result = _pair_first_round(active, rng, round_number, seed)
+    else:
+        standings = rank_summary(players, rounds, scoring, tiebreakers)
+        result = _pair_by_matching(
+            active, rounds, standings, rng, round_number, full_graph_limit, complete_fallback_limit
+        )
+    if assigned:
+        result = replace(result, assigned_byes=assigned)
+    return result
 
 
 def _pair_first_round(
@@ -276,25 +298,43 @@ class _Problem:
     def __init__(
         self,
         active: Sequence[Player],
-        rounds: Sequence[Sequence[Match]],
+        rounds: Sequence[Sequence[MatchRecord]],
         standings: Sequence[tuple[int, str, int, int]],
         rng: random.Random,
     ) -> None:
         row_of = {pid: (rank, points, byes) for rank, pid, points, byes in standings}
         draw = {p.id: rng.random() for p in active}
         self.players = sorted(active, key=lambda p: (row_of[p.id][0], draw[p.id], p.id))
-        self.n = len(self.players)
-        self.index = {p.id: i for i, p in enumerate(self.players)}
+        self.rank = [row_of[p.id][0] for p in self.players]
         self.points = [row_of[p.id][1] for p in self.players]
         self.had_bye = [row_of[p.id][2] > 0 for p in self.players]
         self.random = [rng.getrandbits(30) for _ in self.players]
+        index = {p.id: i for i, p in enumerate(self.players)}
         self.played: list[set[int]] = [set() for _ in self.players]
         for matches in rounds:
             for match in matches:
-                if match.b is not None and match.a in self.index and match.b in self.index:
-                    i, j = self.index[match.a], self.index[match.b]
+                if match.b is not None and match.a in index and match.b in index:
+                    i, j = index[match.a], index[match.b]
                     self.played[i].add(j)
                     self.played[j].add(i)
+        self._setup()
+
+    def without(self, k: int) -> tuple[_Problem, list[int]]:
+        """The same problem with position k left out (he has the bye), and the old positions."""
+        keep = [i for i in range(self.n) if i != k]
+        new_of = {old: new for new, old in enumerate(keep)}
+        sub = object.__new__(_Problem)
+        sub.players = [self.players[i] for i in keep]
+        sub.rank = [self.rank[i] for i in keep]
+        sub.points = [self.points[i] for i in keep]
+        sub.had_bye = [self.had_bye[i] for i in keep]
+        sub.random = [self.random[i] for i in keep]
+        sub.played = [{new_of[j] for j in self.played[i] if j != k} for i in keep]
+        sub._setup()
+        return sub, keep
+
+    def _setup(self) -> None:
+        self.n = len(self.players)
         # score groups, top down, as lists of positions
         self.groups: list[list[int]] = []
         self.group_of: list[int] = []
@@ -313,14 +353,22 @@ class _Problem:
             for k, i in enumerate(members):
                 self.pos_in_group[i] = k
                 self.below_in_group[i] = len(members) - 1 - k
+        # bye position: how many players rank strictly below (full ties count as one place, so
+        # the pair-downs decide between tied players)
+        self.rank_below = [0] * self.n
+        below = 0
+        for i in range(self.n - 1, -1, -1):
+            if i < self.n - 1 and self.rank[i] != self.rank[i + 1]:
+                below = self.n - 1 - i
+            self.rank_below[i] = below
         # weight levels: each unit exceeds the largest possible total of all levels below
         m = self.n // 2 + 1
         spread = (self.points[0] - self.bottom) if self.points else 0
         self.u_pos = m * _RANDOM_SPAN
-        self.u_place = self.u_pos * (2 * self.n * m + 1)
-        self.u_count = self.u_place * (self.n + 1)
+        self.u_count = self.u_pos * (2 * self.n * m + 1)
         self.u_square = self.u_count * (m + 1)
-        self.u_rebye = self.u_square * (m * spread * spread + 1)
+        self.u_place = self.u_square * (m * spread * spread + 1)
+        self.u_rebye = self.u_place * (self.n + 1)
         self.u_rematch = self.u_rebye * 2
         self.base = self.u_rematch * (m + 1)
 
@@ -331,7 +379,7 @@ class _Problem:
     def weight(self, i: int, j: int) -> int:
         """Weight of the edge i-j, i above j (j may be the phantom bye); higher is better."""
         if j == self.bye_vertex:
-            cost = (self.n - 1 - i) * self.u_place
+            cost = self.rank_below[i] * self.u_place
             if self.had_bye[i]:
                 cost += self.u_rebye
             d = self.points[i] - self.bottom
@@ -348,19 +396,39 @@ class _Problem:
             cost += (self.below_in_group[i] + self.pos_in_group[j]) * self.u_pos
         return self.base - cost
 
-    def lower_bound(self) -> tuple[int, int]:
-        """(second byes, sum of squared pair-downs) that no pairing can beat.
+    def bye_by_rule(self) -> int | None:
+        """Who gets the bye when rematches allow: the lowest-ranked player without a bye (the
+        lowest ranked of all when everyone had one); among full ties, the lowest in the draw."""
+        if not self.needs_bye:
+            return None
+        fresh = [i for i in range(self.n) if not self.had_bye[i]]
+        return fresh[-1] if fresh else self.n - 1
 
-        Every boundary between score groups with an odd number of players above it (the
-        phantom bye counted in the bottom group) must be crossed by a pairing, and a pairing
-        across boundaries costs at least the sum of their squared gaps; the chain of one-step
+    def bye_is_by_rule(self, i: int) -> bool:
+        """Is a bye for position i as low as the rule allows (full ties are equal)?"""
+        rule = self.bye_by_rule()
+        return rule is not None and (
+            self.had_bye[i] == self.had_bye[rule] and self.rank_below[i] == self.rank_below[rule]
+        )
+
+    def lower_bound(self) -> tuple[int, int]:
+        """(second byes, sum of squared pair-downs) that no pairing can beat, rematches ignored.
+
+        Rematches ignored, the bye goes by rule (:meth:`bye_by_rule`), which costs its own
+        pair-down to the bottom score. Of the others, every boundary between score groups with
+        an odd number of players above it must be crossed by a pairing, and a pairing across
+        boundaries costs at least the sum of their squared gaps; the chain of one-step
         pair-downs reaches the bound when rematches allow.
         """
-        rebye = 1 if self.needs_bye and all(self.had_bye) else 0
+        rule = self.bye_by_rule()
+        rebye = 1 if rule is not None and self.had_bye[rule] else 0
         squares = 0
+        if rule is not None:
+            d = self.points[rule] - self.bottom
+            squares += d * d
         above = 0
         for g in range(len(self.groups) - 1):
-            above += len(self.groups[g])
+            above += sum(1 for i in self.groups[g] if i != rule)
             if above % 2:
                 gap = self.points[self.groups[g][0]] - self.points[self.groups[g + 1][0]]
                 squares += gap * gap
@@ -424,6 +492,18 @@ class _Problem:
             out.extend(pairs)
             g = h + 1
         return sorted(out)
+
+    def blockwise_with_bye(self, rng: random.Random, degree: int) -> list[tuple[int, int]] | None:
+        """:meth:`blockwise` with the bye given by rule first, the others paired without him."""
+        k = self.bye_by_rule()
+        if k is None:
+            return self.blockwise(rng, degree)
+        sub, keep = self.without(k)
+        pairs = sub.blockwise(rng, degree)
+        self.block_edges = sub.block_edges
+        if pairs is None:
+            return None
+        return sorted([(keep[i], keep[j]) for i, j in pairs] + [(k, self.bye_vertex)])
 
     def _solve_block(
         self, rng: random.Random, degree: int, g: int, h: int, incoming: int | None
@@ -517,7 +597,7 @@ def _identity(weight: int) -> int:
 
 def _pair_by_matching(
     active: Sequence[Player],
-    rounds: Sequence[Sequence[Match]],
+    rounds: Sequence[Sequence[MatchRecord]],
     standings: Sequence[tuple[int, str, int, int]],
     rng: random.Random,
     round_number: int,
@@ -532,9 +612,11 @@ def _pair_by_matching(
     graph = "complete"
     edges: Sequence[tuple[int, int]] = ()
     if prob.n > full_graph_limit:
-        # Score group by score group: small matchings over rematch-free edges. Proven optimal
-        # when it meets the lower bound, which no pairing on any graph can beat.
-        pairs = prob.blockwise(rng, BLOCK_DEGREE)
+        # The bye by rule first, then score group by score group: small matchings over
+        # rematch-free edges. Proven optimal when it meets the lower bound, which no pairing
+        # on any graph can beat; otherwise rematches may force the bye higher, and the global
+        # matchings below weigh every bye choice.
+        pairs = prob.blockwise_with_bye(rng, BLOCK_DEGREE)
         if pairs is not None and _certified(prob, pairs, bound):
             return _result(
                 prob, pairs, bound, round_number, "by score group", prob.block_edges, True
@@ -555,7 +637,8 @@ def _pair_by_matching(
             if pairs is not None:
                 proven = _certified(prob, pairs, bound)
                 return _result(prob, pairs, bound, round_number, "dense", len(edges), proven)
-            pairs = None
+        # Up to complete_fallback_limit players the complete graph proves the optimum.
+        pairs = None
     if pairs is None:
         graph = "complete"
         edges = prob.complete_edges()
@@ -565,8 +648,13 @@ def _pair_by_matching(
 
 
 def _certified(prob: _Problem, pairs: Iterable[tuple[int, int]], bound: tuple[int, int]) -> bool:
-    """No rematch and (second byes, squared pair-downs) at the lower bound: optimal."""
+    """No rematch, the bye by rule and (second byes, squared pair-downs) at the lower bound:
+    optimal."""
+    pairs = list(pairs)
     rematches, rebyes, squares, _ = _costs(prob, pairs)
+    bye_pos = next((i for i, j in pairs if j == prob.bye_vertex), None)
+    if bye_pos is not None and not prob.bye_is_by_rule(bye_pos):
+        return False
     return rematches == 0 and (rebyes, squares) == bound
 
 
@@ -633,16 +721,12 @@ def _result(
     bye_id = bye_reason = None
     if bye_pos is not None:
         bye_id = prob.players[bye_pos].id
-        fresh = [i for i in range(prob.n) if not prob.had_bye[i]]
         if prob.had_bye[bye_pos]:
             bye_reason = "second bye: no player without a bye could take it"
-        elif fresh and bye_pos == fresh[-1]:
+        elif prob.bye_is_by_rule(bye_pos):
             bye_reason = "bye: lowest ranked without a bye"
         else:
-            bye_reason = (
-                "bye: lowest ranked without a bye whose absence leaves no rematch or bigger "
-                "pair-down"
-            )
+            bye_reason = BYE_MOVED_UP
     stats = PairingStats(
         rematches=rematches,
         second_byes=rebyes,
@@ -664,7 +748,7 @@ def _result(
 @dataclass(frozen=True)
 class State:
     players: tuple[Player, ...]
-    rounds: tuple[tuple[Match, ...], ...]
+    rounds: tuple[tuple[MatchRecord, ...], ...]
     scoring: Scoring
     seed: int | str
     tiebreakers: tuple[str, ...]
@@ -714,16 +798,25 @@ def parse_state(data: Any) -> State:
             not isinstance(seeding, int | float) or isinstance(seeding, bool)
         ):
             raise StateError(f"{path}.seeding", "must be a number or null")
-        players.append(Player(pid, dropped, late, table, seeding))
+        bye_rounds = rp.get("bye_rounds", [])
+        if not isinstance(bye_rounds, list):
+            raise StateError(f"{path}.bye_rounds", "must be a list of round numbers")
+        for k, r in enumerate(bye_rounds):
+            if not isinstance(r, int) or isinstance(r, bool) or r < 1:
+                raise StateError(f"{path}.bye_rounds[{k}]", "must be a round number >= 1")
+        late_losses = rp.get("late_entry_losses", False)
+        if not isinstance(late_losses, bool):
+            raise StateError(f"{path}.late_entry_losses", "must be true or false")
+        players.append(Player(pid, dropped, late, table, seeding, tuple(bye_rounds), late_losses))
 
     raw_rounds = data.get("rounds", [])
     if not isinstance(raw_rounds, list):
         raise StateError("rounds", "must be a list")
-    rounds: list[tuple[Match, ...]] = []
+    rounds: list[tuple[MatchRecord, ...]] = []
     for r, raw_round in enumerate(raw_rounds):
         if not isinstance(raw_round, list):
             raise StateError(f"rounds[{r}]", "must be a list of matches")
-        matches: list[Match] = []
+        matches: list[MatchRecord] = []
         for m, rm in enumerate(raw_round):
             path = f"rounds[{r}][{m}]"
             if not isinstance(rm, dict):
@@ -737,7 +830,7 @@ def parse_state(data: Any) -> State:
             if is_bye:
                 if rm.get("b") is not None:
                     raise StateError(f"{path}.b", "a bye has no opponent")
-                matches.append(Match(a=a))
+                matches.append(MatchRecord(a=a))
                 continue
             b = _req(rm, "b", path)
             if not isinstance(b, str):
@@ -752,7 +845,7 @@ def parse_state(data: Any) -> State:
             battles = rm.get("battles")
             if battles is not None:
                 battles = _int_list(battles, 2, f"{path}.battles")
-            matches.append(Match(a, b, result, games, penalties, battles))  # type: ignore[arg-type]
+            matches.append(MatchRecord(a, b, result, games, penalties, battles))  # type: ignore[arg-type]
         rounds.append(tuple(matches))
 
     raw_scoring = data.get("scoring")
@@ -818,6 +911,7 @@ def standings_to_json(rows: Sequence[StandingRow]) -> dict[str, Any]:
                     for o in row.opponents
                 ],
                 "bye_rounds": list(row.bye_rounds),
+                "late_entry_loss_rounds": list(row.late_entry_loss_rounds),
             }
             for row in rows
         ]

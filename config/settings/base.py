@@ -182,6 +182,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "tournaments.status.EventStatus",
         "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
+        "RoundStatusEnum": "matches.models.RoundStatus",
+        "MatchStatusEnum": "matches.models.MatchStatus",
     },
 }
 

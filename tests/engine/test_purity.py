@@ -50,6 +50,9 @@ PURE_MODULES = (
     "tournaments/standings.py",
     "tournaments/topcut.py",
     "tournaments/status.py",
+    "tournaments/cutcalc.py",
+    "tournaments/timer.py",
+    "tournaments/results.py",
 )
 
 
@@ -68,6 +71,9 @@ def test_pairing_standings_and_status_modules_import_no_django() -> None:
                     "tournaments.standings",
                     "tournaments.topcut",
                     "tournaments.status",
+                    "tournaments.cutcalc",
+                    "tournaments.timer",
+                    "tournaments.results",
                 )
             )
         )

@@ -56,7 +56,7 @@ from typing import Any
 
 import pytest
 
-from tournaments.standings import Match, Player, Scoring, compute_standings
+from tournaments.standings import MatchRecord, Player, Scoring, compute_standings
 from tournaments.swiss import main, pair_round, parse_state
 from tournaments.topcut import next_bracket_round, seed_bracket
 
@@ -346,7 +346,7 @@ def test_own_game_win_pct_is_floored_as_in_the_mtr(tmp_path: Path) -> None:
 def test_drawn_games_count_a_third() -> None:
     """A 1-1-1 draw: 3 + 1 = 4 game points of 9: GW 4/9 for both (MTR: a drawn game is 1 of 3)."""
     rows = compute_standings(
-        [Player("x"), Player("y")], [[Match("x", "y", "draw", (1, 1, 1))]], Scoring()
+        [Player("x"), Player("y")], [[MatchRecord("x", "y", "draw", (1, 1, 1))]], Scoring()
     )
     assert [r.game_win_pct for r in rows] == [approx(F(4, 9)), approx(F(4, 9))]
     assert [r.points for r in rows] == [1, 1]
@@ -364,7 +364,8 @@ def test_a_bye_is_a_two_nil_match_win_for_the_player_only() -> None:
 def test_pair_contract_after_example_1(tmp_path: Path) -> None:
     code, out, err = cli(tmp_path, "pair", EXAMPLE_1)
     assert (code, err) == (0, None)
-    assert set(out) == {"round", "pairings", "bye", "bye_reason", "stats"}
+    assert set(out) == {"round", "pairings", "bye", "bye_reason", "assigned_byes", "stats"}
+    assert out["assigned_byes"] == []
     assert out["round"] == 4
     paired = [x for p in out["pairings"] for x in (p["a"], p["b"])]
     # E dropped: never paired; six active players: no bye

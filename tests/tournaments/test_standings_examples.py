@@ -31,7 +31,7 @@ from fractions import Fraction
 import pytest
 
 from tournaments.standings import (
-    Match,
+    MatchRecord,
     Player,
     Scoring,
     StateError,
@@ -46,12 +46,20 @@ def approx(x: Fraction) -> object:
     return pytest.approx(float(x), abs=1e-12)
 
 
-def example_one() -> tuple[list[Player], list[list[Match]]]:
+def example_one() -> tuple[list[Player], list[list[MatchRecord]]]:
     players = [Player("A"), Player("B"), Player("C"), Player("D"), Player("E", dropped=True)]
     rounds = [
-        [Match("A", "B", "a", (2, 0, 0)), Match("C", "D", "draw", (1, 1, 0)), Match("E")],
-        [Match("A", "C", "a", (2, 1, 0)), Match("E", "B", "a", (2, 0, 0)), Match("D")],
-        [Match("D", "A", "a", (2, 1, 0)), Match("B", "C", "a", (2, 0, 0))],
+        [
+            MatchRecord("A", "B", "a", (2, 0, 0)),
+            MatchRecord("C", "D", "draw", (1, 1, 0)),
+            MatchRecord("E"),
+        ],
+        [
+            MatchRecord("A", "C", "a", (2, 1, 0)),
+            MatchRecord("E", "B", "a", (2, 0, 0)),
+            MatchRecord("D"),
+        ],
+        [MatchRecord("D", "A", "a", (2, 1, 0)), MatchRecord("B", "C", "a", (2, 0, 0))],
     ]
     return players, rounds
 
@@ -126,7 +134,7 @@ def test_dropped_player_stays_in_opponents_tiebreakers() -> None:
     assert rows["B"].opponents[1].opponent_match_win_pct == 1.0
 
 
-def example_two() -> tuple[list[Player], list[list[Match]]]:
+def example_two() -> tuple[list[Player], list[list[MatchRecord]]]:
     """Four players all on 3 points; battles and a penalty game loss.
 
     round 1: P beats Q 2-1 (trophies 9-6); R beats S 2-0 (8-2)
@@ -137,12 +145,12 @@ def example_two() -> tuple[list[Player], list[list[Match]]]:
     players = [Player("P"), Player("Q"), Player("R"), Player("S")]
     rounds = [
         [
-            Match("P", "Q", "a", (2, 1, 0), battles=(9, 6)),
-            Match("R", "S", "a", (2, 0, 0), battles=(8, 2)),
+            MatchRecord("P", "Q", "a", (2, 1, 0), battles=(9, 6)),
+            MatchRecord("R", "S", "a", (2, 0, 0), battles=(8, 2)),
         ],
         [
-            Match("Q", "R", "a", (2, 0, 0), battles=(8, 3)),
-            Match("P", "S", "b", (1, 1, 0), penalty_game_losses=(1, 0), battles=(5, 6)),
+            MatchRecord("Q", "R", "a", (2, 0, 0), battles=(8, 3)),
+            MatchRecord("P", "S", "b", (1, 1, 0), penalty_game_losses=(1, 0), battles=(5, 6)),
         ],
     ]
     return players, rounds
@@ -174,7 +182,7 @@ def test_penalty_game_loss_counts_as_a_game_for_the_opponent() -> None:
 
 def test_shared_ranks_for_full_ties() -> None:
     players = [Player("x"), Player("y"), Player("z"), Player("w")]
-    rounds = [[Match("x", "y", "a", (2, 0, 0)), Match("z", "w", "a", (2, 0, 0))]]
+    rounds = [[MatchRecord("x", "y", "a", (2, 0, 0)), MatchRecord("z", "w", "a", (2, 0, 0))]]
     rows = compute_standings(players, rounds)
     assert [(r.rank, r.player_id) for r in rows] == [(1, "x"), (1, "z"), (3, "w"), (3, "y")]
 
@@ -182,8 +190,8 @@ def test_shared_ranks_for_full_ties() -> None:
 def test_late_entry_has_no_fake_losses() -> None:
     players = [Player("a"), Player("b"), Player("c", late_entry_round=2), Player("d")]
     rounds = [
-        [Match("a", "b", "a", (2, 0, 0)), Match("d")],
-        [Match("a", "c", "b", (0, 2, 0)), Match("b", "d", "draw", (1, 1, 1))],
+        [MatchRecord("a", "b", "a", (2, 0, 0)), MatchRecord("d")],
+        [MatchRecord("a", "c", "b", (0, 2, 0)), MatchRecord("b", "d", "draw", (1, 1, 1))],
     ]
     rows = {r.player_id: r for r in compute_standings(players, rounds)}
     assert rows["c"].rounds_played == 1
@@ -193,9 +201,46 @@ def test_late_entry_has_no_fake_losses() -> None:
     assert rows["d"].game_win_pct == approx(F(6 + 3 + 1, 6 + 9))
 
 
+def test_late_entry_losses_count_each_earlier_round_as_a_loss() -> None:
+    # c enters in round 3 with late_entry_losses: rounds 1 and 2 are played rounds lost, 0-2 in
+    # games each, against nobody; round 3 he beats a 2-1.
+    players = [
+        Player("a"),
+        Player("b"),
+        Player("c", late_entry_round=3, late_entry_losses=True),
+        Player("d"),
+    ]
+    rounds = [
+        [MatchRecord("a", "b", "a", (2, 0, 0)), MatchRecord("d")],
+        [MatchRecord("a", "d", "a", (2, 0, 0)), MatchRecord("b")],
+        [MatchRecord("c", "a", "a", (2, 1, 0)), MatchRecord("b", "d", "a", (2, 0, 0))],
+    ]
+    rows = {r.player_id: r for r in compute_standings(players, rounds)}
+    c = rows["c"]
+    assert (c.points, c.record, c.rounds_played, c.byes) == (3, "1-2-0", 3, 0)
+    assert c.late_entry_loss_rounds == (1, 2) and c.bye_rounds == ()
+    assert c.match_win_pct == approx(F(3, 9))
+    assert c.games == (2, 5, 0)
+    assert c.game_win_pct == approx(FLOOR)  # 6/21 of the game points, floored at 0.33
+    assert [o.opponent for o in c.opponents] == ["a"]  # the lost rounds are nobody's opponent
+    assert [o.opponent for o in rows["a"].opponents] == ["b", "d", "c"]
+    # without the flag: joining at zero, one round played
+    plain = [Player(p.id, late_entry_round=p.late_entry_round) for p in players]
+    zero = {r.player_id: r for r in compute_standings(plain, rounds)}["c"]
+    assert (zero.record, zero.rounds_played, zero.late_entry_loss_rounds) == ("1-0-0", 1, ())
+
+
+def test_late_entry_losses_use_the_scoring() -> None:
+    players = [Player("a"), Player("b"), Player("c", late_entry_round=2, late_entry_losses=True)]
+    rounds = [[MatchRecord("a", "b", "a", (2, 0, 0))]]
+    scoring = Scoring(win=2, draw=1, loss=0, bye_games=(3, 0))
+    c = {r.player_id: r for r in compute_standings(players, rounds, scoring)}["c"]
+    assert (c.points, c.losses, c.games, c.rounds_played) == (0, 1, (0, 3, 0), 1)
+
+
 def test_draw_scoring_and_custom_points() -> None:
     players = [Player("a"), Player("b")]
-    rounds = [[Match("a", "b", "draw", (0, 0, 3))]]
+    rounds = [[MatchRecord("a", "b", "draw", (0, 0, 3))]]
     rows = compute_standings(players, rounds, Scoring(win=2, draw=1, loss=0))
     assert [(r.points, r.match_win_pct, r.game_win_pct) for r in rows] == [
         (1, 0.5, approx(F(1, 3))),
@@ -206,16 +251,16 @@ def test_draw_scoring_and_custom_points() -> None:
 @pytest.mark.parametrize(
     ("rounds", "field"),
     [
-        ([[Match("a", "zz", "a")]], "rounds[0][0].b"),
-        ([[Match("a", "b", "a"), Match("a")]], "rounds[0][1].a"),
-        ([[Match("a", "b", "a", (0, 2, 0))]], "rounds[0][0].games"),
-        ([[Match("a", "b", "draw", (2, 0, 0))]], "rounds[0][0].games"),
-        ([[Match("a", "b", "a", (2, -1, 0))]], "rounds[0][0].games"),  # type: ignore[arg-type]
-        ([[Match("a", "b", "x")]], "rounds[0][0].result"),  # type: ignore[arg-type]
-        ([[], [Match("late", "a", "a")]], "rounds[1][0].a"),
+        ([[MatchRecord("a", "zz", "a")]], "rounds[0][0].b"),
+        ([[MatchRecord("a", "b", "a"), MatchRecord("a")]], "rounds[0][1].a"),
+        ([[MatchRecord("a", "b", "a", (0, 2, 0))]], "rounds[0][0].games"),
+        ([[MatchRecord("a", "b", "draw", (2, 0, 0))]], "rounds[0][0].games"),
+        ([[MatchRecord("a", "b", "a", (2, -1, 0))]], "rounds[0][0].games"),  # type: ignore[arg-type]
+        ([[MatchRecord("a", "b", "x")]], "rounds[0][0].result"),  # type: ignore[arg-type]
+        ([[], [MatchRecord("late", "a", "a")]], "rounds[1][0].a"),
     ],
 )
-def test_bad_history_names_the_field(rounds: list[list[Match]], field: str) -> None:
+def test_bad_history_names_the_field(rounds: list[list[MatchRecord]], field: str) -> None:
     players = [Player("a"), Player("b"), Player("late", late_entry_round=3)]
     with pytest.raises(StateError) as info:
         compute_standings(players, rounds)

@@ -106,6 +106,10 @@ def test_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (lambda s: s["scoring"].update(bonus=1), "scoring.bonus"),
         (lambda s: s.update(seed=1.5), "seed"),
         (lambda s: s.update(tiebreakers=["omw", "luck"]), "tiebreakers[1]"),
+        (lambda s: s["players"][0].update(bye_rounds=3), "players[0].bye_rounds"),
+        (lambda s: s["players"][0].update(bye_rounds=[2, 0]), "players[0].bye_rounds[1]"),
+        (lambda s: s["players"][0].update(bye_rounds=[2, 2]), "players[0].bye_rounds[1]"),
+        (lambda s: s["players"][0].update(late_entry_losses=1), "players[0].late_entry_losses"),
     ],
 )
 def test_bad_input_exits_2_with_the_field(
@@ -117,6 +121,26 @@ def test_bad_input_exits_2_with_the_field(
         code, out, err = run(tmp_path, capsys, command, state)
         assert code == 2 and out is None
         assert err["field"] == field
+
+
+def test_pre_assigned_byes_and_late_entry_losses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = json.loads(json.dumps(STATE))
+    state["players"][0]["bye_rounds"] = [2]
+    state["players"].append({"id": "p6", "late_entry_round": 2, "late_entry_losses": True})
+    state["players"].append({"id": "p7", "late_entry_round": 2})
+    code, out, _ = run(tmp_path, capsys, "pair", state)
+    assert code == 0
+    assert out["assigned_byes"] == ["p1"]
+    paired = [x for p in out["pairings"] for x in (p["a"], p["b"])]
+    assert sorted([*paired, out["bye"]]) == ["p2", "p3", "p5", "p6", "p7"]
+    # p6 (a lost round 1) and p7 (joining at zero) tie at the bottom, below p2 on OMW%
+    assert out["bye"] in ("p6", "p7") and out["bye_reason"] == "bye: lowest ranked without a bye"
+    code, out, _ = run(tmp_path, capsys, "standings", state)
+    p6 = next(r for r in out["standings"] if r["id"] == "p6")
+    assert (p6["record"], p6["games"], p6["late_entry_loss_rounds"]) == ("0-1-0", [0, 2, 0], [1])
+    assert p6["opponents"] == [] and p6["bye_rounds"] == []
 
 
 def test_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

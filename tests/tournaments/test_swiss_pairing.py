@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from tests.tournaments.swiss_sim import simulate
 from tests.tournaments.test_swiss_properties import random_history
-from tournaments.standings import Match, Player, StateError
-from tournaments.swiss import pair_round, recommended_structure
+from tournaments.standings import MatchRecord, Player, StateError, compute_standings
+from tournaments.swiss import BYE_MOVED_UP, pair_round, recommended_structure
 
 
 def ids(result: object) -> set[frozenset[str]]:
@@ -19,8 +19,8 @@ def ids(result: object) -> set[frozenset[str]]:
 def test_rematch_avoided_with_two_pair_downs() -> None:
     players = [Player("a"), Player("b"), Player("c"), Player("d")]
     rounds = [
-        [Match("a", "c", "a", (2, 0, 0)), Match("b", "d", "a", (2, 0, 0))],
-        [Match("a", "b", "draw", (1, 1, 0)), Match("c", "d", "draw", (1, 1, 0))],
+        [MatchRecord("a", "c", "a", (2, 0, 0)), MatchRecord("b", "d", "a", (2, 0, 0))],
+        [MatchRecord("a", "b", "draw", (1, 1, 0)), MatchRecord("c", "d", "draw", (1, 1, 0))],
     ]
     result = pair_round(players, rounds, seed=3)
     assert ids(result) == {frozenset("ad"), frozenset("bc")}
@@ -33,7 +33,7 @@ def test_rematch_avoided_with_two_pair_downs() -> None:
 
 def test_forced_rematch_is_explained() -> None:
     players = [Player("a"), Player("b")]
-    rounds = [[Match("a", "b", "a", (2, 0, 0))]]
+    rounds = [[MatchRecord("a", "b", "a", (2, 0, 0))]]
     result = pair_round(players, rounds)
     assert [(p.a, p.b, p.reason) for p in result.pairings] == [
         ("a", "b", "paired down from 3 to 0 pts; rematch: no rematch-free pairing exists")
@@ -46,10 +46,10 @@ def test_score_groups_and_one_step_pair_down() -> None:
     players = [Player(p) for p in ("w1", "w2", "w3", "l1", "l2", "l3", "x")]
     rounds = [
         [
-            Match("w1", "l1", "a", (2, 0, 0)),
-            Match("w2", "l2", "a", (2, 1, 0)),
-            Match("w3", "l3", "a", (2, 0, 0)),
-            Match("x"),
+            MatchRecord("w1", "l1", "a", (2, 0, 0)),
+            MatchRecord("w2", "l2", "a", (2, 1, 0)),
+            MatchRecord("w3", "l3", "a", (2, 0, 0)),
+            MatchRecord("x"),
         ]
     ]
     result = pair_round(players, rounds, seed=11)
@@ -65,7 +65,7 @@ def test_score_groups_and_one_step_pair_down() -> None:
 
 def test_no_second_bye_while_someone_else_can_take_it() -> None:
     players = [Player(p) for p in "abc"]
-    rounds = [[Match("a", "b", "a", (2, 0, 0)), Match("c")]]
+    rounds = [[MatchRecord("a", "b", "a", (2, 0, 0)), MatchRecord("c")]]
     result = pair_round(players, rounds)
     assert result.bye == "b"
     assert ids(result) == {frozenset("ac")}
@@ -74,9 +74,9 @@ def test_no_second_bye_while_someone_else_can_take_it() -> None:
 def test_second_bye_when_nobody_else_can() -> None:
     players = [Player("a"), Player("b"), Player("c")]
     rounds = [
-        [Match("a", "b", "a", (2, 0, 0)), Match("c")],
-        [Match("a", "c", "a", (2, 0, 0)), Match("b")],
-        [Match("b", "c", "a", (2, 0, 0)), Match("a")],
+        [MatchRecord("a", "b", "a", (2, 0, 0)), MatchRecord("c")],
+        [MatchRecord("a", "c", "a", (2, 0, 0)), MatchRecord("b")],
+        [MatchRecord("b", "c", "a", (2, 0, 0)), MatchRecord("a")],
     ]
     result = pair_round(players, rounds)
     assert result.stats.rematches == 1 and result.stats.second_byes == 1
@@ -85,10 +85,10 @@ def test_second_bye_when_nobody_else_can() -> None:
 
 def test_dropped_and_late_players() -> None:
     players = [Player("a"), Player("b", dropped=True), Player("c"), Player("d", late_entry_round=3)]
-    rounds = [[Match("a", "b", "a", (2, 0, 0)), Match("c")]]
+    rounds = [[MatchRecord("a", "b", "a", (2, 0, 0)), MatchRecord("c")]]
     result = pair_round(players, rounds)
     assert ids(result) == {frozenset("ac")} and result.bye is None
-    later = pair_round(players, [*rounds, [Match("a", "c", "draw", (1, 1, 0))]])
+    later = pair_round(players, [*rounds, [MatchRecord("a", "c", "draw", (1, 1, 0))]])
     assert "d" in {later.bye, *(x for p in later.pairings for x in (p.a, p.b))}
 
 
@@ -97,10 +97,10 @@ def test_fixed_tables_are_honoured_and_the_rest_numbered_from_the_top() -> None:
     players[7] = Player("p7", fixed_table=2)
     rounds = [
         [
-            Match("p0", "p1", "a", (2, 0, 0)),
-            Match("p2", "p3", "a", (2, 0, 0)),
-            Match("p4", "p5", "a", (2, 0, 0)),
-            Match("p6", "p7", "a", (2, 0, 0)),
+            MatchRecord("p0", "p1", "a", (2, 0, 0)),
+            MatchRecord("p2", "p3", "a", (2, 0, 0)),
+            MatchRecord("p4", "p5", "a", (2, 0, 0)),
+            MatchRecord("p6", "p7", "a", (2, 0, 0)),
         ]
     ]
     result = pair_round(players, rounds, seed=5)
@@ -202,6 +202,93 @@ def test_lower_bound_and_certificate_are_sound(
     assert ours.stats.graph in {"by score group", "dense"}
     if ours.stats.proven_optimal:
         assert costs(ours) == costs(full)
-    if full.stats.rematches == 0 and full.stats.second_byes == 0:
+    by_rule = full.bye_reason in (None, "bye: lowest ranked without a bye")
+    if full.stats.rematches == 0 and full.stats.second_byes == 0 and by_rule:
+        # the bound assumes the bye by rule, as any pairing without a rematch has it
         assert full.stats.lower_bound_squares <= full.stats.pair_down_squares
+    if ours.stats.proven_optimal:
+        assert ours.bye_reason == full.bye_reason
     assert costs(ours)[:3] >= costs(full)[:3]
+
+
+# -- the bye rule (README decision 11) and pre-assigned byes -----------------------------------
+
+
+def test_bye_rule_lowest_ranked_without_bye_before_pair_downs() -> None:
+    # After round 1: p1 3 (bye), p3 3, p0 1, p2 1 (they drew each other), p4 0. The bye goes to
+    # p4, the lowest ranked without one, although p2 on the bye would need smaller pair-downs
+    # (p1-p3 and p0-p4: 1 + 1) than the two 3-v-1 pair-downs left without p4 (p0-p2 met).
+    players = [Player(f"p{i}") for i in range(5)]
+    rounds = [
+        [
+            MatchRecord("p1"),
+            MatchRecord("p4", "p3", "b", (1, 2, 0)),
+            MatchRecord("p2", "p0", "draw", (1, 1, 0)),
+        ]
+    ]
+    for seed in range(5):
+        result = pair_round(players, rounds, seed=seed)
+        assert result.bye == "p4"
+        assert result.bye_reason == "bye: lowest ranked without a bye"
+        assert result.stats.rematches == 0 and result.stats.pair_down_squares == 8
+        assert ids(result) in (
+            {frozenset(("p1", "p0")), frozenset(("p3", "p2"))},
+            {frozenset(("p1", "p2")), frozenset(("p3", "p0"))},
+        )
+
+
+def test_bye_rule_goes_higher_only_when_the_lowest_forces_a_rematch() -> None:
+    # p3, the lowest ranked without a bye, on the bye would leave p4 and p6 (who met everyone
+    # else) two rematches; p1 on the bye leaves one, so the bye moves up to p1.
+    players, rounds = random_history(5, 7, 3)
+    result = pair_round(players, rounds, seed=0)
+    assert result.bye == "p1" and result.bye_reason == BYE_MOVED_UP
+    assert result.stats.rematches == 1
+
+
+def test_pre_assigned_byes_are_left_out_and_reported() -> None:
+    players = [Player("a", bye_rounds=(1, 2)), Player("b"), Player("c"), Player("d")]
+    first = pair_round(players, [], seed=1)
+    assert first.assigned_byes == ("a",) and first.bye is not None and len(first.pairings) == 1
+    assert "a" not in {first.bye, *(x for p in first.pairings for x in (p.a, p.b))}
+    rounds = [
+        [MatchRecord("a"), MatchRecord(first.bye)]
+        + [MatchRecord(p.a, p.b, "a", (2, 0, 0)) for p in first.pairings]
+    ]
+    second = pair_round(players, rounds, seed=1)
+    assert second.assigned_byes == ("a",)
+    # the odd-field bye among b, c, d goes to the lowest ranked of them without a bye
+    fresh_loser = first.pairings[0].b
+    assert second.bye == fresh_loser
+    assert second.bye_reason == "bye: lowest ranked without a bye"
+    assert second.to_json()["assigned_byes"] == ["a"]
+    third = pair_round(players, [*rounds, [MatchRecord("a"), MatchRecord(fresh_loser)]], seed=1)
+    assert third.assigned_byes == ()
+    assert "a" in {x for p in third.pairings for x in (p.a, p.b)}
+
+
+def test_pre_assigned_bye_before_the_late_entry_is_refused() -> None:
+    with pytest.raises(StateError) as info:
+        pair_round([Player("a", late_entry_round=3, bye_rounds=(2,)), Player("b")], [])
+    assert info.value.field == "players[0].bye_rounds[0]"
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6), st.integers(50, 150), st.integers(2, 6))
+def test_bye_rule_large_fields_lowest_ranked_without_bye(
+    seed: int, half: int, n_rounds: int
+) -> None:
+    """Fields of 101 to 301 players (above the complete-graph limit): the bye is the lowest-
+    ranked player without one (Swiss histories leave that free of rematches)."""
+    players, rounds = simulate(2 * half + 1, n_rounds, seed, drop_rate=0.0)
+    result = pair_round(players, rounds, seed=seed)
+    assert result.bye is not None
+    assert result.bye_reason == "bye: lowest ranked without a bye"
+    rows = compute_standings(players, rounds)
+    fresh_ranks = [r.rank for r in rows if r.byes == 0]
+    assert {r.rank for r in rows if r.player_id == result.bye} == {max(fresh_ranks)}
+    assert result.stats.rematches == 0 and result.stats.proven_optimal
+    # forced onto the score-group path (no complete-graph fallback): the same bye
+    blockwise = pair_round(players, rounds, seed=seed, complete_fallback_limit=0)
+    assert blockwise.bye_reason == "bye: lowest ranked without a bye"
+    assert {r.rank for r in rows if r.player_id == blockwise.bye} == {max(fresh_ranks)}

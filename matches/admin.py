@@ -1,0 +1,50 @@
+"""Back-office views of rounds and results. Read-only: results change only through the
+services, so every change keeps its version and audit entry."""
+
+from django.contrib import admin
+
+from matches.models import Match, Report, ResultVersion, Round, StandingsSnapshot
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "stage", "status", "published_at", "finished_at")
+    list_filter = ("stage", "status")
+    search_fields = ("tournament__name", "tournament__slug")
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ("round", "table", "a", "b", "status", "games_a", "games_b", "games_drawn")
+    list_filter = ("status",)
+    raw_id_fields = ("round", "a", "b")
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = ("match", "registration", "games_a", "games_b", "games_drawn", "updated_at")
+    raw_id_fields = ("match", "registration")
+
+
+@admin.register(ResultVersion)
+class ResultVersionAdmin(ReadOnlyAdmin):
+    list_display = ("match", "number", "change", "actor", "created_at")
+    list_filter = ("change",)
+    raw_id_fields = ("match",)
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(ReadOnlyAdmin):
+    list_display = ("round", "computed_at")
+    exclude = ("rows",)
