@@ -243,6 +243,9 @@ class StandingsSnapshot(models.Model):
 
     round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="standings")
     rows = models.JSONField()
+    # The newest result version of the rounds it covers when it was computed: a correction
+    # to any of those rounds makes a newer one, so a stale snapshot is never served.
+    source_version = models.BigIntegerField(default=0)
     computed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,6 +64,17 @@ def _lock_round(round_: Round | int) -> Round:
         return Round.objects.select_for_update().select_related("tournament").get(pk=pk)
     except Round.DoesNotExist:
         raise NotFound(_("round: this round no longer exists."), field="round") from None
+
+
+def _lock_for_result(match: Match) -> tuple[Round, Match]:
+    """Lock what a result change may write, in the site's order: the event too when the
+    result can finish a bracket (and so the event), then the round, then the match."""
+    if match.round.stage == RoundStage.TOP_CUT:
+        _lock_event(match.round.tournament_id)
+    round_ = _lock_round(match.round_id)
+    locked = _lock_match(match.pk)
+    locked.round = round_
+    return round_, locked
 
 
 def _lock_match(match: Match | int) -> Match:
@@ -823,10 +834,8 @@ def match_report(
     progress.
     """
     with transaction.atomic():
-        round_ = _lock_round(match.round)
+        round_, match = _lock_for_result(match)
         tournament = round_.tournament
-        match = _lock_match(match)
-        match.round = round_
         side = _acting_side(actor, match)
         if side is None and not permissions.is_staff_of(actor, tournament):
             if permissions.is_authenticated(actor) and round_.is_visible_to_players:
@@ -984,8 +993,6 @@ def _staff_result(
         after=version.after,
         reason=reason,
     )
-    if correcting and round_.status == RoundStatus.FINISHED:
-        _results_changed(tournament, round_)
     _finish_round_if_done(round_)
     return match
 
@@ -993,9 +1000,7 @@ def _staff_result(
 def match_confirm(*, actor: Any, match: Match) -> Match:
     """The opponent of the player who reported agrees: the result is final."""
     with transaction.atomic():
-        round_ = _lock_round(match.round)
-        match = _lock_match(match)
-        match.round = round_
+        round_, match = _lock_for_result(match)
         side = _acting_side(actor, match)
         if side is None:
             if permissions.is_staff_of(actor, round_.tournament) and match.status in (
@@ -1073,9 +1078,9 @@ def auto_confirm_due(now: datetime | None = None) -> int:
             "pk", flat=True
         ):
             with transaction.atomic():
-                locked_round = _lock_round(round_.pk)
-                match = _lock_match(match_id)
-                match.round = locked_round
+                _round, match = _lock_for_result(
+                    Match.objects.select_related("round").get(pk=match_id)
+                )
                 table_end = ends_at + timedelta(minutes=minutes + match.extension_minutes)
                 if match.status != MatchStatus.REPORTED or now < table_end:
                     continue
@@ -1116,6 +1121,8 @@ def _finish_round_if_done(round_: Round) -> None:
 
 
 def _finish_event(tournament: Tournament, final_round: Round) -> None:
+    """The final's result finishes the event. The caller locked the event first
+    (_lock_for_result), so this re-read takes no new lock out of order."""
     tournament = _lock_event(tournament)
     final = final_round.matches.select_related("a", "b").get()
     champion = final.b if results.outcome(final.games or (0, 0, 0)) == "b" else final.a
@@ -1153,21 +1160,7 @@ def _warm_standings(round_id: int) -> None:
         standings_snapshot(round_.tournament, round_.number)
 
 
-def _results_changed(tournament: Tournament, round_: Round) -> None:
-    """A finished Swiss round's result changed: its standings and every later one go."""
-    if round_.stage != RoundStage.SWISS:
-        return
-    StandingsSnapshot.objects.filter(
-        round__tournament=tournament, round__number__gte=round_.number
-    ).delete()
-    cache.delete(standings_cache_key(tournament.pk))
-
-
 # --- standings ------------------------------------------------------------------------------
-
-
-def standings_cache_key(tournament_id: int) -> str:
-    return f"standings-generation:{tournament_id}"
 
 
 def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[str, Any]]:
@@ -1176,7 +1169,9 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
     names = {str(pk): r.name for pk, r in history.registrations.items()}
 
     def pct(x: float) -> float:
-        return round(x, 3)
+        # Six places, as the Swiss CLI's standings JSON: equal to the pure core's numbers
+        # for any purpose (pages show them as percentages with one decimal).
+        return round(x, 6)
 
     out = []
     for row in rows:
@@ -1227,7 +1222,8 @@ def last_finished_swiss_round(tournament: Tournament) -> Round | None:
 def standings_snapshot(
     tournament: Tournament, round_number: int | None = None
 ) -> StandingsSnapshot:
-    """The stored standings after a finished Swiss round (default: the latest), computed once."""
+    """The standings after a finished Swiss round (default: the latest), computed once and
+    stored; recomputed only when a result of those rounds has changed since."""
     if round_number is None:
         round_ = last_finished_swiss_round(tournament)
     else:
@@ -1239,15 +1235,27 @@ def standings_snapshot(
             _("round: no finished Swiss round %(n)s yet.") % {"n": round_number or ""},
             field="round",
         )
-    snapshot = StandingsSnapshot.objects.filter(round=round_).first()
-    if snapshot is not None:
+    # Read the version first: a correction landing while we compute leaves the snapshot
+    # older than its data, so the next read computes again (never the other way round).
+    source = _results_source_version(tournament, round_.number)
+    snapshot = StandingsSnapshot.objects.filter(round=round_).select_related("round").first()
+    if snapshot is not None and snapshot.source_version == source:
         return snapshot
     history = swiss_history(tournament, upto=round_.number)
     rows = standings_rows(tournament, history)
     snapshot, _created = StandingsSnapshot.objects.update_or_create(
-        round=round_, defaults={"rows": rows}
+        round=round_, defaults={"rows": rows, "source_version": source}
     )
     return snapshot
+
+
+def _results_source_version(tournament: Tournament, upto: int) -> int:
+    newest = ResultVersion.objects.filter(
+        match__round__tournament=tournament,
+        match__round__number__lte=upto,
+        match__round__stage=RoundStage.SWISS,
+    ).aggregate(newest=Max("id"))["newest"]
+    return int(newest or 0)
 
 
 def correction_preview(
