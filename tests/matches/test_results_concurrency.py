@@ -4,6 +4,7 @@ last two results of a round arriving together. Threads start together behind a b
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -115,7 +116,7 @@ def test_an_organiser_correcting_while_the_opponent_confirms_leaves_one_final_re
     assert match.status == MatchStatus.FINAL
     versions = list(match.versions.order_by("number"))
     # Serialised by the match lock: each version starts from the one before it.
-    for earlier, later in zip(versions, versions[1:], strict=False):
+    for earlier, later in pairwise(versions):
         assert later.before == earlier.after
     assert match.games == tuple(versions[-1].after["games"])
     assert AuditEntry.objects.filter(action="round.finished").count() == 1
