@@ -175,6 +175,25 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
     return tournament
 
 
+def _check_rounds_allow(tournament: Tournament, target: EventStatus) -> None:
+    """Rounds decide when an event may move on: the top cut is started from the final
+    standings (matches.services.top_cut_start), and nothing finishes mid-round."""
+    if target == EventStatus.TOP_CUT:
+        raise ServiceError(
+            _("status: start the top cut from the round control; it seeds the bracket."),
+            field="status",
+            code="invalid_transition",
+        )
+    if target == EventStatus.FINISHED:
+        unfinished = tournament.rounds.exclude(status="finished").order_by("number").first()
+        if unfinished is not None:
+            raise ServiceError(
+                _("status: round %(n)d is not finished yet.") % {"n": unfinished.number},
+                field="status",
+                code="round_unfinished",
+            )
+
+
 def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
@@ -187,6 +206,7 @@ def event_transition(*, actor: Any, tournament: Tournament, to: str) -> Tourname
         target = check_transition(tournament.status, to)
     except InvalidTransition as exc:
         raise ServiceError(str(exc), field="status", code="invalid_transition") from None
+    _check_rounds_allow(tournament, target)
     previous = tournament.status
     tournament.status = target.value
     tournament.save(update_fields=["status", "updated_at"])
