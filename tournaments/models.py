@@ -119,7 +119,9 @@ class Tournament(models.Model):
         _("confirm a lone report automatically after (minutes)"),
         null=True,
         blank=True,
-        help_text=_("Minutes after the round ends; blank: never (a judge or the opponent confirms)."),
+        help_text=_(
+            "Minutes after the round ends; blank: never (a judge or the opponent confirms)."
+        ),
     )
     hide_standings_before_final = models.BooleanField(
         _("hide standings before the final Swiss round"), default=False
