@@ -87,6 +87,11 @@ api_urls = [
     ),
     path("events/<slug:slug>/top-cut/", matches_api.top_cut, name="api-top-cut"),
     path("events/<slug:slug>/my-match/", matches_api.my_match, name="api-my-match"),
+    path(
+        "registrations/<int:pk>/pairing/",
+        matches_api.registration_pairing_options,
+        name="api-registration-pairing",
+    ),
     path("matches/<int:pk>/", matches_api.match_detail, name="api-match-detail"),
     path("matches/<int:pk>/report/", matches_api.match_report, name="api-match-report"),
     path("matches/<int:pk>/confirm/", matches_api.match_confirm, name="api-match-confirm"),

@@ -341,3 +341,30 @@ def cut_calculator(request: Request, slug: str) -> Response:
     if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
         raise Http404("Standings are hidden until the final round is over.")
     return Response(services.cut_calculator(event))
+
+
+@extend_schema(
+    request=s.PairingOptionsInput,
+    responses=OpenApiTypes.OBJECT,
+    description="Organisers: byes granted for rounds, a round-1 seed, a fixed table.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def registration_pairing_options(request: Request, pk: int) -> Response:
+    from tournaments.models import Registration
+
+    registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
+    if not perms.is_staff_of(request.user, registration.tournament):
+        raise Http404("No such registration.")
+    data = validated(s.PairingOptionsInput, request.data)
+    registration = services.registration_pairing_options(
+        actor=request.user, registration=registration, **data
+    )
+    return Response(
+        {
+            "id": registration.pk,
+            "bye_rounds": registration.bye_rounds,
+            "seed": registration.seed,
+            "fixed_table": registration.fixed_table,
+        }
+    )

@@ -180,3 +180,16 @@ class StandingRowOutput(serializers.Serializer):
 class StandingsOutput(serializers.Serializer):
     round = serializers.IntegerField()
     rows = StandingRowOutput(many=True)
+
+
+class PairingOptionsInput(serializers.Serializer):
+    bye_rounds = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=30),
+        required=False,
+        max_length=30,
+        help_text="Rounds for which a bye was granted at registration (e.g. [1, 2]).",
+    )
+    seed = serializers.FloatField(required=False, allow_null=True)
+    fixed_table = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=100_000
+    )

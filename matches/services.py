@@ -38,7 +38,13 @@ from matches.models import (
     StandingsSnapshot,
 )
 from tournaments import permissions, results, swiss, topcut
-from tournaments.models import LateEntryPolicy, Registration, RegistrationStatus, Tournament
+from tournaments.models import (
+    FirstRoundPairing,
+    LateEntryPolicy,
+    Registration,
+    RegistrationStatus,
+    Tournament,
+)
 from tournaments.services import audit
 from tournaments.standings import MatchRecord, Player, compute_standings
 from tournaments.status import EventStatus
@@ -159,7 +165,10 @@ def _player(registration: Registration, tournament: Tournament) -> Player:
         dropped=registration.dropped,
         late_entry_round=registration.late_entry_round or 1,
         fixed_table=registration.fixed_table,
-        seeding=registration.seed,
+        # Round 1 top half against bottom half only when the event pairs it by seed.
+        seeding=registration.seed
+        if tournament.first_round_pairing == FirstRoundPairing.SEEDED
+        else None,
         bye_rounds=tuple(int(r) for r in registration.bye_rounds or ()),
         late_entry_losses=tournament.late_entry_policy == LateEntryPolicy.LOSS
         and (registration.late_entry_round or 1) > 1,
@@ -210,6 +219,49 @@ def pairable_registrations(tournament: Tournament) -> list[Registration]:
 
 def _scoring() -> swiss.Scoring:
     return swiss.Scoring()
+
+
+@transaction.atomic
+def registration_pairing_options(
+    *,
+    actor: Any,
+    registration: Registration,
+    bye_rounds: Sequence[int] | None = None,
+    seed: float | None = None,
+    fixed_table: int | None = None,
+) -> Registration:
+    """Organisers set what pairing takes from a registration: byes granted for rounds
+    (invitations), a seed for round 1, a fixed table (a player who cannot move)."""
+    tournament = _lock_event(registration.tournament)
+    permissions.require_organiser(actor, tournament)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    rounds = sorted(set(bye_rounds or ()))
+    if any(not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= 30 for r in rounds):
+        raise ServiceError(_("bye_rounds: round numbers from 1 to 30."), field="bye_rounds")
+    paired = set(tournament.rounds.filter(stage=RoundStage.SWISS).values_list("number", flat=True))
+    if set(rounds) & paired - set(registration.bye_rounds or ()):
+        raise ServiceError(
+            _("bye_rounds: round %(n)d is already paired.") % {"n": min(set(rounds) & paired)},
+            field="bye_rounds",
+        )
+    before = {
+        "bye_rounds": registration.bye_rounds,
+        "seed": registration.seed,
+        "fixed_table": registration.fixed_table,
+    }
+    registration.bye_rounds = rounds
+    registration.seed = seed
+    registration.fixed_table = fixed_table
+    registration.save(update_fields=["bye_rounds", "seed", "fixed_table", "updated_at"])
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="registration.pairing_options",
+        registration=registration,
+        before=before,
+        after={"bye_rounds": rounds, "seed": seed, "fixed_table": fixed_table},
+    )
+    return registration
 
 
 # --- pairing a round ------------------------------------------------------------------------

@@ -54,6 +54,22 @@ class EventForm(forms.ModelForm):
             ),
         }
 
+    # Round settings an older form (or a script) may leave out: they keep their value.
+    KEEP_WHEN_BLANK = ("first_round_pairing", "late_entry_policy", "cut_policy")
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        for name in self.KEEP_WHEN_BLANK:
+            self.fields[name].required = False
+
+    def clean(self):  # type: ignore[no-untyped-def]
+        cleaned = super().clean()
+        for name in self.KEEP_WHEN_BLANK:
+            if not cleaned.get(name):
+                field = Tournament._meta.get_field(name)
+                cleaned[name] = getattr(self.instance, name, None) or field.get_default()
+        return cleaned
+
     def _post_clean(self) -> None:
         # Model validation happens in the service (one place for pages and API).
         pass

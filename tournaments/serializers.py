@@ -5,7 +5,15 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from engine.games import game_choices
-from tournaments.models import TOP_CUT_CHOICES, AuditEntry, Registration, Tournament
+from tournaments.models import (
+    TOP_CUT_CHOICES,
+    AuditEntry,
+    CutPolicy,
+    FirstRoundPairing,
+    LateEntryPolicy,
+    Registration,
+    Tournament,
+)
 from tournaments.services import EDITABLE_FIELDS
 from tournaments.status import EventStatus
 
@@ -62,6 +70,14 @@ class EventInput(serializers.Serializer):
         required=False, allow_null=True, min_value=1, max_value=30
     )
     top_cut_size = serializers.ChoiceField(choices=[c[0] for c in TOP_CUT_CHOICES], required=False)
+    first_round_pairing = serializers.ChoiceField(choices=FirstRoundPairing.choices, required=False)
+    late_entry_policy = serializers.ChoiceField(choices=LateEntryPolicy.choices, required=False)
+    cut_policy = serializers.ChoiceField(choices=CutPolicy.choices, required=False)
+    start_timer_on_publish = serializers.BooleanField(required=False)
+    auto_confirm_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=240
+    )
+    hide_standings_before_final = serializers.BooleanField(required=False)
 
 
 class TransitionInput(serializers.Serializer):

@@ -48,6 +48,12 @@ EDITABLE_FIELDS = (
     "planned_rounds",
     "top_cut_size",
     "require_legal_decklist",
+    "first_round_pairing",
+    "late_entry_policy",
+    "cut_policy",
+    "start_timer_on_publish",
+    "auto_confirm_minutes",
+    "hide_standings_before_final",
 )
 # Once players have registered, what they registered for must not change under them.
 FIXED_AFTER_DRAFT = ("game", "mode", "format_key", "format_params", "match_structure")

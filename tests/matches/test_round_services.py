@@ -240,3 +240,24 @@ def test_only_organisers_pair_and_staff_enter_results() -> None:
     match = round_.matches.select_related("round").first()
     updated = services.match_report(actor=judge, match=match, games=[0, 1, 0])
     assert updated.status == MatchStatus.FINAL
+
+
+def test_organisers_grant_byes_and_seeds_through_the_api() -> None:
+    event, organiser, regs = running_event(8, first_round_pairing="seeded")
+    staff = client_for(organiser)
+    for k, reg in enumerate(regs):
+        response = staff.post(
+            f"/api/registrations/{reg.pk}/pairing/", {"seed": float(100 - k)}, format="json"
+        )
+        assert response.status_code == 200, response.content
+    staff.post(f"/api/registrations/{regs[0].pk}/pairing/", {"bye_rounds": [1]}, format="json")
+    refused = client_for(regs[1].player).post(
+        f"/api/registrations/{regs[1].pk}/pairing/", {"bye_rounds": [1]}, format="json"
+    )
+    assert refused.status_code in (403, 404)
+    round_one = services.round_pair(actor=organiser, tournament=event)
+    assert round_one.matches.get(a=regs[0]).b_id is None  # the granted bye
+    # seeded: seed 2 (regs[1]) meets the top of the bottom half among the 7 others
+    tables = {m.a_id: m.b_id for m in round_one.matches.filter(b__isnull=False)}
+    assert regs[1].pk in tables
+    assert AuditEntry.objects.filter(action="registration.pairing_options").count() == 9
