@@ -1,10 +1,16 @@
 """Demo accounts and the demo event: an organiser, a judge, 32 players, a BoBA Playmaker event.
 
+:func:`load_demo` makes the accounts and the event (registration open); once the decks app has
+given every player a list, :func:`load_demo_rounds` checks everyone in, starts the event and
+plays three Swiss rounds and part of a fourth through the real services, from fixed seeds, so
+the demo is the same on every machine.
+
 Idempotent: a second run finds everything in place and changes nothing.
 """
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -20,6 +26,12 @@ from tournaments.status import EventStatus
 DEMO_PASSWORD = "battledesk-demo"
 DEMO_EVENT_SLUG = "battledesk-demo-open"
 PLAYER_COUNT = 32
+# The event's pairing draw and the demo's results: fixed, so every load is the same event.
+DEMO_PAIRING_SEED = "battledesk-demo"
+DEMO_RESULTS_SEED = 20261122
+FINISHED_ROUNDS = 3
+# This player drops after round 2 (results so far stay in the standings).
+DROPPING_PLAYER = "player27"
 PLAYER_NAMES = [
     "Avery Stone",
     "Blake Rivera",
@@ -109,3 +121,158 @@ def load_demo() -> tuple[Tournament, bool]:
     for player in players:
         services.registration_register(actor=player, tournament=event)
     return event, True
+
+
+# --- the demo event's rounds ----------------------------------------------------------------
+
+
+def load_demo_rounds(event: Tournament) -> dict[str, int]:
+    """Check everyone in, start the event, play rounds 1 to 3 and leave round 4 running.
+
+    Everything goes through the services, as the people themselves: players report and
+    confirm, the judge enters a few results and settles a dispute, one player drops after
+    round 2. Does nothing when the event already has rounds (or is past registration), so
+    loading the demo again changes nothing.
+    """
+    from matches.models import Round
+
+    event.refresh_from_db()
+    if event.rounds.exists() or event.status not in (
+        EventStatus.REGISTRATION_OPEN,
+        EventStatus.REGISTRATION_CLOSED,
+    ):
+        return {"rounds": 0}
+    user_model = get_user_model()
+    organiser = user_model.objects.get(username="organiser")
+    judge = user_model.objects.get(username="judge")
+    rng = random.Random(DEMO_RESULTS_SEED)
+
+    # The draw's seed, fixed before the first pairing (the services would draw a random one).
+    event.pairing_seed = DEMO_PAIRING_SEED
+    event.save(update_fields=["pairing_seed"])
+    _start_event(event, organiser)
+
+    for number in range(1, FINISHED_ROUNDS + 2):
+        round_ = _pair_and_publish(event, organiser)
+        assert round_.number == number
+        if number <= FINISHED_ROUNDS:
+            _finish_round(round_, judge, rng)
+            round_.refresh_from_db()
+            assert round_.status == "finished", f"demo round {number} did not finish"
+            _warm_standings(event, number)
+            if number == 2:
+                dropping = event.registrations.get(player__username=DROPPING_PLAYER)
+                services.registration_drop(
+                    actor=dropping.player, registration=dropping, round_number=number
+                )
+        else:
+            _half_play_round(round_, judge, rng)
+    return {"rounds": Round.objects.filter(tournament=event).count()}
+
+
+def _start_event(event: Tournament, organiser: Any) -> None:
+    """Check-in for everyone, the day's times, registration closed, the event running."""
+    for registration in event.registrations.filter(status="registered").order_by("pk"):
+        services.registration_check_in(actor=organiser, registration=registration)
+    # The event started this morning: three 50-minute rounds ago, give or take.
+    start = timezone.now().replace(minute=0, second=0, microsecond=0) - timedelta(hours=3)
+    services.event_update(
+        actor=organiser,
+        tournament=event,
+        starts_at=start,
+        registration_closes_at=start,
+        decklist_deadline=start - timedelta(hours=12),
+    )
+    services.event_transition(actor=organiser, tournament=event, to=EventStatus.REGISTRATION_CLOSED)
+    services.event_transition(actor=organiser, tournament=event, to=EventStatus.RUNNING)
+    event.refresh_from_db()
+
+
+def _pair_and_publish(event: Tournament, organiser: Any) -> Any:
+    from matches import services as rounds
+
+    round_ = rounds.round_pair(actor=organiser, tournament=event)
+    return rounds.round_publish(actor=organiser, round_=round_)
+
+
+def _warm_standings(event: Tournament, number: int) -> None:
+    """The services store a finished round's standings after the commit; store them now."""
+    from matches import services as rounds
+
+    rounds.standings_snapshot(event, number)
+
+
+def _result(rng: random.Random, *, draw_chance: float = 0.06) -> tuple[list[int], list[list[int]]]:
+    """A best-of-one BoBA result with its trophies: (games, battles), seen from player a."""
+    if rng.random() < draw_chance:
+        return [0, 0, 1], [[3, 3]]
+    winner = rng.randint(4, 7)
+    loser = rng.randint(0, 7 - winner)
+    if rng.random() < 0.5:
+        return [1, 0, 0], [[winner, loser]]
+    return [0, 1, 0], [[loser, winner]]
+
+
+def _flipped(games: list[int]) -> list[int]:
+    return [games[1], games[0], games[2]]
+
+
+def _report_and_confirm(match: Any, rng: random.Random) -> None:
+    from matches import services as rounds
+
+    games, battles = _result(rng)
+    reporter, opponent = (match.a, match.b) if rng.random() < 0.5 else (match.b, match.a)
+    rounds.match_report(actor=reporter.player, match=match, games=games, battles=battles)
+    rounds.match_confirm(actor=opponent.player, match=match)
+
+
+def _finish_round(round_: Any, judge: Any, rng: random.Random) -> None:
+    """Every match of a round to a final result: mostly players, some by the judge, and one
+    dispute the judge settles."""
+    from matches import services as rounds
+
+    matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
+    for i, match in enumerate(matches):
+        if i % 6 == 5:
+            # The judge enters a result from a match slip.
+            games, battles = _result(rng)
+            rounds.match_report(actor=judge, match=match, games=games, battles=battles)
+        elif round_.number == 2 and i == 2:
+            # The players disagree; the judge hears both and enters the result.
+            games, battles = _result(rng, draw_chance=0)
+            rounds.match_report(actor=match.a.player, match=match, games=games, battles=battles)
+            rounds.match_report(actor=match.b.player, match=match, games=_flipped(games))
+            rounds.match_report(
+                actor=judge,
+                match=match,
+                games=games,
+                battles=battles,
+                reason="judge call: settled from the match slip",
+            )
+        else:
+            _report_and_confirm(match, rng)
+
+
+def _half_play_round(round_: Any, judge: Any, rng: random.Random) -> None:
+    """Round 4, in progress: some results final, some waiting for the opponent, one disputed,
+    the rest still playing (one table with a judge's time extension)."""
+    from matches import services as rounds
+
+    matches = list(
+        round_.matches.filter(b__isnull=False)
+        .select_related("a__player", "b__player")
+        .order_by("table")
+    )
+    for i, match in enumerate(matches):
+        if i < 5:
+            _report_and_confirm(match, rng)
+        elif i < 9:
+            games, battles = _result(rng)
+            reporter = match.a if i % 2 else match.b
+            rounds.match_report(actor=reporter.player, match=match, games=games, battles=battles)
+        elif i == 9:
+            games, battles = _result(rng, draw_chance=0)
+            rounds.match_report(actor=match.a.player, match=match, games=games, battles=battles)
+            rounds.match_report(actor=match.b.player, match=match, games=_flipped(games))
+        elif i == 10:
+            rounds.match_extend(actor=judge, match=match, minutes=5)

@@ -18,11 +18,18 @@ class Command(BaseCommand):
         with transaction.atomic():
             event, created = tournaments_demo.load_demo()
             decks = decks_demo.load_demo(event)
+            # After the decklists: the event starts, three rounds are played, round 4 runs.
+            rounds = tournaments_demo.load_demo_rounds(event)
         verb = "Loaded" if created else "Demo already loaded:"
         self.stdout.write(self.style.SUCCESS(f"{verb} {event.name} at /events/{event.slug}/"))
         self.stdout.write(
             f"Catalog: {decks['created']} demo cards added; decklists: {decks['decklists']} submitted"
         )
+        if rounds["rounds"]:
+            self.stdout.write(
+                f"Rounds: {tournaments_demo.FINISHED_ROUNDS} finished, "
+                f"round {tournaments_demo.FINISHED_ROUNDS + 1} running"
+            )
         self.stdout.write(
             f"Logins (password '{tournaments_demo.DEMO_PASSWORD}'): organiser, judge, "
             f"player01 ... player{tournaments_demo.PLAYER_COUNT:02d}"

@@ -1,0 +1,87 @@
+"""python manage.py load_demo: a running event with three finished rounds and a fourth under
+way, played through the services; loading it again changes nothing."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+
+from decks.models import DecklistVersion
+from matches import services
+from matches.models import Match, MatchStatus, Round, StandingsSnapshot
+from tournaments.demo import DEMO_EVENT_SLUG, DROPPING_PLAYER, PLAYER_COUNT
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _row_counts() -> dict[str, int]:
+    return {model._meta.label: model.objects.count() for model in apps.get_models()}
+
+
+def _load() -> str:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_the_demo_event_is_running_round_4() -> None:
+    _load()
+    event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
+    assert event.status == "running"
+    assert event.pairing_seed  # fixed, so every load pairs the same rounds
+
+    rounds = list(Round.objects.filter(tournament=event).order_by("number"))
+    assert [(r.number, r.stage, r.status) for r in rounds] == [
+        (1, "swiss", "finished"),
+        (2, "swiss", "finished"),
+        (3, "swiss", "finished"),
+        (4, "swiss", "published"),
+    ]
+    for r in rounds[:3]:
+        assert StandingsSnapshot.objects.filter(round=r).exists()
+    statuses = Counter(Match.objects.filter(round=rounds[3]).values_list("status", flat=True))
+    assert statuses[MatchStatus.PENDING] >= 1
+    assert statuses[MatchStatus.REPORTED] >= 1
+    assert statuses[MatchStatus.DISPUTED] == 1
+    assert statuses[MatchStatus.FINAL] >= 2  # confirmed results and the bye
+
+    registrations = event.registrations.filter(status="registered")
+    assert registrations.count() == PLAYER_COUNT
+    assert registrations.filter(checked_in_at__isnull=True).count() == 0
+    assert [r.player.username for r in registrations.filter(dropped_at__isnull=False)] == [
+        DROPPING_PLAYER
+    ]
+    dropped = registrations.get(player__username=DROPPING_PLAYER)
+    assert not Match.objects.filter(
+        round__number__gte=3, round__tournament=event, a=dropped
+    ).exists()
+    assert not Match.objects.filter(
+        round__number__gte=3, round__tournament=event, b=dropped
+    ).exists()
+    # 31 players after the drop: one bye in each of rounds 3 and 4.
+    assert Match.objects.filter(round__in=rounds[2:], b__isnull=True).count() == 2
+    # Every player has a legal list.
+    legal = DecklistVersion.objects.filter(decklist__registration__tournament=event, legal=True)
+    assert legal.values("decklist").distinct().count() == PLAYER_COUNT
+
+    standings = services.standings_snapshot(event, 3).rows
+    assert len(standings) == PLAYER_COUNT
+    assert standings[0]["points"] == 9
+    assert [r["registration"] for r in standings if r["dropped"]] == [dropped.pk]
+
+
+def test_loading_the_demo_twice_changes_nothing() -> None:
+    _load()
+    first = _row_counts()
+    rounds = list(Round.objects.values("number", "status", "seed", "version"))
+    matches = list(Match.objects.order_by("pk").values())
+    out = _load()
+    assert "already loaded" in out
+    assert _row_counts() == first
+    assert list(Round.objects.values("number", "status", "seed", "version")) == rounds
+    assert list(Match.objects.order_by("pk").values()) == matches
