@@ -1,3 +1,26 @@
-from django.urls import path  # noqa: F401
+"""Player-facing pages of the rounds (matches/views.py), included at the site root before
+tournaments.urls: every path here is deeper than tournaments' `events/<slug>/...` pages."""
 
-urlpatterns: list = []  # type: ignore[type-arg]
+from django.urls import path
+
+from matches import views
+
+urlpatterns = [
+    path(
+        "events/<slug:slug>/rounds/<int:number>/pairings/",
+        views.round_pairings,
+        name="round_pairings",
+    ),
+    path("events/<slug:slug>/my-match/", views.my_match, name="my_match"),
+    path("matches/<int:pk>/report/", views.match_report_page, name="match_report_page"),
+    path("matches/<int:pk>/confirm/", views.match_confirm_page, name="match_confirm_page"),
+    path("events/<slug:slug>/standings/", views.standings, name="standings"),
+    path("events/<slug:slug>/standings/cut/", views.cut_calculator, name="cut_calculator"),
+    path(
+        "events/<slug:slug>/standings/<int:registration_id>/",
+        views.standings_player,
+        name="standings_player",
+    ),
+    path("events/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path("events/<slug:slug>/projector/", views.projector, name="projector"),
+]

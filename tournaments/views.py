@@ -58,6 +58,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
     }
+    if event.status != EventStatus.CANCELLED:
+        from matches.views import rounds_section
+
+        context["rounds_info"] = rounds_section(request, event, counts["registered"])
     return render(request, "tournaments/event_detail.html", context)
 
 

@@ -1,0 +1,860 @@
+"""Player-facing pages for the rounds: pairings, my match and its report form, the round timer,
+standings with their explanations, the cut calculator, the bracket and the venue projector.
+
+Thin views over matches.services and matches.selectors (the same calls as matches/api.py).
+The pages 2,000 players reload at once (pairings, standings, the projector list) render their
+body once per round version / standings snapshot and keep it in django.core.cache; only the
+small per-person part (the "your table" banner) is rendered per request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from config.errors import NotFound
+from config.pages import attempt, next_or, visible_event
+from matches import selectors, services
+from matches.models import (
+    VISIBLE_TO_PLAYERS,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStage,
+    RoundStatus,
+    StandingsSnapshot,
+)
+from tournaments.models import Registration, Tournament
+from tournaments.standings import TIEBREAKER_LABELS, Scoring
+
+PAIRINGS_CACHE_SECONDS = 6 * 3600
+STANDINGS_CACHE_SECONDS = 6 * 3600
+STANDINGS_PER_PAGE = 200
+CUT_ROWS_PER_PAGE = 200
+SCHEDULE_BREAK_MINUTES = 10  # between rounds, for the estimated start times
+FLOOR = Scoring().floor
+
+# The pure core's English labels, marked for translation here (same text as TIEBREAKER_LABELS).
+TIEBREAKER_NAMES = {
+    "omw": gettext_lazy("opponents' match-win %"),
+    "gw": gettext_lazy("game-win %"),
+    "ogw": gettext_lazy("opponents' game-win %"),
+    "battle_diff": gettext_lazy("battle differential"),
+    "h2h": gettext_lazy("head-to-head"),
+}
+PERCENT_TIEBREAKERS = ("omw", "gw", "ogw")
+VERDICT_LABELS = {
+    "certain": gettext_lazy("makes the cut"),
+    "possible": gettext_lazy("might make the cut"),
+    "impossible": gettext_lazy("cannot make the cut"),
+}
+
+
+# --- small reads and formatting (no selector covers these) ------------------------------------
+
+
+def tiebreaker_label(key: str) -> str:
+    return str(TIEBREAKER_NAMES.get(key) or TIEBREAKER_LABELS.get(key, key))
+
+
+def pct(value: Any) -> str:
+    """0.6123 -> "61.2%"."""
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:.1f}%"
+
+
+def tiebreaker_value(key: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if key in PERCENT_TIEBREAKERS or isinstance(value, float):
+        return pct(value)
+    if key == "battle_diff":
+        return f"{int(value):+d}"
+    return str(value)
+
+
+def _mmss(seconds: int) -> str:
+    seconds = abs(int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def _cache_key(*parts: Any) -> str:
+    return ":".join(str(p) for p in parts)
+
+
+def timer_context(
+    event: Tournament, round_: Round, *, extension_minutes: int = 0, now: datetime | None = None
+) -> dict[str, Any] | None:
+    """What templates/matches/_timer.html shows; None unless the round is being played."""
+    if round_.status != RoundStatus.PUBLISHED:
+        return None
+    now = now or timezone.now()
+    view = selectors.timer_view(round_, now)
+    ends_at = view.ends_at + timedelta(minutes=extension_minutes) if view.ends_at else None
+    remaining = view.remaining_seconds + extension_minutes * 60
+    return {
+        "state": view.state,
+        "ends_at": view.ends_at,
+        "table_ends_at": ends_at,
+        "remaining": view.remaining_seconds,
+        "table_remaining": remaining,
+        "remaining_text": _mmss(remaining),
+        "overtime": view.state == "running" and remaining < 0,
+        "extension_seconds": extension_minutes * 60,
+        "extension_minutes": extension_minutes,
+        "now": now,
+        "ends_at_iso": view.ends_at.isoformat(timespec="seconds") if view.ends_at else "",
+        "now_iso": now.isoformat(timespec="seconds"),
+        "url": reverse("api-round-timer", kwargs={"slug": event.slug, "number": round_.number}),
+        "time_zone": event.time_zone,
+        "round_number": round_.number,
+    }
+
+
+def registration_of(user: Any, event: Tournament) -> Registration | None:
+    return selectors.registration_of(user, event)
+
+
+# --- pairings -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One line of the alphabetical list: a player, his table, seat and opponent."""
+
+    name: str
+    table: int | None
+    seat: str
+    opponent: str | None
+    bye: bool
+
+
+def pairing_lists(matches: list[Match]) -> tuple[list[Match], list[Seat]]:
+    """By table (byes last) and alphabetically by name (each player once)."""
+    by_table = sorted(matches, key=lambda m: (m.b_id is None, m.table or 0, m.pk))
+    seats: list[Seat] = []
+    for m in matches:
+        if m.b is None:
+            seats.append(Seat(m.a.name, m.table, "", None, True))
+            continue
+        seats.append(Seat(m.a.name, m.table, "A", m.b.name, False))
+        seats.append(Seat(m.b.name, m.table, "B", m.a.name, False))
+    seats.sort(key=lambda s: (s.name.casefold(), s.table or 0))
+    return by_table, seats
+
+
+def _pairings_fragment(round_: Round, template: str, kind: str) -> str:
+    """A round's rendered pairings, once per round version and language."""
+    key = _cache_key("pairings", kind, round_.pk, round_.version, get_language())
+    html = cache.get(key)
+    if html is None:
+        by_table, by_name = pairing_lists(list(selectors.round_matches(round_)))
+        html = render_to_string(
+            template, {"round": round_, "by_table": by_table, "by_name": by_name}
+        )
+        cache.set(key, html, PAIRINGS_CACHE_SECONDS)
+    return mark_safe(html)  # rendered by our own autoescaping template
+
+
+def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = visible_event(request, slug)
+    round_ = selectors.round_visible(request.user, event, number)
+    body = _pairings_fragment(round_, "matches/_pairings_body.html", "board")
+    mine = selectors.my_match(request.user, event)
+    if mine is not None and mine.round_id != round_.pk:
+        mine = None
+    context = {
+        "event": event,
+        "round": round_,
+        "pairings_body": body,
+        "mine": mine,
+        "timer": timer_context(event, round_),
+    }
+    return render(request, "matches/pairings.html", context)
+
+
+def _my_registration_id(user: Any, match: Match) -> int:
+    if match.a.player_id == user.pk:
+        return match.a_id
+    return match.b_id or 0
+
+
+# --- my match and reporting ---------------------------------------------------------------------
+
+
+def _games_to_win(event: Tournament) -> int:
+    structure = event.structure
+    return structure.games_to_win if structure is not None else 1
+
+
+def match_context(request: HttpRequest, event: Tournament, match: Match) -> dict[str, Any]:
+    """Everything the match card shows, from the player's own side."""
+    me = _my_registration_id(request.user, match)
+    side = match.side_of(me)
+    opponent = (match.b if side == "a" else match.a) if not match.is_bye else None
+    reports = {r.registration_id: r for r in match.reports.all()} if not match.is_bye else {}
+
+    def mine_first(games: tuple[int, int, int] | None) -> dict[str, int] | None:
+        if games is None:
+            return None
+        won, lost = (games[0], games[1]) if side == "a" else (games[1], games[0])
+        return {"won": won, "lost": lost, "drawn": games[2]}
+
+    def trophies_mine_first(battles: Any) -> list[tuple[int, int]]:
+        out = []
+        for game in battles or ():
+            ta, tb = int(game[0]), int(game[1])
+            out.append((ta, tb) if side == "a" else (tb, ta))
+        return out
+
+    my_report = reports.get(me)
+    their_report = reports.get(match.opponent_of(me) or -1)
+    games_to_win = _games_to_win(event)
+    max_games = 2 * games_to_win - 1
+    battles_per_game = services.tournament_battles_per_game(event)
+    result = mine_first(match.games) if match.status == MatchStatus.FINAL else None
+    outcome = None
+    if result is not None:
+        if result["won"] > result["lost"]:
+            outcome = "win"
+        elif result["won"] < result["lost"]:
+            outcome = "loss"
+        else:
+            outcome = "draw"
+    return {
+        "match": match,
+        "round": match.round,
+        "side": side,
+        "opponent": opponent,
+        "my_report": mine_first(my_report.games) if my_report else None,
+        "their_report": mine_first(their_report.games) if their_report else None,
+        "their_trophies": trophies_mine_first(their_report.battles) if their_report else [],
+        "result": result,
+        "outcome": outcome,
+        "result_trophies": trophies_mine_first(match.battles)
+        if match.status == MatchStatus.FINAL
+        else [],
+        "can_report": match.status != MatchStatus.FINAL
+        and match.round.status == RoundStatus.PUBLISHED
+        and not match.is_bye,
+        "games_to_win": games_to_win,
+        "game_numbers": list(range(1, max_games + 1)),
+        "battles_per_game": battles_per_game,
+        "timer": timer_context(event, match.round, extension_minutes=match.extension_minutes),
+        "report_url": reverse("match_report_page", kwargs={"pk": match.pk}),
+        "confirm_url": reverse("match_confirm_page", kwargs={"pk": match.pk}),
+    }
+
+
+@login_required
+def my_match(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    match = selectors.my_match(request.user, event)
+    context: dict[str, Any] = {"event": event, "here": request.path}
+    if match is None:
+        context["registration"] = registration_of(request.user, event)
+        context["latest_round"] = selectors.latest_visible_round(request.user, event)
+        return render(request, "matches/my_match.html", context)
+    match.round.tournament = event
+    context.update(match_context(request, event, match))
+    return render(request, "matches/my_match.html", context)
+
+
+def _own_match(request: HttpRequest, pk: int) -> Match:
+    """A match the person plays in; 404 when the selectors hide it, 403 for anyone else."""
+    match = selectors.match_visible(request.user, pk)
+    if services._acting_side(request.user, match) is None:
+        raise PermissionDenied(_("You do not play in this match."))
+    return match
+
+
+def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str, Any]:
+    """The form's "me / my opponent" numbers as the services take them: a's games first."""
+
+    def number(name: str) -> int:
+        raw = (request.POST.get(name) or "").strip() or "0"
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(_("Enter whole numbers of games.")) from None
+        if value < 0:
+            raise ValueError(_("Enter whole numbers of games, 0 or more."))
+        return value
+
+    won, lost, drawn = number("won"), number("lost"), number("drawn")
+    games = [won, lost, drawn] if side == "a" else [lost, won, drawn]
+    played = won + lost + drawn
+    battles: list[list[int]] = []
+    for game in range(1, played + 1):
+        mine = (request.POST.get(f"trophies_me_{game}") or "").strip()
+        theirs = (request.POST.get(f"trophies_opp_{game}") or "").strip()
+        if not mine and not theirs:
+            continue
+        try:
+            pair = [int(mine or 0), int(theirs or 0)]
+        except ValueError:
+            raise ValueError(_("Enter trophies as whole numbers.")) from None
+        battles.append(pair if side == "a" else pair[::-1])
+    data: dict[str, Any] = {"games": games}
+    if battles:
+        if len(battles) != played:
+            raise ValueError(_("Enter the trophies of every game played, or of none."))
+        data["battles"] = battles
+    return data
+
+
+@login_required
+def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page a match slip's QR code opens: the report form for the match's two players."""
+    match = _own_match(request, pk)
+    event = match.round.tournament
+    if request.method == "POST":
+        side = services._acting_side(request.user, match) or "a"
+        try:
+            data = _report_from_post(request, match, side)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            attempt(
+                request,
+                lambda: services.match_report(actor=request.user, match=match, **data),
+                _("Result sent. Your opponent confirms it on their phone."),
+            )
+        return redirect(next_or(request, request.path))
+    context: dict[str, Any] = {"event": event, "here": request.path, "standalone": True}
+    context.update(match_context(request, event, match))
+    return render(request, "matches/my_match.html", context)
+
+
+@require_POST
+@login_required
+def match_confirm_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _own_match(request, pk)
+    attempt(
+        request,
+        lambda: services.match_confirm(actor=request.user, match=match),
+        _("Result confirmed."),
+    )
+    return redirect(next_or(request, reverse("match_report_page", kwargs={"pk": match.pk})))
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+
+def _round_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("round") or ""
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Http404("No such round.") from None
+    if not 0 < value < 10_000:
+        raise Http404("No such round.")
+    return value
+
+
+def _snapshot(event: Tournament, number: int | None) -> StandingsSnapshot | None:
+    try:
+        snapshot = services.standings_snapshot(event, number)
+    except NotFound:
+        if number is not None:
+            raise Http404("No standings after this round.") from None
+        return None
+    snapshot.round.tournament = event
+    return snapshot
+
+
+def _finished_swiss_rounds(event: Tournament) -> list[int]:
+    return list(
+        event.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _swiss_rounds_left(event: Tournament, after: int) -> int:
+    players = event.registrations.filter(status="registered").count()
+    planned = selectors.swiss_rounds_planned(event, players)
+    played = event.rounds.filter(stage=RoundStage.SWISS, number__lte=after).count()
+    return planned - played
+
+
+def _tiebreaker_columns(event: Tournament) -> list[tuple[str, str]]:
+    return [(key, tiebreaker_label(key)) for key in event.tiebreakers if key != "h2h"]
+
+
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    snapshot = _snapshot(event, _round_param(request))
+    context: dict[str, Any] = {"event": event, "snapshot": snapshot}
+    if snapshot is None:
+        return render(request, "matches/standings.html", context)
+    number = snapshot.round.number
+    rounds = _finished_swiss_rounds(event)
+    context.update({"round_number": number, "rounds": rounds, "q": ""})
+    if selectors.standings_hidden_for(request.user, event, number):
+        context["hidden"] = True
+        return render(request, "matches/standings.html", context)
+    q = (request.GET.get("q") or "").strip()[:100]
+    rows = snapshot.rows
+    if q:
+        needle = q.casefold()
+        rows = [r for r in rows if needle in r["name"].casefold()]
+    paginator = Paginator(rows, STANDINGS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    stamp = snapshot.computed_at.timestamp()
+    query = hashlib.sha1(q.casefold().encode()).hexdigest()[:12] if q else ""
+    key = _cache_key(
+        "standings", snapshot.pk, stamp, get_language(), page.number, query, event.slug
+    )
+    table = cache.get(key)
+    if table is None:
+        columns = _tiebreaker_columns(event)
+        lines = [
+            {
+                **row,
+                "tb": [
+                    (k, label, tiebreaker_value(k, row["tiebreakers"].get(k)))
+                    for k, label in columns
+                ],
+            }
+            for row in page.object_list
+        ]
+        table = render_to_string(
+            "matches/_standings_table.html",
+            {"event": event, "columns": columns, "rows": lines, "round_number": number},
+        )
+        cache.set(key, table, STANDINGS_CACHE_SECONDS)
+    rounds_left = _swiss_rounds_left(event, number) if number == rounds[-1] else 0
+    context.update(
+        {
+            "q": q,
+            "page": page,
+            "table": mark_safe(table),
+            "count": len(rows),
+            "show_cut_calculator": bool(event.top_cut_size) and rounds_left >= 1,
+            "rounds_left": rounds_left,
+            "registration": registration_of(request.user, event),
+        }
+    )
+    return render(request, "matches/standings.html", context)
+
+
+def _explanations(event: Tournament, row: dict[str, Any]) -> list[dict[str, str]]:
+    """Each tiebreaker of the event in words, with the numbers that made it."""
+    floor = f"{FLOOR * 100:g}%"
+    out: list[dict[str, str]] = []
+    opponents = row["opponents"]
+    for key in event.tiebreakers:
+        value = row["tiebreakers"].get(key)
+        if key == "omw":
+            if opponents:
+                parts = " + ".join(pct(o["match_win_pct"]) for o in opponents)
+                text = _(
+                    "Opponents' match-win %% (OMW): the average of your opponents' match-win "
+                    "percentages, each at least %(floor)s: (%(parts)s) / %(n)d = %(value)s."
+                ) % {"floor": floor, "parts": parts, "n": len(opponents), "value": pct(value)}
+            else:
+                text = _(
+                    "Opponents' match-win %% (OMW): you have had no opponent yet (only byes), "
+                    "so it is the minimum, %(floor)s."
+                ) % {"floor": floor}
+        elif key == "ogw":
+            if opponents:
+                parts = " + ".join(pct(o["game_win_pct"]) for o in opponents)
+                text = _(
+                    "Opponents' game-win %% (OGW): the average of your opponents' game-win "
+                    "percentages, each at least %(floor)s: (%(parts)s) / %(n)d = %(value)s."
+                ) % {"floor": floor, "parts": parts, "n": len(opponents), "value": pct(value)}
+            else:
+                text = _(
+                    "Opponents' game-win %% (OGW): you have had no opponent yet (only byes), "
+                    "so it is the minimum, %(floor)s."
+                ) % {"floor": floor}
+        elif key == "gw":
+            won, lost, drawn = (int(g) for g in row["games"])
+            played = won + lost + drawn
+            text = _(
+                "Game-win %% (GW): your game points divided by 3 points for each game you "
+                "played, at least %(floor)s. You won %(won)d games (3 points each), drew "
+                "%(drawn)d (1 point each) and lost %(lost)d, byes included: "
+                "(3 \u00d7 %(won)d + %(drawn)d) / (3 \u00d7 %(played)d) = %(value)s."
+            ) % {
+                "floor": floor,
+                "won": won,
+                "drawn": drawn,
+                "lost": lost,
+                "played": played,
+                "value": pct(value),
+            }
+        elif key == "battle_diff":
+            won_t, lost_t = (int(t) for t in row["trophies"])
+            text = _(
+                "Battle differential: the trophies you won minus the trophies you lost, over "
+                "all your games: %(won)d \u2212 %(lost)d = %(value)+d."
+            ) % {"won": won_t, "lost": lost_t, "value": won_t - lost_t}
+        elif key == "h2h":
+            text = _(
+                "Head-to-head: used only when exactly two players are still tied after every "
+                "other tiebreaker; the one who did better in their matches against each other "
+                "ranks higher."
+            )
+        else:
+            continue
+        shown = "" if key == "h2h" else tiebreaker_value(key, value)
+        out.append({"key": key, "label": tiebreaker_label(key), "value": shown, "text": text})
+    return out
+
+
+RESULT_LABELS = {
+    "win": gettext_lazy("Win"),
+    "loss": gettext_lazy("Loss"),
+    "draw": gettext_lazy("Draw"),
+}
+
+
+def standings_player(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    event = visible_event(request, slug)
+    snapshot = _snapshot(event, _round_param(request))
+    if snapshot is None:
+        raise Http404("No standings yet.")
+    number = snapshot.round.number
+    context: dict[str, Any] = {"event": event, "round_number": number}
+    if selectors.standings_hidden_for(request.user, event, number):
+        context["hidden"] = True
+        return render(request, "matches/standings_player.html", context)
+    row = next((r for r in snapshot.rows if r["registration"] == registration_id), None)
+    if row is None:
+        raise Http404("This player has no standings line.")
+    lines: list[dict[str, Any]] = []
+    for o in row["opponents"]:
+        lines.append(
+            {
+                "round": o["round"],
+                "opponent": o["name"],
+                "registration": o["registration"],
+                "result": RESULT_LABELS.get(o["result"], o["result"]),
+                "games": "\u2013".join(str(g) for g in o["games"]),
+                "mw": pct(o["match_win_pct"]),
+                "gw": pct(o["game_win_pct"]),
+            }
+        )
+    for r in row.get("bye_rounds") or ():
+        lines.append({"round": r, "bye": True})
+    lines.sort(key=lambda line: line["round"])
+    rounds_played = row.get("rounds_played") or 0
+    mw_text = _(
+        "Match-win %%: your match points divided by 3 for each round you played (a bye counts "
+        "as a win), at least %(floor)s: %(points)d / (3 \u00d7 %(rounds)d) = %(value)s."
+    ) % {
+        "floor": f"{FLOOR * 100:g}%",
+        "points": row["points"],
+        "rounds": rounds_played,
+        "value": pct(row["match_win_pct"]),
+    }
+    context.update(
+        {
+            "row": row,
+            "lines": lines,
+            "mw_text": mw_text,
+            "explanations": _explanations(event, row),
+            "columns": _tiebreaker_columns(event),
+        }
+    )
+    return render(request, "matches/standings_player.html", context)
+
+
+def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    snapshot = _snapshot(event, None)
+    context: dict[str, Any] = {"event": event, "snapshot": snapshot}
+    if snapshot is None:
+        return render(request, "matches/cut_calculator.html", context)
+    if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
+        context["hidden"] = True
+        return render(request, "matches/cut_calculator.html", context)
+    data = services.cut_calculator(event)
+    registration = registration_of(request.user, event)
+    mine = None
+    rows = []
+    for row in data["rows"]:
+        line = {
+            **row,
+            "verdicts": [
+                (k, row[k], VERDICT_LABELS.get(row[k], row[k]), row["explanations"][k])
+                for k in ("win", "draw", "loss")
+            ],
+        }
+        if registration is not None and row["registration"] == registration.pk:
+            mine = line
+        elif row["in_contention"]:
+            rows.append(line)
+    page = Paginator(rows, CUT_ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    context.update({"data": data, "mine": mine, "page": page})
+    return render(request, "matches/cut_calculator.html", context)
+
+
+# --- bracket ------------------------------------------------------------------------------------
+
+BOX_W, BOX_H, SLOT_H, COL_GAP, ROW_GAP, PAD = 210, 52, 26, 36, 16, 8
+
+
+@dataclass
+class Slot:
+    seed: int | None
+    name: str
+    games: int | None = None
+    winner: bool = False
+    bye: bool = False
+
+
+@dataclass
+class BracketBox:
+    table: int | None
+    top: Slot
+    bottom: Slot
+    final: bool = False
+
+
+def bracket_columns(rounds: list[tuple[Round, list[Match]]]) -> list[list[BracketBox]]:
+    """One column per bracket round (the rounds to come as empty boxes)."""
+    columns: list[list[BracketBox]] = []
+    for _round, matches in rounds:
+        column = []
+        for m in sorted(matches, key=lambda m: (m.table or 0, m.pk)):
+            final = m.status == MatchStatus.FINAL
+            games = m.games if final else None
+            a_wins = bool(final and games and (m.b_id is None or games[0] > games[1]))
+            b_wins = bool(final and games and m.b_id is not None and games[1] > games[0])
+            top = Slot(m.seed_a, m.a.name, games[0] if games and m.b else None, a_wins)
+            if m.b is None:
+                bottom = Slot(None, _("bye"), bye=True)
+            else:
+                bottom = Slot(m.seed_b, m.b.name, games[1] if games else None, b_wins)
+            column.append(BracketBox(m.table, top, bottom, final))
+        columns.append(column)
+    if columns:
+        size = len(columns[-1])
+        while size > 1:
+            size //= 2
+            columns.append([BracketBox(None, Slot(None, ""), Slot(None, "")) for _ in range(size)])
+    return columns
+
+
+def bracket_svg(columns: list[list[BracketBox]], champion: str | None) -> SafeString:
+    """The bracket as an inline SVG: boxes with seed and name, lines to the next round."""
+    if not columns:
+        return mark_safe("")
+    first = len(columns[0])
+    height = PAD * 2 + first * BOX_H + (first - 1) * ROW_GAP
+    width = PAD * 2 + (len(columns) + 1) * (BOX_W + COL_GAP)
+    centres: list[list[float]] = []
+    parts: list[str] = []
+    for c, column in enumerate(columns):
+        x = PAD + c * (BOX_W + COL_GAP)
+        if c == 0:
+            ys = [PAD + i * (BOX_H + ROW_GAP) + BOX_H / 2 for i in range(len(column))]
+        else:
+            prev = centres[-1]
+            ys = [
+                (prev[2 * i] + prev[2 * i + 1]) / 2 if 2 * i + 1 < len(prev) else prev[2 * i]
+                for i in range(len(column))
+            ]
+            for i, y in enumerate(ys):
+                for j in (2 * i, 2 * i + 1):
+                    if j < len(prev):
+                        px = x - COL_GAP
+                        mid = px + COL_GAP / 2
+                        parts.append(
+                            f'<path class="bracket-line" d="M{px:.0f} {prev[j]:.0f} '
+                            f'H{mid:.0f} V{y:.0f} H{x:.0f}"/>'
+                        )
+        centres.append(ys)
+        for box, y in zip(column, ys, strict=False):
+            top = y - BOX_H / 2
+            parts.append(
+                f'<rect class="bracket-box" x="{x}" y="{top:.0f}" width="{BOX_W}" '
+                f'height="{BOX_H}" rx="4"/>'
+                f'<line class="bracket-divider" x1="{x}" y1="{y:.0f}" x2="{x + BOX_W}" '
+                f'y2="{y:.0f}"/>'
+            )
+            for k, slot in enumerate((box.top, box.bottom)):
+                ty = top + SLOT_H * k + SLOT_H * 0.68
+                weight = ' font-weight="700"' if slot.winner else ""
+                seed = f"{slot.seed}" if slot.seed else ""
+                name = slot.name or "—"
+                if len(name) > 22:
+                    name = name[:21] + "…"
+                cls = "bracket-name bracket-bye" if slot.bye else "bracket-name"
+                parts.append(
+                    f'<text class="bracket-seed" x="{x + 6}" y="{ty:.0f}">{escape(seed)}</text>'
+                    f'<text class="{cls}" x="{x + 28}" y="{ty:.0f}"{weight}>'
+                    f"{escape(name)}</text>"
+                )
+                if slot.games is not None:
+                    parts.append(
+                        f'<text class="bracket-games" x="{x + BOX_W - 8}" y="{ty:.0f}" '
+                        f'text-anchor="end"{weight}>{slot.games}</text>'
+                    )
+    # the champion box, joined to the final
+    x = PAD + len(columns) * (BOX_W + COL_GAP)
+    y = centres[-1][0]
+    parts.append(
+        f'<path class="bracket-line" d="M{x - COL_GAP} {y:.0f} H{x}"/>'
+        f'<rect class="bracket-box bracket-champion" x="{x}" y="{y - SLOT_H:.0f}" '
+        f'width="{BOX_W}" height="{SLOT_H * 2}" rx="4"/>'
+        f'<text class="bracket-seed" x="{x + 8}" y="{y - 6:.0f}">{escape(_("Champion"))}</text>'
+        f'<text class="bracket-name" x="{x + 8}" y="{y + 16:.0f}" font-weight="700">'
+        f"{escape(champion or '—')}</text>"
+    )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bracket-svg" viewBox="0 0 {width} '
+        f'{height + SLOT_H}" width="{width}" height="{height + SLOT_H}" role="img" '
+        f'aria-labelledby="bracket-svg-title"><title id="bracket-svg-title">'
+        f"{escape(_('The top-cut bracket; the same bracket is listed as a table below.'))}"
+        f"</title>{''.join(parts)}</svg>"
+    )
+    return mark_safe(svg)  # every text above is escaped
+
+
+POLICY_LABELS = {
+    "strict": gettext_lazy(
+        "Strict: the top players by the final standings, tiebreakers included, make the cut."
+    ),
+    "points": gettext_lazy(
+        "By points: everyone on the same match points as the last qualified place is in too "
+        "(so the top seeds may get a bye)."
+    ),
+}
+
+
+def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    cut_rounds = list(
+        selectors.rounds_visible(request.user, event).filter(stage=RoundStage.TOP_CUT)
+    )
+    matches: dict[int, list[Match]] = {r.pk: [] for r in cut_rounds}
+    if cut_rounds:
+        for m in Match.objects.filter(round__in=cut_rounds).select_related(
+            "a__player", "b__player"
+        ):
+            matches[m.round_id].append(m)
+    pairs = [(r, matches[r.pk]) for r in cut_rounds]
+    columns = bracket_columns(pairs)
+    champion = services.champion_of(event) if cut_rounds else None
+    stats = cut_rounds[0].pairing_stats if cut_rounds else {}
+    policy = (stats or {}).get("policy") or event.cut_policy
+    context = {
+        "event": event,
+        "svg": bracket_svg(columns, champion.name if champion else None),
+        "rounds": [
+            {"round": r, "boxes": col} for (r, _m), col in zip(pairs, columns, strict=False)
+        ],
+        "champion": champion,
+        "policy": policy,
+        "policy_label": POLICY_LABELS.get(policy, policy),
+        "notes": (stats or {}).get("notes") or [],
+    }
+    return render(request, "matches/bracket.html", context)
+
+
+# --- projector ----------------------------------------------------------------------------------
+
+
+def qr_svg(url: str) -> SafeString:
+    """The event page's address as a QR code (inline SVG that scales with its box)."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=6, border=2, title=_("QR code: the event page, %(url)s") % {"url": url}
+    )
+    match = re.match(r'<svg width="(\d+)" height="(\d+)"', svg)
+    if match:
+        w, h = match.groups()
+        svg = svg.replace(
+            match.group(0), f'<svg role="img" viewBox="0 0 {w} {h}" width="{w}" height="{h}"', 1
+        )
+    return mark_safe(svg)  # segno escapes the title
+
+
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    event = visible_event(request, slug)
+    # The screen shows what players see, even when a staff member's browser drives it.
+    round_ = event.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+    if round_ is not None:
+        round_.tournament = event
+    body = _pairings_fragment(round_, "matches/_projector_list.html", "projector") if round_ else ""
+    event_url = request.build_absolute_uri(event.get_absolute_url())
+    rows = round_.matches.count() * 2 if round_ else 0
+    context = {
+        "event": event,
+        "round": round_,
+        "pairings_body": body,
+        "timer": timer_context(event, round_) if round_ else None,
+        "qr": qr_svg(event_url),
+        "event_url": event_url,
+        "scroll_seconds": max(30, rows * 2),
+    }
+    return render(request, "matches/projector.html", context)
+
+
+# --- the event page's rounds section --------------------------------------------------------
+
+
+def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> dict[str, Any]:
+    """The rounds, the current timer and the schedule for tournaments' event page: one query
+    for the rounds (no per-round queries)."""
+    rounds = list(selectors.rounds_visible(request.user, event).order_by("number"))
+    for r in rounds:
+        r.tournament = event
+    current = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
+    latest_published = next(
+        (r.number for r in reversed(rounds) if r.status in VISIBLE_TO_PLAYERS), None
+    )
+    planned = selectors.swiss_rounds_planned(event, registered)
+    by_number = {r.number: r for r in rounds}
+    step = timedelta(minutes=event.round_minutes + SCHEDULE_BREAK_MINUTES)
+    schedule = []
+    for n in range(1, planned + 1):
+        r = by_number.get(n)
+        schedule.append(
+            {
+                "number": n,
+                "round": r,
+                "estimate": None if r is not None else event.starts_at + (n - 1) * step,
+            }
+        )
+    has_cut = any(r.stage == RoundStage.TOP_CUT for r in rounds)
+    return {
+        "rounds": rounds,
+        "current_round": current,
+        "latest_published": latest_published,
+        "timer": timer_context(event, current) if current else None,
+        "schedule": schedule,
+        "has_cut": has_cut,
+        "has_standings": any(
+            r.stage == RoundStage.SWISS and r.status == RoundStatus.FINISHED for r in rounds
+        ),
+    }
