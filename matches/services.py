@@ -923,7 +923,6 @@ def _player_report(
     battles: results.Battles | None,
 ) -> Match:
     round_ = match.round
-    tournament = round_.tournament
     # Reports are stored as the match sees them (a's games first), whoever sent them.
     registration_id = match.a_id if side == "a" else match.b_id
     if match.status == MatchStatus.FINAL:
@@ -973,23 +972,40 @@ def _player_report(
         match.games_a = match.games_b = match.games_drawn = None
         match.battles = None
         change = ResultChange.DISPUTED
-    version = _record_version(match, change=change, actor=actor, before=before)
+    _save_result_change(
+        match, change=change, actor=actor, before=before, registration=mine.registration
+    )
+    return match
+
+
+def _save_result_change(
+    match: Match,
+    *,
+    change: str,
+    actor: Any,
+    before: dict[str, Any],
+    reason: str = "",
+    registration: Registration | None = None,
+) -> None:
+    """Keep the new version, save the match, audit it, and finish the round if that was its
+    last result. The caller holds the round and match locks."""
+    round_ = match.round
+    version = _record_version(match, change=change, actor=actor, before=before, reason=reason)
     match.save()
     audit(
-        tournament=tournament,
+        tournament=round_.tournament,
         actor=actor,
         action=f"match.{change}",
         target=match,
-        registration=mine.registration,
+        registration=registration,
         round=round_.number,
         table=match.table,
         before=version.before,
         after=version.after,
-        reason="",
+        reason=reason,
     )
     if match.status == MatchStatus.FINAL:
         _finish_round_if_done(round_)
-    return match
 
 
 def _tuple_battles(report: Report) -> results.Battles | None:
@@ -1032,20 +1048,7 @@ def _staff_result(
     match.status = MatchStatus.FINAL
     _set_result(match, games, battles)
     change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
-    version = _record_version(match, change=change, actor=actor, before=before, reason=reason)
-    match.save()
-    audit(
-        tournament=tournament,
-        actor=actor,
-        action=f"match.{change}",
-        target=match,
-        round=round_.number,
-        table=match.table,
-        before=version.before,
-        after=version.after,
-        reason=reason,
-    )
-    _finish_round_if_done(round_)
+    _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
     return match
 
 
@@ -1094,24 +1097,11 @@ def match_confirm(*, actor: Any, match: Match) -> Match:
 
 
 def _confirm_lone_report(match: Match, report: Report, actor: Any, change: str) -> None:
-    round_ = match.round
     before = _match_result(match)
     match.status = MatchStatus.FINAL
     _set_result(match, report.games, _tuple_battles(report))
-    version = _record_version(match, change=change, actor=actor, before=before)
-    match.save()
-    audit(
-        tournament=round_.tournament,
-        actor=actor,
-        action=f"match.{change}",
-        target=match,
-        round=round_.number,
-        table=match.table,
-        before=version.before,
-        after=version.after,
-        reason=_("the opponent did not answer in time") if actor is None else "",
-    )
-    _finish_round_if_done(round_)
+    reason = _("the opponent did not answer in time") if actor is None else ""
+    _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
 
 
 def auto_confirm_due(now: datetime | None = None) -> int:
