@@ -1211,9 +1211,9 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
     names = {str(pk): r.name for pk, r in history.registrations.items()}
 
     def pct(x: float) -> float:
-        # Six places, as the Swiss CLI's standings JSON: equal to the pure core's numbers
-        # for any purpose (pages show them as percentages with one decimal).
-        return round(x, 6)
+        # Not rounded: the event API promises the pure core's own numbers (pages round them
+        # for display).
+        return x
 
     out = []
     for row in rows:

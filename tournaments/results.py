@@ -5,8 +5,11 @@ so an impossible result is refused with the field that is wrong and nothing chan
 
 games
     ``(won by a, won by b, drawn)``. Neither player can win more games than the match structure
-    needs (best of 1: one; best of 3: two), and not both can reach it. ``(0, 0, 0)`` is a match
-    in which no game finished: a draw.
+    needs (best of 1: one; best of 3: two), not both can reach it, and no more games are played
+    than the structure has (best of 1: one game, drawn or not; best of 3: three): a drawn game
+    is one of the match's games, not replayed on top of them (event API: "more games than the
+    match structure allows" is impossible). ``(0, 0, 0)`` is a match in which no game finished:
+    a draw.
 battles
     Optional, for games decided battle by battle (BoBA: seven battles, CR 4.4.1): one
     ``(trophies of a, trophies of b)`` per game played, in order, never more than the battles
@@ -75,8 +78,11 @@ def check_result(
         )
     if won_a == games_to_win and won_b == games_to_win:
         raise ResultError("games", "both players cannot win the match")
-    if drawn > max_games:
-        raise ResultError("games", f"at most {max_games} drawn games in a best of {max_games}")
+    if won_a + won_b + drawn > max_games:
+        raise ResultError(
+            "games",
+            f"a best of {max_games} has at most {max_games} game{'s' if max_games > 1 else ''}",
+        )
     if not draws_allowed and won_a == won_b:
         raise ResultError(
             "games", "a bracket match cannot end drawn: play on until one player wins (CR 4.4.3)"

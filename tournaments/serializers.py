@@ -147,10 +147,34 @@ class RemoveInput(serializers.Serializer):
 
 class AuditOutput(serializers.ModelSerializer):
     actor = serializers.SerializerMethodField()
+    before = serializers.SerializerMethodField()
+    after = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
 
     class Meta:
         model = AuditEntry
-        fields = ("id", "created_at", "actor", "action", "target", "registration", "data")
+        fields = (
+            "id",
+            "created_at",
+            "actor",
+            "action",
+            "target",
+            "registration",
+            "data",
+            "before",
+            "after",
+            "reason",
+        )
 
     def get_actor(self, obj: AuditEntry) -> str | None:
         return obj.actor.public_name if obj.actor_id else None
+
+    # Result changes carry these in data; lifted to the top for the event API's audit trail.
+    def get_before(self, obj: AuditEntry) -> dict | None:  # type: ignore[type-arg]
+        return obj.data.get("before")
+
+    def get_after(self, obj: AuditEntry) -> dict | None:  # type: ignore[type-arg]
+        return obj.data.get("after")
+
+    def get_reason(self, obj: AuditEntry) -> str:
+        return str(obj.data.get("reason") or "")

@@ -18,7 +18,8 @@ def test_best_of_three_results_that_can_happen() -> None:
 
 
 @pytest.mark.parametrize(
-    "games", [[3, 3, 0], [2, 2, 0], [3, 0, 0], [-1, 0, 0], [1, 0], [1.5, 0, 0], [True, 0, 0]]
+    "games",
+    [[3, 3, 0], [2, 2, 0], [3, 0, 0], [-1, 0, 0], [1, 0], [1.5, 0, 0], [True, 0, 0], [1, 1, 2]],
 )
 def test_impossible_best_of_three_scores_name_the_games_field(games: list[object]) -> None:
     with pytest.raises(ResultError) as info:
@@ -47,6 +48,14 @@ def test_cr_4_4_3_a_bracket_match_cannot_end_drawn() -> None:
     assert check_result([2, 1, 0], None, draws_allowed=False, **BO3)[0] == (2, 1, 0)
 
 
+def test_a_best_of_one_is_one_game_drawn_or_not() -> None:
+    for games in ([1, 0, 1], [0, 1, 1], [0, 0, 2]):
+        with pytest.raises(ResultError) as info:
+            check_result(games, None, **BO1)
+        assert info.value.field == "games"
+    assert check_result([0, 0, 1], [[3, 3]], **BO1)[0] == (0, 0, 1)
+
+
 def test_a_game_without_battles_refuses_trophies() -> None:
     with pytest.raises(ResultError):
         check_result([1, 0, 0], [[1, 0]], games_to_win=1, battles_per_game=None)
@@ -59,8 +68,10 @@ def test_every_accepted_result_has_an_outcome_consistent_with_its_games(
     try:
         games, _ = check_result([won_a, won_b, drawn], None, draws_allowed=draws_allowed, **BO3)
     except ResultError:
-        assert (won_a == won_b == 2) or (not draws_allowed and won_a == won_b)
+        too_many = won_a + won_b + drawn > 3
+        assert (won_a == won_b == 2) or too_many or (not draws_allowed and won_a == won_b)
         return
+    assert won_a + won_b + drawn <= 3
     result = outcome(games)
     assert result == ("a" if won_a > won_b else "b" if won_b > won_a else "draw")
     assert draws_allowed or result != "draw"
