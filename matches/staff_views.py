@@ -305,9 +305,11 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
             pairing_count=len(pairings),
         )
     else:
-        state = request.GET.get("state", "unfinished")
+        # A finished round has nothing left to sweep: show all of it.
+        default = "all" if round_.status == RoundStatus.FINISHED else "unfinished"
+        state = request.GET.get("state", default)
         if state not in STATE_FILTERS:
-            state = "unfinished"
+            state = default
         query = request.GET.get("q", "").strip()[:80]
         progress = selectors.round_progress(round_)
         page = Paginator(filtered_matches(round_, state, query), PAGE_SIZE).get_page(

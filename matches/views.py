@@ -294,8 +294,12 @@ def _own_match(request: HttpRequest, pk: int) -> Match:
 def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str, Any]:
     """The form's "me / my opponent" numbers as the services take them: a's games first."""
 
-    def number(name: str) -> int:
-        raw = (request.POST.get(name) or "").strip() or "0"
+    def number(name: str, *, required: bool = True) -> int:
+        raw = (request.POST.get(name) or "").strip()
+        if not raw and required:
+            # A stray tap must not report a 0-0 draw: both game counts are typed.
+            raise ValueError(_("Enter the games each of you won (0 if none)."))
+        raw = raw or "0"
         try:
             value = int(raw)
         except ValueError:
@@ -304,7 +308,7 @@ def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str
             raise ValueError(_("Enter whole numbers of games, 0 or more."))
         return value
 
-    won, lost, drawn = number("won"), number("lost"), number("drawn")
+    won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
     games = [won, lost, drawn] if side == "a" else [lost, won, drawn]
     played = won + lost + drawn
     battles: list[list[int]] = []

@@ -55,7 +55,8 @@
       })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
-        var messages = swap(fresh, "main .messages", document.querySelector(".staff-scorekeeper"));
+        // A new message goes just under the form, where the scorekeeper is looking.
+        var messages = swap(fresh, "main .messages", live || document.querySelector(".staff-scorekeeper"));
         swap(fresh, "#recent", null);
         var failed = messages && messages.querySelector(".message-error");
         if (live) {

@@ -436,3 +436,21 @@ def test_the_projector_colours_are_readable(fg: str, bg: str) -> None:
     block = CSS[CSS.index("/* rounds: player pages") :]
     assert fg in block or fg in ("#ffffff", "#8a4b00")
     assert contrast(fg, bg) >= 4.5
+
+
+def test_a_stray_tap_on_send_does_not_report_a_draw() -> None:
+    from matches import services
+    from matches.models import MatchStatus
+    from tests.factories import logged_in
+    from tests.matches.conftest import running_event
+
+    event, organiser, _ = running_event(2)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    match = round_.matches.select_related("a__player").get()
+    response = logged_in(match.a.player).post(
+        f"/matches/{match.pk}/report/", {"won": "", "lost": "", "drawn": "0"}, follow=True
+    )
+    assert "Enter the games each of you won" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PENDING
