@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -28,10 +28,18 @@ def attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bo
 
 
 def visible_event(request: HttpRequest, slug: str) -> Any:
-    """The event with this slug if this person may see it (drafts: its staff only), else 404."""
-    from tournaments.models import Tournament
+    """The event with this slug if this person may see it (drafts: its staff only), else 404.
 
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    One indexed lookup for a public event (the pages everyone loads at once); the staff check
+    only for a draft."""
+    from tournaments import permissions
+    from tournaments.models import Tournament
+    from tournaments.status import PUBLIC
+
+    event = get_object_or_404(Tournament, slug=slug)
+    if event.status in PUBLIC or permissions.is_staff_of(request.user, event):
+        return event
+    raise Http404("No such event.")
 
 
 def next_or(request: HttpRequest, fallback: str) -> str:

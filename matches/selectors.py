@@ -28,8 +28,11 @@ def rounds_visible(user: Any, tournament: Tournament) -> QuerySet[Round]:
 
 
 def round_visible(user: Any, tournament: Tournament, number: int) -> Round:
-    round_ = rounds_visible(user, tournament).filter(number=number).first()
-    if round_ is None:
+    round_ = tournament.rounds.filter(number=number).first()
+    # The staff check only for an unpublished round: published ones are everyone's.
+    if round_ is None or (
+        not round_.is_visible_to_players and not permissions.is_staff_of(user, tournament)
+    ):
         raise Http404("No such round.")
     round_.tournament = tournament
     return round_
@@ -66,18 +69,30 @@ def registration_of(user: Any, tournament: Tournament) -> Registration | None:
     return tournament.registrations.filter(player=user).first()
 
 
-def my_match(user: Any, tournament: Tournament) -> Match | None:
-    """The user's match in the latest published round: one indexed lookup."""
-    if not permissions.is_authenticated(user):
+def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> Match | None:
+    """The user's match in the latest published round (or in ``round_``): the user's
+    registration by its unique (event, player) index, then the match by the unique
+    (round, a) or (round, b) index; no join over the round's matches."""
+    registration = registration_of(user, tournament)
+    if registration is None:
         return None
-    round_ = tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+    if round_ is None:
+        round_ = (
+            tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+        )
     if round_ is None:
         return None
-    return (
-        round_.matches.select_related("round", "a__player", "b__player")
-        .filter(Q(a__player=user) | Q(b__player=user))
-        .first()
-    )
+    round_.tournament = tournament
+    for side in ("a", "b"):
+        match = (
+            Match.objects.filter(round=round_, **{side: registration})
+            .select_related("a__player", "b__player")
+            .first()
+        )
+        if match is not None:
+            match.round = round_
+            return match
+    return None
 
 
 @dataclass(frozen=True)

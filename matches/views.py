@@ -183,9 +183,7 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     event = visible_event(request, slug)
     round_ = selectors.round_visible(request.user, event, number)
     body = _pairings_fragment(round_, "matches/_pairings_body.html", "board")
-    mine = selectors.my_match(request.user, event)
-    if mine is not None and mine.round_id != round_.pk:
-        mine = None
+    mine = selectors.my_match(request.user, event, round_)
     context = {
         "event": event,
         "round": round_,

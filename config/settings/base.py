@@ -88,7 +88,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # of failing with "database is locked" when two requests write at once.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+# Persistent connections: a page no longer pays for a new PostgreSQL connection (health
+# checks drop broken ones). 0 turns it off, e.g. behind a transaction-pooling PgBouncer.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -150,6 +152,9 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sessions are read on every page load: from the cache, written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
