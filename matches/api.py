@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -172,14 +173,17 @@ def standings(request: Request, slug: str) -> Response:
     offset = _int_param(request, "offset", 0)
     if not 1 <= (limit or 0) <= MAX_STANDINGS_PAGE:
         raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
-    rows = snapshot.rows[offset : offset + limit]  # type: ignore[operator]
-    return Response(
-        {
+    key = f"api-standings:{snapshot.pk}:{snapshot.computed_at.timestamp()}:{limit}:{offset}"
+    body = cache.get(key)
+    if body is None:  # only a miss decodes the stored rows
+        rows = snapshot.rows[offset : offset + limit]  # type: ignore[operator]
+        body = {
             "round": number,
             "count": len(snapshot.rows),
             "rows": [{k: row[k] for k in STANDING_FIELDS} for row in rows],
         }
-    )
+        cache.set(key, body, 3600)
+    return Response(body)
 
 
 @extend_schema(

@@ -1284,7 +1284,13 @@ def standings_snapshot(
     # Read the version first: a correction landing while we compute leaves the snapshot
     # older than its data, so the next read computes again (never the other way round).
     source = _results_source_version(tournament, round_.number)
-    snapshot = StandingsSnapshot.objects.filter(round=round_).select_related("round").first()
+    # Rows stay unread until asked for: a cached page never decodes megabytes of JSON.
+    snapshot = (
+        StandingsSnapshot.objects.filter(round=round_)
+        .defer("rows")
+        .select_related("round")
+        .first()
+    )
     if snapshot is not None and snapshot.source_version == source:
         return snapshot
     history = swiss_history(tournament, upto=round_.number)

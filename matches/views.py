@@ -422,19 +422,22 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         context["hidden"] = True
         return render(request, "matches/standings.html", context)
     q = (request.GET.get("q") or "").strip()[:100]
-    rows = snapshot.rows
-    if q:
-        needle = q.casefold()
-        rows = [r for r in rows if needle in r["name"].casefold()]
-    paginator = Paginator(rows, STANDINGS_PER_PAGE)
-    page = paginator.get_page(request.GET.get("page"))
+    page_param = request.GET.get("page") or "1"
+    if not page_param.isdigit() or len(page_param) > 5:
+        page_param = "1"
     stamp = snapshot.computed_at.timestamp()
     query = hashlib.sha1(q.casefold().encode()).hexdigest()[:12] if q else ""
     key = _cache_key(
-        "standings", snapshot.pk, stamp, get_language(), page.number, query, event.slug
+        "standings", snapshot.pk, stamp, get_language(), page_param, query, event.slug
     )
-    table = cache.get(key)
-    if table is None:
+    cached = cache.get(key)
+    if cached is None:
+        # Only a cache miss reads the stored rows (2,000 players: a few megabytes of JSON).
+        rows = snapshot.rows
+        if q:
+            needle = q.casefold()
+            rows = [r for r in rows if needle in r["name"].casefold()]
+        full_page = Paginator(rows, STANDINGS_PER_PAGE).get_page(page_param)
         columns = _tiebreaker_columns(event)
         lines = [
             {
@@ -444,20 +447,25 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                     for k, label in columns
                 ],
             }
-            for row in page.object_list
+            for row in full_page.object_list
         ]
         table = render_to_string(
             "matches/_standings_table.html",
             {"event": event, "columns": columns, "rows": lines, "round_number": number},
         )
-        cache.set(key, table, STANDINGS_CACHE_SECONDS)
+        cached = {"table": table, "count": len(rows), "page": full_page.number}
+        cache.set(key, cached, STANDINGS_CACHE_SECONDS)
+    # The pager needs only the count: a paginator over numbers, not over the rows.
+    page = Paginator(range(cached["count"]), STANDINGS_PER_PAGE).get_page(cached["page"])
+    table = cached["table"]
+    rows_count = cached["count"]
     rounds_left = _swiss_rounds_left(event, number) if number == rounds[-1] else 0
     context.update(
         {
             "q": q,
             "page": page,
             "table": mark_safe(table),
-            "count": len(rows),
+            "count": rows_count,
             "show_cut_calculator": bool(event.top_cut_size) and rounds_left >= 1,
             "rounds_left": rounds_left,
             "registration": registration_of(request.user, event),
