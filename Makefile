@@ -41,6 +41,7 @@ bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/pairing.py
 	$(PY) bench/decks.py
+	$(PY) bench/rounds.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

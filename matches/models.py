@@ -57,7 +57,8 @@ class Round(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["tournament", "number"]
+        # By the columns, not the relations: ordering by a relation joins its table.
+        ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
             # Two organisers pairing at once, or a retried task, still make one round.
@@ -121,7 +122,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["round", "table", "id"]
+        ordering = ["round_id", "table", "id"]
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(
@@ -229,7 +230,7 @@ class ResultVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "number"]
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="result_version_unique")
         ]

@@ -77,22 +77,29 @@ def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> 
     if registration is None:
         return None
     if round_ is None:
-        round_ = (
-            tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
-        )
+        round_ = tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
     if round_ is None:
         return None
     round_.tournament = tournament
-    for side in ("a", "b"):
-        match = (
-            Match.objects.filter(round=round_, **{side: registration})
-            .select_related("a__player", "b__player")
-            .first()
+    match = (
+        Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
+        .order_by()  # no ordering: the two unique indexes answer it without a sort
+        .first()
+    )
+    if match is None:
+        return None
+    # Two small queries plan faster than one five-table join (the planner's time dominated).
+    people = {
+        r.pk: r
+        for r in Registration.objects.filter(pk__in=[match.a_id, match.b_id]).select_related(
+            "player"
         )
-        if match is not None:
-            match.round = round_
-            return match
-    return None
+    }
+    match.round = round_
+    match.a = people[match.a_id]
+    if match.b_id is not None:
+        match.b = people[match.b_id]
+    return match
 
 
 @dataclass(frozen=True)

@@ -1286,10 +1286,7 @@ def standings_snapshot(
     source = _results_source_version(tournament, round_.number)
     # Rows stay unread until asked for: a cached page never decodes megabytes of JSON.
     snapshot = (
-        StandingsSnapshot.objects.filter(round=round_)
-        .defer("rows")
-        .select_related("round")
-        .first()
+        StandingsSnapshot.objects.filter(round=round_).defer("rows").select_related("round").first()
     )
     if snapshot is not None and snapshot.source_version == source:
         return snapshot

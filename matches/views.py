@@ -171,19 +171,45 @@ def _pairings_fragment(round_: Round, template: str, kind: str) -> str:
     key = _cache_key("pairings", kind, round_.pk, round_.version, get_language())
     html = cache.get(key)
     if html is None:
-        by_table, by_name = pairing_lists(list(selectors.round_matches(round_)))
+        matches = list(selectors.round_matches(round_))
+        by_table, by_name = pairing_lists(matches)
         html = render_to_string(
             template, {"round": round_, "by_table": by_table, "by_name": by_name}
         )
         cache.set(key, html, PAIRINGS_CACHE_SECONDS)
+        # Each player's seat too, so the "your table" banner costs a small cache read.
+        seats = {}
+        for m in matches:
+            for reg in (m.a, m.b):
+                if reg is not None and reg.player_id is not None:
+                    seats[_seat_key(round_, reg.player_id)] = {
+                        "table": m.table,
+                        "is_bye": m.b_id is None,
+                    }
+        cache.set_many(seats, PAIRINGS_CACHE_SECONDS)
     return mark_safe(html)  # rendered by our own autoescaping template
+
+
+def _seat_key(round_: Round, user_id: int) -> str:
+    return _cache_key("seat", round_.pk, round_.version, user_id)
+
+
+def _my_seat(request: HttpRequest, event: Tournament, round_: Round) -> Any:
+    """The logged-in player's table in this round: from the cache the pairings filled, or
+    looked up when it has been evicted (``None`` for someone not playing)."""
+    if not request.user.is_authenticated:
+        return None
+    seat = cache.get(_seat_key(round_, request.user.pk))
+    if seat is not None:
+        return seat
+    return selectors.my_match(request.user, event, round_)
 
 
 def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = visible_event(request, slug)
     round_ = selectors.round_visible(request.user, event, number)
     body = _pairings_fragment(round_, "matches/_pairings_body.html", "board")
-    mine = selectors.my_match(request.user, event, round_)
+    mine = _my_seat(request, event, round_)
     context = {
         "event": event,
         "round": round_,
@@ -427,9 +453,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         page_param = "1"
     stamp = snapshot.computed_at.timestamp()
     query = hashlib.sha1(q.casefold().encode()).hexdigest()[:12] if q else ""
-    key = _cache_key(
-        "standings", snapshot.pk, stamp, get_language(), page_param, query, event.slug
-    )
+    key = _cache_key("standings", snapshot.pk, stamp, get_language(), page_param, query, event.slug)
     cached = cache.get(key)
     if cached is None:
         # Only a cache miss reads the stored rows (2,000 players: a few megabytes of JSON).
