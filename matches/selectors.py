@@ -117,7 +117,7 @@ def timer_view(round_: Round, now: datetime, extension_minutes: int = 0) -> Time
     return TimerView(
         state=timer.state,
         ends_at=ends,
-        remaining_seconds=int(remaining),
+        remaining_seconds=round(remaining),
         length_seconds=int(timer.length.total_seconds()),
     )
 

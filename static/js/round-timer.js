@@ -61,7 +61,13 @@
     var endsAt = Date.parse(el.getAttribute("data-ends-at") || "");
     var serverNow = Date.parse(el.getAttribute("data-now") || "");
     // The server's clock and this device's may differ: count from the server's "now".
-    this.skew = isNaN(serverNow) ? 0 : serverNow - Date.now();
+    // The server's "now" is when the page was sent: compare it with when the page arrived,
+    // not with when this script ran, or a slow load shows that much too much time left.
+    var nav = window.performance && performance.getEntriesByType
+      ? performance.getEntriesByType("navigation")[0] : null;
+    var received = nav && performance.timeOrigin
+      ? performance.timeOrigin + nav.responseStart : Date.now();
+    this.skew = isNaN(serverNow) ? 0 : serverNow - received;
     if (rendered.state === "running" && !isNaN(endsAt)) {
       rendered.end = endsAt - this.skew;
     }
