@@ -149,13 +149,6 @@ def swiss_rounds_planned(tournament: Tournament, players: int) -> int:
     return tournament.planned_rounds or recommended_structure(max(players, 2))[0]
 
 
-def is_last_swiss_round_next(tournament: Tournament) -> bool:
-    """True when the next Swiss round to be paired is the final one."""
-    finished = tournament.rounds.filter(stage=RoundStage.SWISS).count()
-    players = tournament.registrations.filter(status="registered").count()
-    return finished + 1 == swiss_rounds_planned(tournament, players)
-
-
 def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -> bool:
     """With the event's option on, players do not see standings going into the final round."""
     if not tournament.hide_standings_before_final or permissions.is_staff_of(user, tournament):
