@@ -3,7 +3,15 @@ services, so every change keeps its version and audit entry."""
 
 from django.contrib import admin
 
-from matches.models import Match, Report, ResultVersion, Round, StandingsSnapshot
+from matches.models import (
+    JudgeCall,
+    Match,
+    Report,
+    ResultVersion,
+    Round,
+    Ruling,
+    StandingsSnapshot,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -48,3 +56,18 @@ class ResultVersionAdmin(ReadOnlyAdmin):
 class StandingsSnapshotAdmin(ReadOnlyAdmin):
     list_display = ("round", "computed_at")
     exclude = ("rows",)
+
+
+@admin.register(JudgeCall)
+class JudgeCallAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "match", "kind", "status", "holder", "escalated", "opened_at")
+    list_filter = ("kind", "status", "escalated")
+    raw_id_fields = ("match", "tournament")
+
+
+@admin.register(Ruling)
+class RulingAdmin(ReadOnlyAdmin):
+    list_display = ("call", "judge", "decision", "created_at")
+    list_filter = ("decision",)
+    raw_id_fields = ("call",)
+    exclude = ("replay",)

@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.decorators import api_view, permission_classes
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -372,3 +373,134 @@ def registration_pairing_options(request: Request, pk: int) -> Response:
             "fixed_table": registration.fixed_table,
         }
     )
+
+
+# --- judging ------------------------------------------------------------------------------
+
+
+def _call_out(call: Any, *, brief: bool = False) -> dict[str, Any]:
+    return dict(s.CallOutput(call, context={"brief": brief}).data)
+
+
+@extend_schema(
+    methods=["POST"],
+    request=s.CallInput,
+    responses={201: s.CallOutput, 200: s.CallOutput},
+    description="A player of the match, or staff, calls a judge. An open call on the same "
+    "match is returned (200) instead of a second one (201).",
+)
+@extend_schema(methods=["GET"], responses=s.CallOutput(many=True))
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_calls(request: Request, pk: int) -> Response:
+    match = _match(request, pk)
+    if request.method == "GET":
+        if not (
+            perms.is_staff_of(request.user, match.round.tournament)
+            or services._acting_side(request.user, match) is not None
+        ):
+            raise Http404("No such match.")
+        return Response([_call_out(c) for c in match.calls.select_related("holder")])
+    data = validated(s.CallInput, request.data)
+    call, created = services.call_open(actor=request.user, match=match, **data)
+    call = selectors.call_visible(request.user, call.pk)
+    return Response(
+        _call_out(call), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    )
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("status", str, enum=list(selectors.QUEUE_FILTERS)),
+        OpenApiParameter("sort", str, enum=list(selectors.QUEUE_SORTS)),
+        OpenApiParameter("event", str, description="an event's slug"),
+    ],
+    responses=s.CallOutput(many=True),
+    description="The judges' queue across every running event the user judges or organises.",
+)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def calls(request: Request) -> Response:
+    state = request.query_params.get("status", "open")
+    sort = request.query_params.get("sort", "waiting")
+    if state not in selectors.QUEUE_FILTERS:
+        raise ServiceError(f"status: one of {', '.join(selectors.QUEUE_FILTERS)}.", field="status")
+    if sort not in selectors.QUEUE_SORTS:
+        raise ServiceError(f"sort: one of {', '.join(selectors.QUEUE_SORTS)}.", field="sort")
+    event = None
+    if request.query_params.get("event"):
+        event = _event(request, request.query_params["event"])
+    qs = selectors.judge_queue(request.user, state=state, sort=sort, event=event)
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(qs, request)
+    return paginator.get_paginated_response([_call_out(c, brief=True) for c in page or []])
+
+
+@extend_schema(responses=s.CallOutput)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def call_detail(request: Request, pk: int) -> Response:
+    return Response(_call_out(selectors.call_visible(request.user, pk)))
+
+
+def _staff_call(request: Request, pk: int) -> Any:
+    call = selectors.call_visible(request.user, pk)
+    perms.require_staff(request.user, call.tournament)
+    return call
+
+
+@extend_schema(request=None, responses=s.CallOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_claim(request: Request, pk: int) -> Response:
+    call = services.call_claim(actor=request.user, call=_staff_call(request, pk))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+
+
+@extend_schema(request=None, responses=s.CallOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_hand_back(request: Request, pk: int) -> Response:
+    call = services.call_hand_back(actor=request.user, call=_staff_call(request, pk))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+
+
+@extend_schema(request=s.EscalateInput, responses=s.CallOutput)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_escalate(request: Request, pk: int) -> Response:
+    data = validated(s.EscalateInput, request.data)
+    call = services.call_escalate(actor=request.user, call=_staff_call(request, pk), **data)
+    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+
+
+@extend_schema(request=s.RulingInput, responses={201: s.RulingOutput})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_ruling(request: Request, pk: int) -> Response:
+    call = _staff_call(request, pk)
+    data = validated(s.RulingInput, request.data)
+    ruling = services.call_ruling(actor=request.user, call=call, **data)
+    return Response(s.RulingOutput(ruling).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=OpenApiTypes.OBJECT,
+    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+    description="Replay a BoBA game record: exactly the JSON of `python -m engine.boba replay "
+    "--json` (legal or not: `legal` says which). A malformed record is a 400 with the same "
+    "JSON and its `error.field`.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def replay_boba(request: Request) -> Response:
+    from engine.boba.replay import replay_text
+
+    body = request.body
+    if len(body) > services.MAX_RECORD_BYTES:
+        raise ServiceError(f"record: at most {services.MAX_RECORD_BYTES} bytes.", field="record")
+    result = replay_text(body, keep_states=False)
+    out = result.to_json()
+    if result.error is not None and result.error.action is None:
+        return Response(out, status=status.HTTP_400_BAD_REQUEST)
+    return Response(out)

@@ -251,3 +251,98 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"standings after {self.round}"
+
+
+class CallKind(models.TextChoices):
+    CALL = "call", _("Judge call")
+    DISPUTE = "dispute", _("Disputed result")
+
+
+class CallStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for a judge")
+    CLAIMED = "claimed", _("A judge is on it")
+    RESOLVED = "resolved", _("Resolved")
+
+
+OPEN_CALL_STATUSES = (CallStatus.OPEN, CallStatus.CLAIMED)
+
+
+class JudgeCall(models.Model):
+    """A call for a judge on a match, or a disputed result: one item of the judges' queue.
+
+    A match has at most one unresolved call (a partial unique constraint): a second call or a
+    dispute on it joins the open one. ``holder`` is the one judge working on it.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="calls")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="calls")
+    kind = models.CharField(max_length=10, choices=CallKind.choices, default=CallKind.CALL)
+    status = models.CharField(max_length=10, choices=CallStatus.choices, default=CallStatus.OPEN)
+    question = models.CharField(max_length=500, blank=True)
+    notes = models.TextField(blank=True)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="held_calls",
+    )
+    escalated = models.BooleanField(default=False)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["opened_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=~Q(status="resolved"),
+                name="call_one_open_per_match",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="claimed") | Q(holder__isnull=False),
+                name="call_claimed_has_holder",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} on {self.match}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_CALL_STATUSES
+
+
+class RulingDecision(models.TextChoices):
+    STANDS = "stands", _("Result stands")
+    CHANGED = "changed", _("Result changed")
+    REPLAYED = "replayed", _("Battle or game replayed")
+    OTHER = "other", _("Ruling without a result change")
+
+
+class Ruling(models.Model):
+    """A judge's ruling on a call: words, rule citations, and the replayed record if any."""
+
+    call = models.ForeignKey(JudgeCall, on_delete=models.CASCADE, related_name="rulings")
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    text = models.TextField()
+    citations = models.JSONField(default=list, blank=True)
+    decision = models.CharField(max_length=10, choices=RulingDecision.choices)
+    record = models.JSONField(null=True, blank=True)
+    replay = models.JSONField(null=True, blank=True)
+    engine_version = models.CharField(max_length=40, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"ruling on {self.call}"

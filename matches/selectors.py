@@ -14,7 +14,17 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from matches.models import VISIBLE_TO_PLAYERS, Match, MatchStatus, Round, RoundStage, RoundStatus
+from matches.models import (
+    OPEN_CALL_STATUSES,
+    VISIBLE_TO_PLAYERS,
+    CallStatus,
+    JudgeCall,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStage,
+    RoundStatus,
+)
 from tournaments import permissions
 from tournaments.models import Registration, Tournament
 from tournaments.timer import RoundTimer, table_ends_at
@@ -159,3 +169,65 @@ def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -
         stage=RoundStage.SWISS, number=planned, status=RoundStatus.FINISHED
     ).exists()
     return round_number == planned - 1 and not final_finished
+
+
+def judged_events(user: Any) -> QuerySet[Tournament]:
+    """The events whose calls reach this person today: running ones they judge or organise."""
+    from tournaments.status import EventStatus
+
+    if not permissions.is_authenticated(user):
+        return Tournament.objects.none()
+    running = [EventStatus.RUNNING.value, EventStatus.TOP_CUT.value]
+    qs = Tournament.objects.filter(status__in=running)
+    if not user.is_superuser:
+        qs = qs.filter(Q(judges=user) | Q(organisers=user))
+    return qs.distinct()
+
+
+QUEUE_FILTERS = ("open", "mine", "escalated", "resolved", "all")
+QUEUE_SORTS = ("waiting", "table")
+
+
+def judge_queue(
+    user: Any, *, state: str = "open", sort: str = "waiting", event: Tournament | None = None
+) -> QuerySet[JudgeCall]:
+    """The queue across every event the person judges today, filtered and sorted."""
+    events = judged_events(user)
+    qs = JudgeCall.objects.filter(tournament__in=events.values("pk"))
+    if event is not None:
+        qs = qs.filter(tournament=event)
+    if state == "open":
+        qs = qs.filter(status__in=OPEN_CALL_STATUSES)
+    elif state == "mine":
+        qs = qs.filter(status__in=OPEN_CALL_STATUSES, holder=user)
+    elif state == "escalated":
+        qs = qs.filter(status__in=OPEN_CALL_STATUSES, escalated=True)
+    elif state == "resolved":
+        qs = qs.filter(status=CallStatus.RESOLVED)
+    order = ("match__table", "opened_at", "id") if sort == "table" else ("opened_at", "id")
+    return qs.select_related(
+        "tournament", "holder", "match__round", "match__a__player", "match__b__player"
+    ).order_by(*order)
+
+
+def call_visible(user: Any, call_id: int) -> JudgeCall:
+    """A call for the event's staff, or for a player of its match; else 404."""
+    call = (
+        JudgeCall.objects.select_related(
+            "tournament", "holder", "match__round", "match__a__player", "match__b__player"
+        )
+        .filter(pk=call_id)
+        .first()
+    )
+    if call is None:
+        raise Http404("No such call.")
+    if permissions.is_staff_of(user, call.tournament):
+        return call
+    match = call.match
+    plays = permissions.is_authenticated(user) and user.pk in (
+        match.a.player_id,
+        match.b.player_id if match.b is not None else None,
+    )
+    if not plays:
+        raise Http404("No such call.")
+    return call

@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from matches import selectors
-from matches.models import Match, ResultVersion, Round
+from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
 
 
 class TimerOutput(serializers.Serializer):
@@ -192,4 +192,101 @@ class PairingOptionsInput(serializers.Serializer):
     seed = serializers.FloatField(required=False, allow_null=True)
     fixed_table = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=100_000
+    )
+
+
+class RulingOutput(serializers.ModelSerializer):
+    judge = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Ruling
+        fields = (
+            "id",
+            "text",
+            "citations",
+            "decision",
+            "result",
+            "engine_version",
+            "replay",
+            "judge",
+            "created_at",
+        )
+
+    def get_judge(self, obj: Ruling) -> str | None:
+        return obj.judge.public_name if obj.judge_id else None
+
+
+class CallOutput(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="match_id")
+    event = serializers.SlugRelatedField(source="tournament", slug_field="slug", read_only=True)
+    round = serializers.SerializerMethodField()
+    table = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+    holder = serializers.SerializerMethodField()
+    waiting_seconds = serializers.SerializerMethodField()
+    rulings = serializers.SerializerMethodField()
+
+    class Meta:
+        model = JudgeCall
+        fields = (
+            "id",
+            "status",
+            "kind",
+            "question",
+            "notes",
+            "match",
+            "event",
+            "round",
+            "table",
+            "players",
+            "holder",
+            "holder_id",
+            "escalated",
+            "opened_at",
+            "claimed_at",
+            "resolved_at",
+            "waiting_seconds",
+            "rulings",
+        )
+
+    def get_round(self, obj: JudgeCall) -> int:
+        return int(obj.match.round.number)
+
+    def get_table(self, obj: JudgeCall) -> int | None:
+        return obj.match.table
+
+    def get_players(self, obj: JudgeCall) -> list[str]:
+        match = obj.match
+        return [match.a.name] + ([match.b.name] if match.b_id is not None else [])
+
+    def get_holder(self, obj: JudgeCall) -> str | None:
+        return obj.holder.public_name if obj.holder_id else None
+
+    def get_waiting_seconds(self, obj: JudgeCall) -> int:
+        end = obj.resolved_at or timezone.now()
+        return max(0, int((end - obj.opened_at).total_seconds()))
+
+    def get_rulings(self, obj: JudgeCall) -> list[dict[str, Any]]:
+        if self.context.get("brief"):
+            return []
+        return list(RulingOutput(obj.rulings.select_related("judge"), many=True).data)
+
+
+class CallInput(serializers.Serializer):
+    question = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class EscalateInput(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class RulingInput(serializers.Serializer):
+    text = serializers.CharField(max_length=5000)
+    citations = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, max_length=20
+    )
+    record = serializers.JSONField(required=False, allow_null=True)
+    result = serializers.JSONField(required=False, allow_null=True)
+    decision = serializers.ChoiceField(
+        choices=["stands", "changed", "replayed", "other"], required=False
     )

@@ -13,6 +13,8 @@ so a round finishes exactly once.
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +29,10 @@ from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotFound, ServiceError
 from matches.models import (
+    OPEN_CALL_STATUSES,
+    CallKind,
+    CallStatus,
+    JudgeCall,
     Match,
     MatchStatus,
     Report,
@@ -35,6 +41,8 @@ from matches.models import (
     Round,
     RoundStage,
     RoundStatus,
+    Ruling,
+    RulingDecision,
     StandingsSnapshot,
 )
 from tournaments import permissions, results, swiss, topcut
@@ -976,6 +984,13 @@ def _player_report(
         match.games_a = match.games_b = match.games_drawn = None
         match.battles = None
         change = ResultChange.DISPUTED
+        # Disputes join the judges' queue, beside the calls.
+        _open_or_join_call(
+            match,
+            kind=CallKind.DISPUTE,
+            actor=actor,
+            question=_("The players reported different results."),
+        )
     _save_result_change(
         match, change=change, actor=actor, before=before, registration=mine.registration
     )
@@ -1515,3 +1530,278 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
             for o in outlook
         ],
     }
+
+
+# --- judge calls, the queue and rulings -----------------------------------------------------
+
+MAX_QUESTION = 500
+MAX_CITATIONS = 20
+MAX_RECORD_BYTES = 1024 * 1024  # a whole game is a few kilobytes; this bounds abuse
+CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,60}$")
+
+
+def _lock_call(call: JudgeCall | int) -> JudgeCall:
+    pk = call if isinstance(call, int) else call.pk
+    return JudgeCall.objects.select_for_update().select_related("tournament").get(pk=pk)
+
+
+def _open_or_join_call(
+    match: Match, *, kind: str, actor: Any, question: str
+) -> tuple[JudgeCall, bool]:
+    """Open a call on the match, or join the one already open (its question goes to the
+    notes). The caller holds the match lock, so two callers cannot both open one."""
+    existing = (
+        JudgeCall.objects.select_for_update()
+        .filter(match=match, status__in=OPEN_CALL_STATUSES)
+        .first()
+    )
+    who = actor.public_name if permissions.is_authenticated(actor) else _("the site")
+    if existing is not None:
+        if question:
+            existing.notes = (
+                existing.notes + "\n" if existing.notes else ""
+            ) + f"{who}: {question}"
+        if kind == CallKind.DISPUTE and existing.kind != CallKind.DISPUTE:
+            existing.kind = CallKind.DISPUTE
+        existing.save(update_fields=["notes", "kind"])
+        return existing, False
+    call = JudgeCall.objects.create(
+        tournament_id=match.round.tournament_id,
+        match=match,
+        kind=kind,
+        question=question,
+        opened_by=actor if permissions.is_authenticated(actor) else None,
+    )
+    audit(
+        tournament=match.round.tournament,
+        actor=actor,
+        action=f"call.opened_{kind}",
+        target=call,
+        round=match.round.number,
+        table=match.table,
+        question=question,
+    )
+    return call, True
+
+
+def call_open(*, actor: Any, match: Match, question: str = "") -> tuple[JudgeCall, bool]:
+    """A player of the match or staff calls a judge; (the call, whether it is new)."""
+    question = " ".join((question or "").split())
+    if len(question) > MAX_QUESTION:
+        raise ServiceError(
+            _("question: at most %(n)d characters.") % {"n": MAX_QUESTION}, field="question"
+        )
+    with transaction.atomic():
+        round_, match = _lock_for_result(match)
+        tournament = round_.tournament
+        is_staff = permissions.is_staff_of(actor, tournament)
+        if _acting_side(actor, match) is None and not is_staff:
+            from config.errors import Forbidden
+
+            raise Forbidden(_("Only the players of this match and the event's staff may call."))
+        if not round_.is_visible_to_players and not is_staff:
+            raise NotFound(_("match: no such match."), field="match")
+        return _open_or_join_call(match, kind=CallKind.CALL, actor=actor, question=question)
+
+
+def call_claim(*, actor: Any, call: JudgeCall) -> JudgeCall:
+    """Exactly one judge holds a call; claiming what you already hold changes nothing."""
+    with transaction.atomic():
+        call = _lock_call(call)
+        permissions.require_staff(actor, call.tournament)
+        if call.status == CallStatus.RESOLVED:
+            raise Conflict(_("call: this call is resolved."), field="call", code="resolved")
+        if call.holder_id == actor.pk:
+            return call
+        if call.holder_id is not None:
+            raise Conflict(
+                _("call: %(name)s holds this call.") % {"name": call.holder.public_name},
+                field="call",
+                code="held",
+            )
+        call.holder = actor
+        call.status = CallStatus.CLAIMED
+        call.claimed_at = timezone.now()
+        call.save(update_fields=["holder", "status", "claimed_at"])
+        audit(tournament=call.tournament, actor=actor, action="call.claimed", target=call)
+        return call
+
+
+def call_hand_back(*, actor: Any, call: JudgeCall) -> JudgeCall:
+    """The holder (or an organiser) puts the call back in the queue for any judge."""
+    with transaction.atomic():
+        call = _lock_call(call)
+        permissions.require_staff(actor, call.tournament)
+        if call.status != CallStatus.CLAIMED:
+            raise Conflict(_("call: nobody holds this call."), field="call")
+        if call.holder_id != actor.pk and not permissions.is_organiser_of(actor, call.tournament):
+            raise Conflict(_("call: only its holder can hand it back."), field="call", code="held")
+        call.holder = None
+        call.status = CallStatus.OPEN
+        call.save(update_fields=["holder", "status"])
+        audit(tournament=call.tournament, actor=actor, action="call.handed_back", target=call)
+        return call
+
+
+def call_escalate(*, actor: Any, call: JudgeCall, note: str = "") -> JudgeCall:
+    """Send the call to the event's head judge (who then holds it), with a note."""
+    note = " ".join((note or "").split())[:MAX_QUESTION]
+    with transaction.atomic():
+        call = _lock_call(call)
+        permissions.require_staff(actor, call.tournament)
+        if call.status == CallStatus.RESOLVED:
+            raise Conflict(_("call: this call is resolved."), field="call", code="resolved")
+        head = call.tournament.head_judge
+        call.escalated = True
+        if head is not None:
+            call.holder = head
+            call.status = CallStatus.CLAIMED
+            call.claimed_at = timezone.now()
+        if note:
+            call.notes = (call.notes + "\n" if call.notes else "") + f"{actor.public_name}: {note}"
+        call.save(update_fields=["escalated", "holder", "status", "claimed_at", "notes"])
+        audit(
+            tournament=call.tournament,
+            actor=actor,
+            action="call.escalated",
+            target=call,
+            note=note,
+            head_judge=head.public_name if head else "",
+        )
+        return call
+
+
+def check_citations(citations: Sequence[Any]) -> list[str]:
+    if not isinstance(citations, list | tuple) or len(citations) > MAX_CITATIONS:
+        raise ServiceError(
+            _("citations: a list of at most %(n)d rule references.") % {"n": MAX_CITATIONS},
+            field="citations",
+        )
+    out = []
+    for i, citation in enumerate(citations):
+        if not isinstance(citation, str) or not CITATION_PATTERN.match(citation.strip()):
+            raise ServiceError(
+                _("citations[%(i)d]: cite a rule by document and section, e.g. CR 4.2.2.")
+                % {"i": i},
+                field=f"citations[{i}]",
+            )
+        out.append(citation.strip())
+    return out
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """The engine's replay JSON for a record (legal or not); malformed input is a 400 naming
+    the record's field, with the same JSON."""
+    from engine.boba.replay import replay
+
+    size = len(json.dumps(record, separators=(",", ":"))) if record is not None else 0
+    if size > MAX_RECORD_BYTES:
+        raise ServiceError(
+            _("record: at most %(n)d bytes.") % {"n": MAX_RECORD_BYTES}, field="record"
+        )
+    result = replay(record, keep_states=False)
+    out = result.to_json()
+    if result.error is not None and result.error.action is None:
+        raise RecordInvalid(out)
+    return out
+
+
+class RecordInvalid(ServiceError):
+    """A malformed record: a 400 whose body is the replay JSON with its ``error.field``."""
+
+    def __init__(self, replay_json: dict[str, Any]) -> None:
+        error = replay_json.get("error") or {}
+        field = f"record.{error.get('field')}" if error.get("field") else "record"
+        super().__init__(str(error.get("message") or "malformed record"), field=field)
+        self.replay_json = replay_json
+
+    def as_dict(self) -> dict[str, object]:
+        return {**self.replay_json, **super().as_dict()}
+
+
+def call_ruling(
+    *,
+    actor: Any,
+    call: JudgeCall,
+    text: str,
+    citations: Sequence[Any] = (),
+    record: Any = None,
+    result: dict[str, Any] | None = None,
+    decision: str | None = None,
+) -> Ruling:
+    """The holding judge rules: the ruling is stored (with the engine's replay when a record
+    is given), a result amends the match in the same transaction, and the call is resolved."""
+    from engine.boba import ENGINE_VERSION
+
+    text = (text or "").strip()
+    if not text:
+        raise ServiceError(_("text: say what you ruled."), field="text")
+    if len(text) > 5000:
+        raise ServiceError(_("text: at most 5,000 characters."), field="text")
+    cited = check_citations(list(citations or ()))
+    if decision is not None and decision not in RulingDecision.values:
+        raise ServiceError(_("decision: unknown decision."), field="decision")
+    replayed = replay_record(record) if record is not None else None
+    with transaction.atomic():
+        call = JudgeCall.objects.select_related("match__round").get(pk=call.pk)
+        round_, match = _lock_for_result(call.match)
+        call = _lock_call(call)
+        tournament = round_.tournament
+        permissions.require_staff(actor, tournament)
+        if call.status == CallStatus.RESOLVED:
+            raise Conflict(_("call: this call is already resolved."), field="call")
+        if call.holder_id is not None and call.holder_id != actor.pk:
+            raise Conflict(
+                _("call: %(name)s holds this call.") % {"name": call.holder.public_name},
+                field="call",
+                code="held",
+            )
+        before = _match_result(match)
+        if result is not None:
+            if not isinstance(result, dict):
+                raise ServiceError(_("result: an object with games."), field="result")
+            games, battles = _checked(
+                tournament, round_, result.get("games"), result.get("battles")
+            )
+            if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
+                raise Conflict(_("round: the round is not published."), field="round")
+            _staff_result(
+                actor,
+                tournament,
+                round_,
+                match,
+                games,
+                battles,
+                reason=_("Ruling: %(text)s") % {"text": text[:400]},
+            )
+        changed = _match_result(match) != before
+        decision = decision or (RulingDecision.CHANGED if changed else RulingDecision.STANDS)
+        ruling = Ruling.objects.create(
+            call=call,
+            judge=actor,
+            text=text,
+            citations=cited,
+            decision=decision,
+            record=record,
+            replay=replayed,
+            engine_version=ENGINE_VERSION if record is not None else "",
+            result=_match_result(match) if result is not None else None,
+        )
+        call.status = CallStatus.RESOLVED
+        call.holder = call.holder or actor
+        call.resolved_at = timezone.now()
+        call.save(update_fields=["status", "holder", "resolved_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="call.ruling",
+            target=call,
+            round=round_.number,
+            table=match.table,
+            before=before,
+            after=_match_result(match),
+            reason=text,
+            citations=cited,
+            decision=decision,
+        )
+    return ruling

@@ -137,6 +137,15 @@ class Tournament(models.Model):
         blank=True,
         verbose_name=_("judges"),
     )
+    head_judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="head_judged_events",
+        verbose_name=_("head judge"),
+        help_text=_("Escalated calls go to this judge."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )

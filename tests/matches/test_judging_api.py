@@ -1,0 +1,195 @@
+"""The judging part of the event API (../shared/spec/event-api.md, Judging): calls, claims,
+rulings that amend results, disputes in the same queue, and replay on the API."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from matches import services
+from matches.models import CallStatus, JudgeCall, Match, MatchStatus
+from tests.factories import UserFactory
+from tests.matches.conftest import client_for, running_event
+from tests.tournaments.test_registration_concurrency import run_at_once
+from tournaments.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
+
+
+def _published(players: int = 4) -> tuple[Any, Any, Any, list[Match]]:
+    event, organiser, _ = running_event(players)
+    judge = UserFactory()
+    event.judges.add(judge)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
+    return event, organiser, judge, matches
+
+
+def test_a_player_calls_a_judge_and_a_second_call_joins_the_open_one() -> None:
+    _, _, _, matches = _published()
+    m = matches[0]
+    player = client_for(m.a.player)
+    first = player.post(f"/api/matches/{m.pk}/calls/", {"question": "Can he sub twice?"})
+    assert first.status_code == 201, first.content
+    assert first.json()["status"] == "open" and first.json()["question"] == "Can he sub twice?"
+    second = client_for(m.b.player).post(f"/api/matches/{m.pk}/calls/", {"question": "Help"})
+    assert second.status_code == 200
+    assert second.json()["id"] == first.json()["id"]
+    assert "Help" in second.json()["notes"]
+    assert JudgeCall.objects.filter(match=m).count() == 1
+
+
+def test_a_stranger_cannot_call_on_someone_elses_match() -> None:
+    _, _, _, matches = _published()
+    response = client_for(UserFactory()).post(f"/api/matches/{matches[0].pk}/calls/", {})
+    assert response.status_code == 403
+    assert not JudgeCall.objects.exists()
+
+
+def test_disputed_results_join_the_same_queue() -> None:
+    event, _, judge, matches = _published()
+    m = matches[0]
+    client_for(m.a.player).post(f"/api/matches/{m.pk}/report/", {"games": [1, 0, 0]}, format="json")
+    client_for(m.b.player).post(f"/api/matches/{m.pk}/report/", {"games": [0, 1, 0]}, format="json")
+    queue = client_for(judge).get("/api/calls/").json()
+    assert [c["kind"] for c in queue["results"]] == ["dispute"]
+    assert queue["results"][0]["table"] == m.table and queue["results"][0]["event"] == event.slug
+
+
+def test_claiming_is_for_one_judge_and_claiming_again_is_harmless() -> None:
+    event, _, judge, matches = _published()
+    other = UserFactory()
+    event.judges.add(other)
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0], question="?")
+    mine = client_for(judge).post(f"/api/calls/{call.pk}/claim/", {})
+    assert mine.status_code == 200 and mine.json()["status"] == "claimed"
+    assert client_for(judge).post(f"/api/calls/{call.pk}/claim/", {}).status_code == 200
+    assert client_for(other).post(f"/api/calls/{call.pk}/claim/", {}).status_code == 409
+    assert client_for(matches[0].a.player).post(f"/api/calls/{call.pk}/claim/", {}).status_code in (
+        403,
+        404,
+    )
+    back = client_for(judge).post(f"/api/calls/{call.pk}/hand-back/", {})
+    assert back.json()["status"] == "open"
+    assert client_for(other).post(f"/api/calls/{call.pk}/claim/", {}).status_code == 200
+
+
+def test_a_ruling_with_a_result_amends_the_match_in_the_same_transaction() -> None:
+    event, _, judge, matches = _published()
+    m = matches[0]
+    services.match_report(actor=m.a.player, match=m, games=[1, 0, 0])
+    call, _ = services.call_open(actor=m.b.player, match=m, question="He miscounted")
+    judge_api = client_for(judge)
+    judge_api.post(f"/api/calls/{call.pk}/claim/", {})
+    ruling = judge_api.post(
+        f"/api/calls/{call.pk}/ruling/",
+        {"text": "B won battle 4", "citations": ["CR 4.2.2"], "result": {"games": [0, 1, 0]}},
+        format="json",
+    )
+    assert ruling.status_code == 201, ruling.content
+    assert ruling.json()["decision"] == "changed"
+    m.refresh_from_db()
+    assert m.status == MatchStatus.FINAL and m.games == (0, 1, 0)
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED
+    entry = AuditEntry.objects.get(tournament=event, action="call.ruling")
+    assert entry.data["reason"] == "B won battle 4" and entry.data["after"]["games"] == [0, 1, 0]
+    # A re-report by a player after the ruling does not reopen it.
+    again = client_for(m.a.player).post(
+        f"/api/matches/{m.pk}/report/", {"games": [1, 0, 0]}, format="json"
+    )
+    assert again.status_code == 409
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
+
+
+def test_only_the_holder_rules_and_bad_citations_are_400() -> None:
+    event, _, judge, matches = _published()
+    other = UserFactory()
+    event.judges.add(other)
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+    services.call_claim(actor=judge, call=call)
+    refused = client_for(other).post(f"/api/calls/{call.pk}/ruling/", {"text": "x"}, format="json")
+    assert refused.status_code == 409
+    bad = client_for(judge).post(
+        f"/api/calls/{call.pk}/ruling/",
+        {"text": "x", "citations": ["see the rules"]},
+        format="json",
+    )
+    assert bad.status_code == 400 and "citations[0]" in bad.json()
+
+
+def test_a_judge_of_one_event_cannot_act_on_another() -> None:
+    _, _, _, matches = _published()
+    elsewhere, _, outsider_judge, _ = _published()
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+    response = client_for(outsider_judge).post(f"/api/calls/{call.pk}/claim/", {})
+    assert response.status_code in (403, 404)
+    assert client_for(outsider_judge).get("/api/calls/").json()["count"] == 0
+
+
+def test_a_ruling_with_a_record_stores_the_engines_replay_and_version() -> None:
+    _, _, judge, matches = _published()
+    record = json.loads((GOLDEN / "playmaker_illegal_second_substitution.json").read_text())
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+    response = client_for(judge).post(
+        f"/api/calls/{call.pk}/ruling/",
+        {"text": "second substitution illegal", "citations": ["CR 4.2.2"], "record": record},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["replay"]["legal"] is False and body["engine_version"]
+    assert body["decision"] == "stands"
+
+
+def test_replay_on_the_api_is_exactly_the_clis_json() -> None:
+    user = UserFactory()
+    for name in (
+        "playmaker_full_game_all_seven.json",
+        "playmaker_illegal_second_substitution.json",
+        "malformed_short_lineup.json",
+    ):
+        path = GOLDEN / name
+        cli = subprocess.run(
+            [sys.executable, "-m", "engine.boba", "replay", str(path), "--json"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        response = client_for(user).post(
+            "/api/replay/boba/", path.read_bytes(), content_type="application/json"
+        )
+        expected_status = 400 if cli.returncode == 2 else 200
+        assert response.status_code == expected_status, (name, response.content)
+        body = response.json()
+        if expected_status == 200:
+            assert body == json.loads(cli.stdout)
+        else:
+            assert body["error"]["field"] == json.loads(cli.stdout)["error"]["field"]
+    assert APIClient().post("/api/replay/boba/", {}, format="json").status_code == 403
+
+
+def test_two_judges_claiming_at_once_one_gets_it(require_postgres: None) -> None:
+    event, _, judge, matches = _published()
+    other = UserFactory()
+    event.judges.add(other)
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+
+    results = run_at_once(
+        [
+            lambda: services.call_claim(actor=judge, call=JudgeCall.objects.get(pk=call.pk)),
+            lambda: services.call_claim(actor=other, call=JudgeCall.objects.get(pk=call.pk)),
+        ]
+    )
+
+    winners = [r for r in results if isinstance(r, JudgeCall)]
+    assert len(winners) == 1, results
+    assert JudgeCall.objects.get(pk=call.pk).holder_id == winners[0].holder_id
