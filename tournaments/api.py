@@ -86,7 +86,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         if user is None:
             raise ServiceError("player_id: no account has this player id.", field="player_id")
         services.event_set_judge(
-            actor=request.user, tournament=event, user=user, assigned=data["assigned"]
+            actor=request.user,
+            tournament=event,
+            user=user,
+            assigned=data["assigned"],
+            head=data["head"],
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -87,6 +87,7 @@ class TransitionInput(serializers.Serializer):
 class JudgeInput(serializers.Serializer):
     player_id = serializers.CharField(max_length=12)
     assigned = serializers.BooleanField(default=True)
+    head = serializers.BooleanField(default=False, help_text="Make them the head judge.")
 
 
 class PlayerCheckInInput(serializers.Serializer):

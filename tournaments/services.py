@@ -242,19 +242,30 @@ def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool)
 
 
 @transaction.atomic
-def event_set_judge(*, actor: Any, tournament: Tournament, user: Any, assigned: bool) -> None:
+def event_set_judge(
+    *, actor: Any, tournament: Tournament, user: Any, assigned: bool, head: bool = False
+) -> None:
+    """Assign or remove a judge; ``head`` also makes them the head judge (escalated calls
+    go to them). Removing the head judge leaves the event without one."""
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
     if assigned:
         tournament.judges.add(user)
+        if head and tournament.head_judge_id != user.pk:
+            tournament.head_judge = user
+            tournament.save(update_fields=["head_judge", "updated_at"])
     else:
         tournament.judges.remove(user)
+        if tournament.head_judge_id == user.pk:
+            tournament.head_judge = None
+            tournament.save(update_fields=["head_judge", "updated_at"])
     audit(
         tournament=tournament,
         actor=actor,
         action="event.judge_assigned" if assigned else "event.judge_removed",
         target=user,
         player_id=user.player_id,
+        head=bool(assigned and head),
     )
 
 

@@ -259,6 +259,7 @@ def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     form = JudgeForm(request.POST)
     assigned = request.POST.get("assigned", "1") == "1"
+    head = request.POST.get("head") == "1"
     user = None
     if form.is_valid():
         user = (
@@ -272,7 +273,7 @@ def event_judge(request: HttpRequest, slug: str) -> HttpResponse:
         attempt(
             request,
             lambda: services.event_set_judge(
-                actor=request.user, tournament=event, user=user, assigned=assigned
+                actor=request.user, tournament=event, user=user, assigned=assigned, head=head
             ),
             _("Judges updated."),
         )

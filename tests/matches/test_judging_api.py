@@ -193,3 +193,25 @@ def test_two_judges_claiming_at_once_one_gets_it(require_postgres: None) -> None
     winners = [r for r in results if isinstance(r, JudgeCall)]
     assert len(winners) == 1, results
     assert JudgeCall.objects.get(pk=call.pk).holder_id == winners[0].holder_id
+
+
+def test_escalation_goes_to_the_head_judge() -> None:
+    event, organiser, judge, matches = _published()
+    head = UserFactory()
+    response = client_for(organiser).post(
+        f"/api/events/{event.slug}/judges/", {"player_id": head.player_id, "head": True}
+    )
+    assert response.status_code == 204
+    event.refresh_from_db()
+    assert event.head_judge == head and event.judges.filter(pk=head.pk).exists()
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+    services.call_claim(actor=judge, call=call)
+    escalated = client_for(judge).post(
+        f"/api/calls/{call.pk}/escalate/", {"note": "needs the head judge"}
+    )
+    assert escalated.status_code == 200
+    body = escalated.json()
+    assert body["escalated"] is True and body["holder_id"] == head.pk
+    assert "needs the head judge" in body["notes"]
+    mine = client_for(head).get("/api/calls/?status=escalated").json()
+    assert [c["id"] for c in mine["results"]] == [call.pk]
