@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -37,6 +38,7 @@ from config.pages import attempt, next_or, visible_event
 from matches import selectors, services
 from matches.models import (
     VISIBLE_TO_PLAYERS,
+    JudgeCall,
     Match,
     MatchStatus,
     Round,
@@ -236,6 +238,12 @@ def _games_to_win(event: Tournament) -> int:
 
 def match_context(request: HttpRequest, event: Tournament, match: Match) -> dict[str, Any]:
     """Everything the match card shows, from the player's own side."""
+    # The judge section reads the match's calls, their holders and rulings: one query each.
+    prefetch_related_objects(
+        [match],
+        Prefetch("calls", queryset=JudgeCall.objects.select_related("holder")),
+        "calls__rulings",
+    )
     me = _my_registration_id(request.user, match)
     side = match.side_of(me)
     opponent = (match.b if side == "a" else match.a) if not match.is_bye else None

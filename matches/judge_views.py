@@ -1,0 +1,552 @@
+"""The judge desk: the live queue of calls and disputed results across the events a person
+judges today, one call's page (claim, hand back, escalate, extra time, the ruling), and the
+player's "call a judge" button on their match.
+
+Thin, like the staff pages: every change goes through matches.services (the same calls as
+the judging API), every read through matches.selectors or a small query here. The queue and
+call pages are for the event's judges and organisers: a player gets a 403, a call of an event
+the person does not staff a 404 (selectors.call_visible).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_POST
+
+from config.errors import Conflict, Forbidden, ServiceError
+from config.pages import attempt, next_or
+from engine.boba.rule_sections import RULE_SECTIONS, section_title
+from matches import selectors, services
+from matches.models import (
+    OPEN_CALL_STATUSES,
+    CallStatus,
+    JudgeCall,
+    RoundStatus,
+    Ruling,
+    RulingDecision,
+)
+from matches.staff_views import _int, _result_text, _timer_context
+from tournaments import permissions as perms
+from tournaments.models import Tournament
+
+PAGE_SIZE = 100
+POLL_SECONDS = 10
+NOSCRIPT_REFRESH_SECONDS = 30
+SESSION_FLAG = "judge_desk"  # base.html shows the "Judge desk" link from it: no query
+
+
+# --- small helpers -----------------------------------------------------------------------------
+
+
+def waiting_text(since: datetime, now: datetime) -> str:
+    """ "waiting 4 min", "waiting 1 h 05 min", "waiting under a minute"."""
+    minutes = max(0, math.floor((now - since).total_seconds() / 60))
+    if minutes < 1:
+        return _("waiting under a minute")
+    if minutes < 60:
+        return ngettext("waiting %(m)d min", "waiting %(m)d min", minutes) % {"m": minutes}
+    return _("waiting %(h)d h %(m)02d min") % {"h": minutes // 60, "m": minutes % 60}
+
+
+def took_text(since: datetime, until: datetime) -> str:
+    minutes = max(0, math.floor((until - since).total_seconds() / 60))
+    return ngettext("resolved after %(m)d min", "resolved after %(m)d min", minutes) % {
+        "m": minutes
+    }
+
+
+def _mark_judge(request: HttpRequest) -> None:
+    if not request.session.get(SESSION_FLAG):
+        request.session[SESSION_FLAG] = True
+
+
+def _judge_events(request: HttpRequest) -> list[Tournament]:
+    """The running events whose calls reach this person; 403 for someone who staffs nothing."""
+    events = list(selectors.judged_events(request.user).order_by("starts_at", "pk"))
+    if not events:
+        user = request.user
+        staffs = (
+            user.is_superuser
+            or Tournament.objects.filter(Q(judges=user) | Q(organisers=user)).exists()
+        )
+        if not staffs:
+            raise PermissionDenied(_("Only judges and organisers of an event may see the queue."))
+    _mark_judge(request)
+    return events
+
+
+def _staff_call(request: HttpRequest, pk: int) -> JudgeCall:
+    """A call of an event this person staffs; 404 when it is hidden, 403 for its players."""
+    call = selectors.call_visible(request.user, pk)
+    if not perms.is_staff_of(request.user, call.tournament):
+        raise PermissionDenied(_("Only this event's judges and organisers may see this page."))
+    call.match.round.tournament = call.tournament
+    return call
+
+
+def _call_url(call: JudgeCall, anchor: str = "") -> str:
+    url = reverse("judge_call", args=[call.pk])
+    return f"{url}#{anchor}" if anchor else url
+
+
+def queue_counts(user: Any, events: list[Tournament]) -> dict[str, int]:
+    """How many calls each queue filter holds (one query)."""
+    if not events:
+        return {"open": 0, "mine": 0, "escalated": 0}
+    is_open = Q(status__in=OPEN_CALL_STATUSES)
+    return JudgeCall.objects.filter(tournament__in=[e.pk for e in events]).aggregate(
+        open=Count("pk", filter=is_open),
+        mine=Count("pk", filter=is_open & Q(holder=user)),
+        escalated=Count("pk", filter=is_open & Q(escalated=True)),
+    )
+
+
+# --- the queue ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    call: JudgeCall
+    waiting: str
+    waiting_minutes: int
+    players: str
+    last_note: str
+    mine: bool
+    can_claim: bool
+
+
+def queue_rows(calls: Any, user: Any, now: datetime) -> list[QueueRow]:
+    rows = []
+    for call in calls:
+        match = call.match
+        players = f"{match.a.name} v {match.b.name}" if match.b is not None else match.a.name
+        if call.status == CallStatus.RESOLVED and call.resolved_at:
+            waiting = took_text(call.opened_at, call.resolved_at)
+        else:
+            waiting = waiting_text(call.opened_at, now)
+        notes = [line for line in (call.notes or "").splitlines() if line.strip()]
+        rows.append(
+            QueueRow(
+                call=call,
+                waiting=waiting,
+                waiting_minutes=max(0, int((now - call.opened_at).total_seconds() // 60)),
+                players=players,
+                last_note=notes[-1] if notes else "",
+                mine=call.holder_id == user.pk,
+                can_claim=call.is_open and call.holder_id is None,
+            )
+        )
+    return rows
+
+
+FILTER_LABELS = {
+    "open": gettext_lazy("Open"),
+    "mine": gettext_lazy("Mine"),
+    "escalated": gettext_lazy("Escalated"),
+    "resolved": gettext_lazy("Resolved"),
+    "all": gettext_lazy("All"),
+}
+
+
+@login_required
+def judge_queue(request: HttpRequest) -> HttpResponse:
+    """Every open item across the events the person judges today; ``?partial=1`` is the
+    list alone, which static/js/judge-queue.js fetches every 10 seconds."""
+    events = _judge_events(request)
+    state = request.GET.get("status", "open")
+    if state not in selectors.QUEUE_FILTERS:
+        state = "open"
+    sort = request.GET.get("sort", "waiting")
+    if sort not in selectors.QUEUE_SORTS:
+        sort = "waiting"
+    slug = request.GET.get("event", "")
+    event = next((e for e in events if e.slug == slug), None)
+    now = timezone.now()
+    if events:
+        qs = selectors.judge_queue(request.user, state=state, sort=sort, event=event)
+    else:
+        qs = JudgeCall.objects.none()
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    keep = {"status": state, "sort": sort}
+    if event is not None:
+        keep["event"] = event.slug
+    here = reverse("judge_queue") + "?" + urlencode(keep)
+    if page.number > 1:
+        here += f"&page={page.number}"
+    filter_labels = {key: FILTER_LABELS[key] for key in selectors.QUEUE_FILTERS}
+    context: dict[str, Any] = {
+        "events": events,
+        "event": event,
+        "state": state,
+        "sort": sort,
+        "page": page,
+        "rows": queue_rows(page.object_list, request.user, now),
+        "counts": queue_counts(request.user, events),
+        "now": now,
+        "keep_query": urlencode(keep),
+        "here": here,
+        "poll_url": here + "&partial=1",
+        "poll_seconds": POLL_SECONDS,
+        "refresh_seconds": NOSCRIPT_REFRESH_SECONDS,
+        "state_label": filter_labels[state],
+        "filters": [
+            (key, label, reverse("judge_queue") + "?" + urlencode({**keep, "status": key}))
+            for key, label in filter_labels.items()
+        ],
+        "sorts": [("waiting", _("Waiting longest first")), ("table", _("By table"))],
+    }
+    if request.GET.get("partial") == "1":
+        response = render(request, "matches/judge/_queue_list.html", context)
+        response["X-Judge-Queue"] = "1"
+        response["Cache-Control"] = "no-store"
+        return response
+    return render(request, "matches/judge/queue.html", context)
+
+
+# --- one call ----------------------------------------------------------------------------------
+
+
+def replay_summary(ruling: Ruling) -> dict[str, Any] | None:
+    """The engine's verdict on a ruling's record, in words: legal or not (with the rule it
+    broke), the winner and the trophies."""
+    replay = ruling.replay
+    if not isinstance(replay, dict):
+        return None
+    record = ruling.record if isinstance(ruling.record, dict) else {}
+    names = record.get("players") if isinstance(record.get("players"), dict) else {}
+
+    def who(letter: Any) -> str:
+        name = names.get(letter) if isinstance(letter, str) else None
+        return f"{name} ({letter})" if name else str(letter or "")
+
+    error = replay.get("error") or {}
+    result = replay.get("result") or {}
+    trophies = replay.get("trophies") or {}
+    return {
+        "legal": bool(replay.get("legal")),
+        "rule": error.get("rule") or "",
+        "rule_title": section_title(error.get("rule") or "") or "",
+        "message": error.get("message") or "",
+        "action": error.get("action"),
+        "winner": who(result.get("winner")) if result.get("winner") else "",
+        "decided_after": result.get("decided_after_battle"),
+        "draw": bool(result) and not result.get("winner"),
+        "finished": bool(result),
+        "trophies": [(who(k), v) for k, v in trophies.items()],
+        "battles": len(replay.get("battles") or []),
+        "engine_version": ruling.engine_version,
+    }
+
+
+def _rulings(call: JudgeCall) -> list[dict[str, Any]]:
+    out = []
+    for ruling in call.rulings.select_related("judge").order_by("created_at", "id"):
+        out.append(
+            {
+                "ruling": ruling,
+                "citations": [(c, section_title(c) or "") for c in ruling.citations or []],
+                "result_text": _result_text((ruling.result or {}).get("games")),
+                "replay": replay_summary(ruling),
+            }
+        )
+    return out
+
+
+def _field_key(field: str | None) -> str:
+    """Which part of the ruling form a service error names."""
+    field = field or ""
+    if field.startswith("citations"):
+        return "citations"
+    if field.startswith("record"):
+        return "record"
+    if field in ("result", "games", "battles", "round"):
+        return "result"
+    if field in ("text", "decision"):
+        return field
+    return "form"
+
+
+def _call_context(
+    request: HttpRequest,
+    call: JudgeCall,
+    form: dict[str, Any] | None = None,
+    errors: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    user = request.user
+    match = call.match
+    round_ = match.round
+    event = call.tournament
+    now = timezone.now()
+    is_organiser = perms.is_organiser_of(user, event)
+    form = form or {}
+    picked = set(form.get("citations", []))
+    context: dict[str, Any] = {
+        "call": call,
+        "event": event,
+        "round": round_,
+        "match": match,
+        "reports": list(match.reports.select_related("registration__player").order_by("id")),
+        "result_text": _result_text(match.games),
+        "waiting": (
+            took_text(call.opened_at, call.resolved_at)
+            if call.resolved_at
+            else waiting_text(call.opened_at, now)
+        ),
+        "notes": [line for line in (call.notes or "").splitlines() if line.strip()],
+        "rulings": _rulings(call),
+        "head_judge": event.head_judge,
+        "is_holder": call.holder_id == user.pk,
+        "can_claim": call.is_open and call.holder_id is None,
+        "can_hand_back": call.status == CallStatus.CLAIMED
+        and (call.holder_id == user.pk or is_organiser),
+        "can_rule": call.is_open and call.holder_id in (None, user.pk),
+        "can_extend": match.b_id is not None and round_.status == RoundStatus.PUBLISHED,
+        "max_extension": services.MAX_EXTENSION_MINUTES,
+        "sections": [(code, title, code in picked) for code, title in RULE_SECTIONS],
+        "decisions": RulingDecision.choices,
+        "form": form,
+        "other_citations": form.get("other", ""),
+        "errors": errors or {},
+        "queue_url": reverse("judge_queue"),
+        "adjudicate_url": reverse("judge_call", args=[call.pk]) + "adjudicate/",
+        "here": _call_url(call),
+    }
+    if round_.status == RoundStatus.PUBLISHED and match.b_id is not None:
+        context.update(_timer_context(round_, match.extension_minutes))
+        context["show_timer"] = True
+    _mark_judge(request)
+    return context
+
+
+@login_required
+def judge_call(request: HttpRequest, pk: int) -> HttpResponse:
+    call = _staff_call(request, pk)
+    return render(request, "matches/judge/call.html", _call_context(request, call))
+
+
+@require_POST
+@login_required
+def judge_call_claim(request: HttpRequest, pk: int) -> HttpResponse:
+    call = _staff_call(request, pk)
+    table = call.match.table or "—"
+    done = attempt(
+        request,
+        lambda: services.call_claim(actor=request.user, call=call),
+        _("You hold the call at table %(t)s.") % {"t": table},
+    )
+    if done:
+        return redirect(next_or(request, _call_url(call)))
+    # Someone else got there first: back to the queue (the row's ``back``) to pick another.
+    back = request.POST.get("back", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
+    return redirect(next_or(request, reverse("judge_queue")))
+
+
+@require_POST
+@login_required
+def judge_call_hand_back(request: HttpRequest, pk: int) -> HttpResponse:
+    call = _staff_call(request, pk)
+    attempt(
+        request,
+        lambda: services.call_hand_back(actor=request.user, call=call),
+        _("The call at table %(t)s is back in the queue.") % {"t": call.match.table or "—"},
+    )
+    return redirect(next_or(request, _call_url(call)))
+
+
+@require_POST
+@login_required
+def judge_call_escalate(request: HttpRequest, pk: int) -> HttpResponse:
+    call = _staff_call(request, pk)
+    head = call.tournament.head_judge
+    success = (
+        _("Escalated: %(name)s, the head judge, now holds this call.") % {"name": head.public_name}
+        if head is not None
+        else _("Escalated: the call is flagged for every judge (the event has no head judge).")
+    )
+    attempt(
+        request,
+        lambda: services.call_escalate(
+            actor=request.user, call=call, note=request.POST.get("note", "")
+        ),
+        success,
+    )
+    return redirect(next_or(request, _call_url(call)))
+
+
+@require_POST
+@login_required
+def judge_call_extend(request: HttpRequest, pk: int) -> HttpResponse:
+    """Extra minutes for the call's table: the extension feeds that match's timer."""
+    call = _staff_call(request, pk)
+    match = call.match
+    minutes = _int(request.POST.get("minutes"))
+    if minutes is None:
+        messages.error(
+            request,
+            _("Minutes: a whole number from 0 to %(max)d.")
+            % {"max": services.MAX_EXTENSION_MINUTES},
+        )
+    else:
+        attempt(
+            request,
+            lambda: services.match_extend(actor=request.user, match=match, minutes=minutes),
+            _("Table %(t)s has %(m)d extra minutes.") % {"t": match.table or "—", "m": minutes},
+        )
+    return redirect(next_or(request, _call_url(call, "extension")))
+
+
+def _citations_from(request: HttpRequest) -> tuple[list[str], str]:
+    picked = [c.strip() for c in request.POST.getlist("citations") if c.strip()]
+    other = request.POST.get("other_citations", "").strip()
+    typed = [
+        part.strip()
+        for part in other.replace(";", ",").replace("\n", ",").split(",")
+        if part.strip()
+    ]
+    seen: list[str] = []
+    for citation in picked + typed:
+        citation = " ".join(citation.split())
+        if citation not in seen:
+            seen.append(citation)
+    return seen, other
+
+
+def _result_from(request: HttpRequest) -> dict[str, Any] | None:
+    """The games of a result change, a's first; None when the three boxes are empty."""
+    raw = [request.POST.get(n, "").strip() for n in ("games_a", "games_b", "games_drawn")]
+    if not any(raw):
+        return None
+    values = [_int(v or ("0" if i == 2 else "")) for i, v in enumerate(raw)]
+    if any(v is None or v < 0 for v in values):
+        raise ServiceError(
+            _("result: whole numbers of games, 0 or more, for both players."), field="result"
+        )
+    return {"games": values}
+
+
+def _record_from(request: HttpRequest) -> Any:
+    """The game record from the upload or the text box (the upload wins); None if neither."""
+    upload = request.FILES.get("record_file")
+    if upload is not None:
+        if upload.size and upload.size > services.MAX_RECORD_BYTES:
+            raise ServiceError(
+                _("record: at most %(n)d bytes.") % {"n": services.MAX_RECORD_BYTES},
+                field="record",
+            )
+        text = upload.read().decode("utf-8", errors="replace")
+    else:
+        text = request.POST.get("record", "").strip()
+    if not text.strip():
+        return None
+    if len(text.encode()) > services.MAX_RECORD_BYTES:
+        raise ServiceError(
+            _("record: at most %(n)d bytes.") % {"n": services.MAX_RECORD_BYTES}, field="record"
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ServiceError(
+            _("record: not valid JSON (line %(line)d, column %(col)d: %(msg)s).")
+            % {"line": exc.lineno, "col": exc.colno, "msg": exc.msg},
+            field="record",
+        ) from None
+
+
+@require_POST
+@login_required
+def judge_call_ruling(request: HttpRequest, pk: int) -> HttpResponse:
+    """The holding judge's ruling; a mistake comes back in the form, naming the field."""
+    call = _staff_call(request, pk)
+    citations, other = _citations_from(request)
+    form = {
+        "text": request.POST.get("text", ""),
+        "citations": citations,
+        "other": other,
+        "games_a": request.POST.get("games_a", ""),
+        "games_b": request.POST.get("games_b", ""),
+        "games_drawn": request.POST.get("games_drawn", ""),
+        "record": request.POST.get("record", ""),
+        "decision": request.POST.get("decision", ""),
+    }
+    decision = form["decision"] or None
+    try:
+        result = _result_from(request)
+        record = _record_from(request)
+        services.call_ruling(
+            actor=request.user,
+            call=call,
+            text=form["text"],
+            citations=citations,
+            record=record,
+            result=result,
+            decision=decision,
+        )
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        field = exc.field or ""
+        message = exc.message
+        if field and not message.startswith(field):
+            message = f"{field}: {message}"
+        context = _call_context(request, call, form, {_field_key(field): message})
+        context["error_summary"] = message
+        return render(
+            request,
+            "matches/judge/call.html",
+            context,
+            status=409 if isinstance(exc, Conflict) else 400,
+        )
+    messages.success(
+        request,
+        _("Ruling recorded for table %(t)s: the call is resolved and both players see it.")
+        % {"t": call.match.table or "—"},
+    )
+    return redirect(_call_url(call, "rulings"))
+
+
+# --- the player's side: call a judge -----------------------------------------------------------
+
+
+@require_POST
+@login_required
+def match_call(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of the match (or staff) calls a judge from the match page."""
+    match = selectors.match_visible(request.user, pk)
+    fallback = reverse("my_match", kwargs={"slug": match.round.tournament.slug})
+    try:
+        _opened, created = services.call_open(
+            actor=request.user, match=match, question=request.POST.get("question", "")
+        )
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("A judge has been called: stay at your table.")
+            if created
+            else _("Your message was added to your open call."),
+        )
+    return redirect(next_or(request, fallback))

@@ -1,0 +1,442 @@
+"""The judge desk pages (matches/judge_views.py): the queue across the events a judge judges,
+a call's page (claim, hand back, escalate, extra time, the ruling), and "call a judge" on the
+player's match page. Events are built and driven through matches.services."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from matches import judge_views, services
+from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus, Ruling
+from tests.factories import UserFactory, logged_in
+from tests.matches.conftest import running_event
+
+pytestmark = pytest.mark.django_db
+GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
+QUEUE = "/judge/"
+
+
+def _published(players: int = 4, judge: Any = None) -> tuple[Any, Any, Any, list[Match]]:
+    """A running event with a published round 1; (event, organiser, judge, matches)."""
+    event, organiser, _ = running_event(players)
+    judge = judge or UserFactory()
+    event.judges.add(judge)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    matches = list(
+        round_.matches.filter(b__isnull=False)
+        .select_related("round", "a__player", "b__player")
+        .order_by("table")
+    )
+    return event, organiser, judge, matches
+
+
+def _call(match: Match, question: str = "Can he substitute twice?") -> JudgeCall:
+    call, _ = services.call_open(actor=match.a.player, match=match, question=question)
+    return call
+
+
+def _dispute(match: Match) -> JudgeCall:
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    services.match_report(actor=match.b.player, match=match, games=[0, 1, 0])
+    return JudgeCall.objects.get(match=match)
+
+
+def call_url(call: JudgeCall, action: str = "") -> str:
+    return reverse("judge_call", args=[call.pk]) + (f"{action}/" if action else "")
+
+
+def my_match_url(event: Any) -> str:
+    return reverse("my_match", kwargs={"slug": event.slug})
+
+
+# --- the queue ---------------------------------------------------------------------------------
+
+
+def test_the_queue_lists_calls_and_disputes_of_both_judged_events_and_not_a_third() -> None:
+    first, _, judge, first_matches = _published(4)
+    second, _, _, second_matches = _published(4, judge=judge)
+    third, _, _, third_matches = _published(4)
+    _call(first_matches[0], "Is this card legal?")
+    _dispute(second_matches[0])
+    _call(third_matches[0], "Third event question")
+    response = logged_in(judge).get(QUEUE)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Is this card legal?" in html
+    assert "Disputed result" in html and "The players reported different results." in html
+    assert "Third event question" not in html
+    assert first.name in html and second.name in html and third.name not in html
+    assert "waiting under a minute" in html
+    assert f'action="{call_url(JudgeCall.objects.get(match=first_matches[0]), "claim")}"' in html
+    # The polling fragment is the list alone, marked for the script.
+    partial = logged_in(judge).get(QUEUE, {"status": "open", "sort": "table", "partial": "1"})
+    assert partial.status_code == 200 and partial["X-Judge-Queue"] == "1"
+    body = partial.content.decode()
+    assert "<html" not in body and "Is this card legal?" in body and "data-open-count" in body
+    assert "judge-queue.js" in html and 'http-equiv="refresh"' in html
+
+
+def test_the_queue_filters_mine_escalated_and_resolved() -> None:
+    event, _, judge, matches = _published(6)
+    held = _call(matches[0], "held by me")
+    services.call_claim(actor=judge, call=held)
+    flagged = _call(matches[1], "flagged")
+    services.call_escalate(actor=judge, call=flagged, note="rare card")
+    done = _call(matches[2], "already done")
+    services.call_ruling(actor=judge, call=done, text="Play on", citations=["CR 4.4.1"])
+    client = logged_in(judge)
+
+    def listed(status: str) -> str:
+        return client.get(QUEUE, {"status": status, "partial": "1"}).content.decode()
+
+    assert "held by me" in listed("mine") and "flagged" not in listed("mine")
+    assert "flagged" in listed("escalated") and "held by me" not in listed("escalated")
+    assert "already done" in listed("resolved") and "already done" not in listed("open")
+    assert "rare card" in listed("escalated")  # the latest note shows in the row
+
+
+def test_the_queue_is_paginated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(judge_views, "PAGE_SIZE", 2)
+    _, _, judge, matches = _published(6)
+    for i, m in enumerate(matches):
+        _call(m, f"question number {i}")
+    client = logged_in(judge)
+    first = client.get(QUEUE).content.decode()
+    second = client.get(QUEUE, {"page": "2"}).content.decode()
+    assert "question number 0" in first and "question number 2" not in first
+    assert "question number 2" in second and "Page 2 of 2" in second
+
+
+def test_the_queue_sorts_by_table() -> None:
+    _, _, judge, matches = _published(6)
+    _call(matches[2], "table three first")
+    _call(matches[0], "table one second")
+    html = logged_in(judge).get(QUEUE, {"sort": "table", "partial": "1"}).content.decode()
+    assert html.index("table one second") < html.index("table three first")
+    html = logged_in(judge).get(QUEUE, {"sort": "waiting", "partial": "1"}).content.decode()
+    assert html.index("table three first") < html.index("table one second")
+
+
+def test_the_queue_query_count_does_not_grow_with_the_calls() -> None:
+    _, _, judge, matches = _published(100)
+    client = logged_in(judge)
+    client.get(QUEUE)  # the first visit also stores the "judge desk" flag in the session
+
+    def queries_with(n: int) -> int:
+        for m in matches[:n]:
+            if not JudgeCall.objects.filter(match=m).exists():
+                _call(m, f"question at table {m.table}")
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(QUEUE)
+        assert response.status_code == 200
+        assert response.content.decode().count('class="queue-row') == n
+        return len(captured.captured_queries)
+
+    few = queries_with(5)
+    many = queries_with(50)
+    assert many == few, (few, many)
+    assert few <= 10
+
+
+def test_players_get_403_and_calls_of_other_events_are_404() -> None:
+    event, _, judge, matches = _published(4)
+    _, _, outsider, _ = _published(4)
+    call = _call(matches[0])
+    player = logged_in(matches[0].a.player)
+    assert player.get(QUEUE).status_code == 403
+    assert player.get(call_url(call)).status_code == 403
+    assert player.post(call_url(call, "claim")).status_code == 403
+    stranger = logged_in(UserFactory())
+    assert stranger.get(QUEUE).status_code == 403
+    assert stranger.get(call_url(call)).status_code == 404
+    other = logged_in(outsider)
+    assert other.get(call_url(call)).status_code == 404
+    for action in ("claim", "hand-back", "escalate", "extend", "ruling"):
+        assert other.post(call_url(call, action), {"text": "x", "minutes": "3"}).status_code == 404
+    assert "Can he substitute" not in other.get(QUEUE).content.decode()
+    call.refresh_from_db()
+    assert call.status == CallStatus.OPEN and call.holder is None and not call.escalated
+    assert logged_in(judge).get(call_url(call)).status_code == 200
+
+
+def test_anonymous_people_are_sent_to_log_in() -> None:
+    from django.test import Client
+
+    response = Client().get(QUEUE)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+# --- claim, hand back, escalate, extend ------------------------------------------------------
+
+
+def test_claim_hand_back_and_escalate_through_the_pages() -> None:
+    event, _, judge, matches = _published(4)
+    call = _call(matches[0])
+    client = logged_in(judge)
+    claimed = client.post(call_url(call, "claim"), {"next": call_url(call)}, follow=True)
+    assert "You hold the call at table" in claimed.content.decode()
+    call.refresh_from_db()
+    assert call.status == CallStatus.CLAIMED and call.holder == judge
+    back = client.post(call_url(call, "hand-back"), follow=True)
+    assert "back in the queue" in back.content.decode()
+    call.refresh_from_db()
+    assert call.status == CallStatus.OPEN and call.holder is None
+    escalated = client.post(call_url(call, "escalate"), {"note": "Needs the head judge"})
+    assert escalated.status_code == 302
+    call.refresh_from_db()
+    assert call.escalated and call.holder is None  # no head judge: just flagged
+    assert "Needs the head judge" in call.notes
+    page = client.get(call_url(call)).content.decode()
+    assert "Escalated" in page and "Needs the head judge" in page
+
+
+def test_escalating_hands_the_call_to_the_head_judge() -> None:
+    event, _, judge, matches = _published(4)
+    head = UserFactory(display_name="Hannah Head")
+    event.judges.add(head)
+    event.head_judge = head
+    event.save(update_fields=["head_judge"])
+    call = _call(matches[0])
+    services.call_claim(actor=judge, call=call)
+    page = logged_in(judge).post(call_url(call, "escalate"), {"note": "x"}, follow=True)
+    assert "Hannah Head, the head judge, now holds this call" in page.content.decode()
+    call.refresh_from_db()
+    assert call.escalated and call.holder == head and call.status == CallStatus.CLAIMED
+
+
+def test_a_second_judges_claim_shows_who_holds_the_call() -> None:
+    event, _, judge, matches = _published(4)
+    other = UserFactory(display_name="Olga Other")
+    event.judges.add(other)
+    call = _call(matches[0])
+    first = logged_in(other)
+    second = logged_in(judge)
+    stale_queue = second.get(QUEUE).content.decode()  # both see the Claim button
+    assert f'action="{call_url(call, "claim")}"' in stale_queue
+    assert first.post(call_url(call, "claim")).status_code == 302
+    response = second.post(
+        call_url(call, "claim"), {"next": call_url(call), "back": QUEUE}, follow=True
+    )
+    html = response.content.decode()
+    assert "Olga Other holds this call" in html
+    assert response.redirect_chain[-1][0] == QUEUE
+    call.refresh_from_db()
+    assert call.holder == other
+    # The second judge cannot rule on it either: the form is not offered.
+    page = second.get(call_url(call)).content.decode()
+    assert "Olga Other holds this call: only they can rule" in page
+    refused = second.post(call_url(call, "ruling"), {"text": "mine now"})
+    assert refused.status_code == 409 and "Olga Other holds this call" in refused.content.decode()
+
+
+def test_extra_minutes_from_a_call_feed_the_tables_timer() -> None:
+    _, _, judge, matches = _published(4)
+    call = _call(matches[0])
+    client = logged_in(judge)
+    response = client.post(call_url(call, "extend"), {"minutes": "4"}, follow=True)
+    assert "has 4 extra minutes" in response.content.decode()
+    matches[0].refresh_from_db()
+    assert matches[0].extension_minutes == 4
+    page = client.get(call_url(call)).content.decode()
+    assert 'data-extension="240"' in page and 'role="timer"' in page
+    player_page = logged_in(matches[0].a.player).get(my_match_url(matches[0].round.tournament))
+    assert "4 extra minutes" in player_page.content.decode()
+    bad = client.post(call_url(call, "extend"), {"minutes": "600"}, follow=True)
+    assert "minutes: from 0 to" in bad.content.decode()
+
+
+# --- rulings ---------------------------------------------------------------------------------
+
+
+def test_a_ruling_with_a_result_changes_the_match_and_both_players_see_it() -> None:
+    event, _, judge, matches = _published(4)
+    m = matches[0]
+    call = _dispute(m)
+    client = logged_in(judge)
+    client.post(call_url(call, "claim"))
+    response = client.post(
+        call_url(call, "ruling"),
+        {
+            "text": "B won the fourth battle: the slip was wrong.",
+            "citations": ["CR 4.4.1", "CR 4.3.2"],
+            "other_citations": "Summary 3",
+            "games_a": "0",
+            "games_b": "1",
+            "games_drawn": "",
+            "decision": "",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    m.refresh_from_db()
+    assert m.status == MatchStatus.FINAL and m.games == (0, 1, 0)
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED
+    ruling = Ruling.objects.get(call=call)
+    assert ruling.citations == ["CR 4.4.1", "CR 4.3.2", "Summary 3"]
+    assert ruling.decision == "changed" and ruling.result["games"] == [0, 1, 0]
+    page = client.get(call_url(call)).content.decode()
+    assert "B won the fourth battle" in page and "Victory Condition" in page
+    for player in (m.a.player, m.b.player):
+        mine = logged_in(player).get(my_match_url(event)).content.decode()
+        assert "Judge&#x27;s ruling" in mine or "Judge's ruling" in mine
+        assert "B won the fourth battle" in mine and "CR 4.4.1; CR 4.3.2; Summary 3" in mine
+    loser = logged_in(m.a.player).get(my_match_url(event)).content.decode()
+    assert "You lost" in loser
+
+
+def test_ruling_mistakes_come_back_in_the_form_naming_the_field() -> None:
+    _, _, judge, matches = _published(4)
+    call = _call(matches[0])
+    client = logged_in(judge)
+    url = call_url(call, "ruling")
+    bad_citation = client.post(url, {"text": "Play on", "other_citations": "see the rules"})
+    html = bad_citation.content.decode()
+    assert bad_citation.status_code == 400 and "citations[0]" in html
+    assert "Play on" in html  # the text typed is kept
+    no_text = client.post(url, {"text": "  ", "citations": ["CR 4.4.1"]})
+    assert no_text.status_code == 400 and "text: say what you ruled" in no_text.content.decode()
+    assert 'value="CR 4.4.1" id="cite-' in no_text.content.decode()
+    assert 'checked> <label for="cite-' in no_text.content.decode()
+    not_json = client.post(url, {"text": "x", "record": "{nope"})
+    assert not_json.status_code == 400 and "record: not valid JSON" in not_json.content.decode()
+    malformed = json.loads((GOLDEN / "malformed_short_lineup.json").read_text())
+    short = client.post(url, {"text": "x", "record": json.dumps(malformed)})
+    assert short.status_code == 400 and "record." in short.content.decode()
+    bad_games = client.post(url, {"text": "x", "games_a": "two", "games_b": "0"})
+    assert bad_games.status_code == 400 and "result:" in bad_games.content.decode()
+    call.refresh_from_db()
+    assert call.status == CallStatus.OPEN and not Ruling.objects.exists()
+
+
+def test_a_ruling_with_an_uploaded_record_shows_the_engines_replay() -> None:
+    _, _, judge, matches = _published(4)
+    call = _call(matches[0])
+    client = logged_in(judge)
+    record = (GOLDEN / "playmaker_illegal_second_substitution.json").read_bytes()
+    upload = SimpleUploadedFile("game.json", record, content_type="application/json")
+    response = client.post(
+        call_url(call, "ruling"),
+        {
+            "text": "The second substitution was illegal.",
+            "citations": ["CR 4.3.2"],
+            "record_file": upload,
+            "decision": "replayed",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    ruling = Ruling.objects.get(call=call)
+    assert ruling.decision == "replayed" and ruling.replay["legal"] is False
+    page = client.get(call_url(call)).content.decode()
+    assert "The engine replays the record: illegal." in page
+    assert "CR 4.3.2" in page and "substitute only once per battle" in page
+    legal = json.loads((GOLDEN / "playmaker_full_game_all_seven.json").read_text())
+    second = _call(matches[1])
+    client.post(call_url(second, "ruling"), {"text": "Checked", "record": json.dumps(legal)})
+    page = client.get(call_url(second)).content.decode()
+    assert "The engine replays the record: legal." in page and "Winner: Alice (A)" in page
+
+
+def test_the_call_page_links_the_adjudication_page() -> None:
+    _, _, judge, matches = _published(4)
+    call = _call(matches[0])
+    html = logged_in(judge).get(call_url(call)).content.decode()
+    assert f'href="/judge/calls/{call.pk}/adjudicate/"' in html
+    assert "CR 4.2.2" in html and "Turn and Battle Structure (Substitution)" in html
+
+
+# --- the player's side -------------------------------------------------------------------------
+
+
+def test_a_player_calls_a_judge_from_my_match_and_sees_who_holds_it() -> None:
+    event, _, judge, matches = _published(4)
+    judge.display_name = "Alex Judge"
+    judge.save()
+    m = matches[0]
+    player = logged_in(m.a.player)
+    page = player.get(my_match_url(event)).content.decode()
+    assert f'action="{reverse("match_call", args=[m.pk])}"' in page and "Call a judge" in page
+    response = player.post(
+        reverse("match_call", args=[m.pk]),
+        {"question": "May he look at my discard?", "next": my_match_url(event)},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "A judge has been called" in html
+    call = JudgeCall.objects.get(match=m)
+    assert call.kind == CallKind.CALL and call.question == "May he look at my discard?"
+    assert "May he look at my discard?" in logged_in(judge).get(QUEUE).content.decode()
+    services.call_claim(actor=judge, call=call)
+    opponent = logged_in(m.b.player).get(my_match_url(event)).content.decode()
+    assert "A judge is on the way: Alex Judge holds your call." in opponent
+    again = player.post(reverse("match_call", args=[m.pk]), {"question": "Also this"}, follow=True)
+    assert "added to your open call" in again.content.decode()
+    assert JudgeCall.objects.filter(match=m).count() == 1
+
+
+def test_someone_else_cannot_call_on_a_match() -> None:
+    _, _, _, matches = _published(4)
+    stranger = logged_in(matches[1].a.player)
+    response = stranger.post(reverse("match_call", args=[matches[0].pk]), {"question": "x"})
+    assert response.status_code == 403
+    assert not JudgeCall.objects.exists()
+
+
+# --- navigation and accessibility --------------------------------------------------------------
+
+
+def test_the_judge_desk_link_shows_for_judges_after_their_first_visit() -> None:
+    event, organiser, judge, matches = _published(4)
+    client = logged_in(judge)
+    staff_page = client.get(reverse("round_control", args=[event.slug])).content.decode()
+    assert f'href="/judge/?event={event.slug}"' in staff_page
+    client.get(QUEUE)
+    assert 'href="/judge/">Judge desk' in client.get(my_match_url(event)).content.decode()
+    player_page = logged_in(matches[0].a.player).get(my_match_url(event)).content.decode()
+    assert "Judge desk" not in player_page
+
+
+def test_the_judge_pages_pass_the_accessibility_audit() -> None:
+    from tests.test_accessibility import audit
+
+    event, _, judge, matches = _published(6)
+    second, _, _, second_matches = _published(4, judge=judge)
+    open_call = _call(matches[0])
+    _dispute(second_matches[0])
+    held = _call(matches[1])
+    services.call_claim(actor=judge, call=held)
+    done = _call(matches[2])
+    record = json.loads((GOLDEN / "playmaker_illegal_second_substitution.json").read_text())
+    services.call_ruling(
+        actor=judge, call=done, text="Illegal", citations=["CR 4.3.2"], record=record
+    )
+    client = logged_in(judge)
+    urls = [
+        QUEUE,
+        f"{QUEUE}?status=resolved&sort=table",
+        f"{QUEUE}?status=mine",
+        call_url(open_call),
+        call_url(held),
+        call_url(done),
+    ]
+    problems = [p for url in urls for p in audit(client, url)]
+    assert problems == []
+    # The ruling form with a mistake in it, as the judge sees it.
+    from tests.test_accessibility import PageAudit
+
+    response = client.post(call_url(open_call, "ruling"), {"text": "x", "record": "{"})
+    assert response.status_code == 400
+    parser = PageAudit()
+    parser.feed(response.content.decode())
+    assert parser.report() == []
+    # The player's match page with an open call and with a ruling.
+    for player in (matches[0].a.player, matches[2].b.player):
+        assert audit(logged_in(player), my_match_url(event)) == []
