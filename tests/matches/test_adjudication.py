@@ -1,0 +1,357 @@
+"""The judges' adjudication page (matches/adjudication_views.py): replay a game record for a
+call, step through it, build it action by action, ask what if, and rule with it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from decks.models import Card
+from matches import services
+from matches.models import JudgeCall, Ruling
+from tests.factories import UserFactory
+from tests.matches.conftest import running_event
+
+pytestmark = pytest.mark.django_db
+GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
+
+
+def golden(name: str) -> str:
+    return (GOLDEN / f"{name}.json").read_text()
+
+
+def _scene() -> dict[str, Any]:
+    event, organiser, _ = running_event(4)
+    judge = UserFactory()
+    event.judges.add(judge)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    match = round_.matches.filter(b__isnull=False).select_related("a__player", "b__player")[0]
+    call, _ = services.call_open(actor=match.a.player, match=match, question="Can he sub twice?")
+    return {"event": event, "judge": judge, "match": match, "call": call}
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _url(call: JudgeCall) -> str:
+    return f"/judge/calls/{call.pk}/adjudicate/"
+
+
+@pytest.fixture
+def scene() -> dict[str, Any]:
+    return _scene()
+
+
+def test_the_page_is_for_the_events_judges_only(scene: dict[str, Any]) -> None:
+    call = scene["call"]
+    ok = _client(scene["judge"]).get(_url(call))
+    assert ok.status_code == 200
+    assert "Can he sub twice?" in ok.content.decode()
+    assert _client(scene["match"].a.player).get(_url(call)).status_code == 403
+    other = _scene()
+    assert _client(other["judge"]).get(_url(call)).status_code == 404
+    assert _client(UserFactory()).get(_url(call)).status_code == 404
+    assert Client().get(_url(call)).status_code == 302  # to the login page
+
+
+def test_an_illegal_second_substitution_is_highlighted_with_its_rule(
+    scene: dict[str, Any],
+) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]),
+        {"op": "replay", "record": golden("playmaker_illegal_second_substitution")},
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    # the engine cites the Playmaker sequence of play (CR 4.3.2), as its golden replay says
+    expected = json.loads(
+        (GOLDEN / "playmaker_illegal_second_substitution.replay.json").read_text()
+    )
+    rule = expected["error"]["rule"]
+    assert f'<mark class="adj-rule">{rule}</mark>' in html
+    assert "<code>substitution_already_used</code>" in html
+    assert "Illegal action 1" in html
+    analysis = response.context["analysis"]
+    assert analysis["error"].action == 1 and analysis["last_step"] == 1
+    # the position up to it: A's first substitution made, A bench 1 now in battle 1
+    panel = analysis["panels"][-1]["board"]
+    assert panel["zones"][0]["sides"]["A"]["id"] == "AB1"
+    assert 'class="adj-illegal-action"' in html
+    # the player's words beside the rule
+    assert html.count("Can he sub twice?") >= 2
+
+
+def test_a_legal_record_shows_seven_zones_and_the_result(scene: dict[str, Any]) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]),
+        {"op": "replay", "record": golden("playmaker_full_game_all_seven")},
+    )
+    assert response.status_code == 200
+    analysis = response.context["analysis"]
+    assert analysis["error"] is None
+    assert analysis["result"] == {"winner": "A", "decided_after_battle": 5, "sudden_death": []}
+    last = analysis["panels"][-1]
+    assert last["current"] and len(last["board"]["zones"]) == 7
+    html = response.content.decode()
+    assert "Result: A wins, decided after battle 5." in html
+    assert html.count('data-step="') == analysis["last_step"] + 1
+    assert 'type="range"' in html and "js/adjudicate.js" in html
+    # modifiers name their source and amount
+    mods = [m for z in last["board"]["zones"] for s in z["sides"].values() for m in s["modifiers"]]
+    assert mods and all({"source", "amount", "name"} <= set(m) for m in mods)
+
+
+def test_a_step_can_be_chosen_without_javascript(scene: dict[str, Any]) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]),
+        {"op": "show", "step": "2", "record": golden("playmaker_full_game_all_seven")},
+    )
+    current = [p for p in response.context["analysis"]["panels"] if p["current"]]
+    assert [p["step"] for p in current] == [2]
+    goto = _client(scene["judge"]).post(
+        _url(scene["call"]), {"goto": "5", "record": golden("playmaker_full_game_all_seven")}
+    )
+    assert goto.context["analysis"]["step"] == 5
+
+
+def test_an_uploaded_file_is_replayed(scene: dict[str, Any]) -> None:
+    upload = SimpleUploadedFile(
+        "game.json", golden("playmaker_illegal_second_substitution").encode(), "application/json"
+    )
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]), {"op": "replay", "record": "", "record_file": upload}
+    )
+    assert '<mark class="adj-rule">CR 4.3.2</mark>' in response.content.decode()
+
+
+def test_a_substitution_without_hot_dogs_cites_cr_4_2_2(scene: dict[str, Any]) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]),
+        {"op": "replay", "record": golden("substitution_not_enough_hot_dogs")},
+    )
+    html = response.content.decode()
+    assert '<mark class="adj-rule">CR 4.2.2</mark>' in html
+    assert 'class="adj-illegal-action"' in html
+
+
+def test_a_malformed_record_names_the_field(scene: dict[str, Any]) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]), {"op": "replay", "record": golden("malformed_short_lineup")}
+    )
+    html = response.content.decode()
+    assert "Malformed record" in html
+    assert response.context["analysis"]["malformed"].field == "setup.A.battles"
+    assert '<code class="adj-field">setup.A.battles</code>' in html
+    bad = _client(scene["judge"]).post(_url(scene["call"]), {"op": "replay", "record": "{nope"})
+    assert bad.status_code == 400 and "is not valid JSON" in bad.content.decode()
+
+
+def test_a_record_over_the_limit_is_refused(scene: dict[str, Any]) -> None:
+    big = " " * (services.MAX_RECORD_BYTES + 1)
+    response = _client(scene["judge"]).post(_url(scene["call"]), {"op": "replay", "record": big})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "<strong>record</strong>" in html and "at most" in html
+    upload = SimpleUploadedFile("big.json", big.encode(), "application/json")
+    refused = _client(scene["judge"]).post(
+        _url(scene["call"]), {"op": "replay", "record_file": upload}
+    )
+    assert refused.status_code == 400 and "larger than" in refused.content.decode()
+
+
+def test_the_builder_offers_only_legal_actions_and_appends_them(scene: dict[str, Any]) -> None:
+    data = json.loads(golden("playmaker_illegal_second_substitution"))
+    data["actions"] = data["actions"][:1]  # A has substituted; B decides now
+    client = _client(scene["judge"])
+    response = client.post(_url(scene["call"]), {"op": "replay", "record": json.dumps(data)})
+    options = response.context["analysis"]["options"]
+    assert {o["player"] for o in options} == {"B"}
+    assert not any(o["player"] == "A" and o["do"] == "substitute" for o in options)
+    assert [o["do"] for o in options] == [
+        "pass",
+        "substitute",
+        "substitute",
+        "substitute",
+        "substitute",
+    ]
+    html = response.content.decode()
+    assert "A substitutes" not in html.split('id="next-heading"')[1].split("</section>")[0]
+    # B substitutes BB2 and draws BD1: the action is appended to the record
+    key = next(o["key"] for o in options if o["action"].get("card") == "BB2")
+    after = client.post(
+        _url(scene["call"]),
+        {"op": "append", "record": json.dumps(data), "action_key": key, "action_card": "BD1"},
+    )
+    assert after.status_code == 200, after.context["errors"]
+    record = json.loads(after.context["record_text"])
+    assert record["actions"][-1] == {
+        "player": "B",
+        "do": "substitute",
+        "card": "BB2",
+        "draw": "BD1",
+    }
+    assert after.context["analysis"]["error"] is None
+    # now the play phase: A has honors and may pass (no plays in hand)
+    assert [o["label"] for o in after.context["analysis"]["options"]] == ["A passes"]
+
+
+def test_an_action_key_that_is_not_offered_is_refused(scene: dict[str, Any]) -> None:
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]),
+        {"op": "append", "record": golden("rookie_drawn_game"), "action_key": "0"},
+    )
+    assert response.status_code == 400
+
+
+def test_a_setup_starts_a_record_from_the_catalog(
+    scene: dict[str, Any],
+) -> None:
+    heroes = [
+        Card.objects.create(
+            game="boba",
+            external_id=f"x:{i}",
+            kind="hero",
+            name=f"Hero {i}",
+            power=100 + i,
+            weapon="Fire",
+            parallel="Base",
+        )
+        for i in range(21)
+    ]
+    post: dict[str, str] = {"op": "setup", "mode": "substitution", "honors": "B"}
+    n = 0
+    for p in "AB":
+        for i in range(1, 8):
+            post[f"{p}_battle_{i}"] = heroes[n].external_id
+            n += 1
+        for i in range(1, 5):
+            post[f"{p}_bench_{i}"] = heroes[n].external_id if n < 21 else "Hero 0"
+            n += 1
+        post[f"{p}_hot_dogs"] = "10"
+    client = _client(scene["judge"])
+    response = client.post(_url(scene["call"]), post)
+    assert response.status_code == 200, response.context["errors"]
+    record = json.loads(response.context["record_text"])
+    assert record["mode"] == "substitution" and record["honors"] == "B"
+    assert len(record["setup"]["A"]["battles"]) == 7 and len(record["setup"]["B"]["bench"]) == 4
+    # the same card twice gets a second id
+    assert "x:0#2" in record["cards"]
+    assert record["cards"]["x:1"] == {
+        "kind": "hero",
+        "name": "Hero 1",
+        "variant": "Base",
+        "power": 101,
+        "weapon": "Fire",
+    }
+    options = response.context["analysis"]["options"]
+    assert {o["player"] for o in options} == {"B"}
+    missing = client.post(_url(scene["call"]), {**post, "A_battle_3": "no such card"})
+    assert missing.status_code == 400
+    assert "setup.A.battles[2]" in missing.content.decode()
+    search = client.post(_url(scene["call"]), {"op": "search", "q": "Hero 1"})
+    assert "x:12" in search.content.decode()
+
+
+def test_what_if_replacing_an_action_changes_the_outcome(scene: dict[str, Any]) -> None:
+    client = _client(scene["judge"])
+    record = golden("substitution_honors_after_draw")
+    pick = client.post(
+        _url(scene["call"]), {"op": "whatif_pick", "record": record, "wi_index": "0"}
+    )
+    options = pick.context["wi_options"]
+    assert options[0]["label"] == "A passes"
+    key = next(o["key"] for o in options if o["action"].get("card") == "AB2")
+    response = client.post(
+        _url(scene["call"]),
+        {"op": "whatif", "record": record, "wi_index": "0", "wi_key": key, "wi_card": ""},
+    )
+    assert response.status_code == 200, response.context["errors"]
+    before = response.context["analysis"]["battles"]
+    after = response.context["whatif"]["battles"]
+    assert before[0]["winner"] == "B" and after[0]["winner"] == "A"
+    assert "What if action 0 were" in response.content.decode()
+    changed = json.loads(response.context["whatif"]["record_text"])
+    assert changed["actions"][0] == {"player": "A", "do": "substitute", "card": "AB2", "draw": None}
+
+
+def test_the_ruling_form_stores_the_record_and_its_replay(scene: dict[str, Any]) -> None:
+    call = scene["call"]
+    client = _client(scene["judge"])
+    url = f"/judge/calls/{call.pk}/adjudicate/ruling/"
+    bad = client.post(url, {"text": "", "record": golden("playmaker_illegal_second_substitution")})
+    assert bad.status_code == 400 and "<strong>text</strong>" in bad.content.decode()
+    bad_cite = client.post(url, {"text": "No.", "citations": "whatever"})
+    assert bad_cite.status_code == 400 and "citations[0]" in bad_cite.content.decode()
+    response = client.post(
+        url,
+        {
+            "text": "A may substitute once per battle.",
+            "citations": "CR 4.2.2, CR 4.3.2",
+            "decision": "other",
+            "record": golden("playmaker_illegal_second_substitution"),
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"/judge/calls/{call.pk}/")
+    ruling = Ruling.objects.get(call=call)
+    assert ruling.citations == ["CR 4.2.2", "CR 4.3.2"] and ruling.decision == "other"
+    assert ruling.record["actions"][1]["card"] == "AB2"
+    assert ruling.replay["error"]["rule"] == "CR 4.3.2" and ruling.replay["legal"] is False
+    from engine.boba import ENGINE_VERSION
+
+    assert ruling.engine_version == ENGINE_VERSION
+    # the page opens on the ruled record next time
+    page = client.get(_url(call) + "?step=1")
+    assert page.context["analysis"]["step"] == 1
+
+
+def test_only_staff_may_rule_here(scene: dict[str, Any]) -> None:
+    url = f"/judge/calls/{scene['call'].pk}/adjudicate/ruling/"
+    response = _client(scene["match"].a.player).post(url, {"text": "I win"})
+    assert response.status_code == 403
+    assert not Ruling.objects.exists()
+
+
+def test_the_players_decklists_are_offered_first(scene: dict[str, Any]) -> None:
+    from decks import services as deck_services
+    from decks.catalog import catalog_for
+    from engine.games import get_game
+
+    deck_services.demo_catalog_load(game="boba")
+    rules = get_game("boba").deck_rules()
+    catalog = catalog_for("boba")
+    text = rules.export(rules.sample(catalog, rules.resolve_format("playmaker"), 3), catalog)
+    reg = scene["match"].a
+    version = deck_services.decklist_submit(
+        actor=scene["event"].organisers.first(), registration=reg, source=text
+    )
+    response = _client(scene["judge"]).get(_url(scene["call"]))
+    offered = response.context["deck_options"]
+    heroes = [o for o in offered if o["kind"] == "hero"]
+    assert heroes and all(reg.name in o["label"] for o in offered)
+    assert {h["id"] for h in version.data["heroes"]} == {o["ref"] for o in heroes}
+    html = response.content.decode()
+    datalist = html.split('<datalist id="adj-heroes">')[1].split("</datalist>")[0]
+    assert datalist.startswith(f'<option value="{heroes[0]["ref"]}">')
+
+
+def test_the_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
+    from tests.test_accessibility import PageAudit
+
+    for record in ("playmaker_illegal_second_substitution", "substitution_honors_after_draw"):
+        response = _client(scene["judge"]).post(
+            _url(scene["call"]),
+            {"op": "whatif_pick", "record": golden(record), "wi_index": "0"},
+        )
+        parser = PageAudit()
+        parser.feed(response.content.decode())
+        assert parser.report() == []
