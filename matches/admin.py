@@ -6,6 +6,7 @@ from django.contrib import admin
 from matches.models import (
     JudgeCall,
     Match,
+    Penalty,
     Report,
     ResultVersion,
     Round,
@@ -71,3 +72,19 @@ class RulingAdmin(ReadOnlyAdmin):
     list_filter = ("decision",)
     raw_id_fields = ("call",)
     exclude = ("replay",)
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(ReadOnlyAdmin):
+    list_display = (
+        "tournament",
+        "registration",
+        "infraction",
+        "penalty",
+        "suggested",
+        "applied_to_result",
+        "judge",
+        "created_at",
+    )
+    list_filter = ("penalty", "category")
+    raw_id_fields = ("tournament", "match", "registration")

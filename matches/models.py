@@ -346,3 +346,88 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"ruling on {self.call}"
+
+
+class InfractionCategory(models.TextChoices):
+    """BoBA's penalty guidelines group infractions as these (engine/boba/penalties.py)."""
+
+    CONDUCT = "conduct", _("Conduct")
+    GAMEPLAY = "gameplay", _("Gameplay")
+    TOURNAMENT = "tournament", _("Tournament")
+
+
+class PenaltyKind(models.TextChoices):
+    """Lightest first, as in engine/boba/penalties.PENALTIES."""
+
+    CAUTION = "caution", _("Caution")
+    WARNING = "warning", _("Warning")
+    GAME_LOSS = "game_loss", _("Game loss")
+    MATCH_LOSS = "match_loss", _("Match loss")
+    DISQUALIFICATION = "disqualification", _("Disqualification")
+
+
+class Penalty(models.Model):
+    """A penalty a judge gave a player from a match card, kept forever.
+
+    ``infraction`` is a key of engine/boba/penalties.CATALOGUE (its ``category`` is copied so the
+    log reads without the catalogue); ``suggested`` is what the catalogue and the upgrade rule
+    suggested when it was given (it differs from ``penalty`` when the judge chose otherwise);
+    ``repeat`` counts earlier penalties for the same infraction to this player in this event.
+    ``applied_to_result`` says whether it changed the match's recorded result; ``outcome`` says
+    in words what it did.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="penalties"
+    )
+    infraction = models.CharField(max_length=60)
+    category = models.CharField(max_length=12, choices=InfractionCategory.choices)
+    penalty = models.CharField(max_length=20, choices=PenaltyKind.choices)
+    suggested = models.CharField(max_length=20, choices=PenaltyKind.choices)
+    repeat = models.PositiveSmallIntegerField(default=0)
+    note = models.TextField(blank=True)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    applied_to_result = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "penalties"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(penalty__in=PenaltyKind.values), name="penalty_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=InfractionCategory.values), name="penalty_category_known"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "created_at"]),
+            models.Index(fields=["registration", "infraction"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_penalty_display()} for {self.infraction} ({self.registration_id})"
+
+    @property
+    def infraction_label(self) -> str:
+        from engine.boba.penalties import PenaltyError, infraction
+
+        try:
+            return infraction(self.infraction).label
+        except PenaltyError:
+            return self.infraction
+
+    @property
+    def upgrade_suggested(self) -> bool:
+        """The infraction repeated in this event, so the next penalty up was suggested."""
+        return self.repeat > 0
+
+    @property
+    def deviates(self) -> bool:
+        return self.penalty != self.suggested

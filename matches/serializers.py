@@ -290,3 +290,46 @@ class RulingInput(serializers.Serializer):
     decision = serializers.ChoiceField(
         choices=["stands", "changed", "replayed", "other"], required=False
     )
+
+
+# --- penalties ------------------------------------------------------------------------------
+
+
+class PenaltyInput(serializers.Serializer):
+    registration = serializers.IntegerField(min_value=1, help_text="The penalised player.")
+    infraction = serializers.CharField(
+        max_length=60, help_text="A key of the catalogue (GET /api/penalties/catalogue/)."
+    )
+    penalty = serializers.ChoiceField(
+        choices=["caution", "warning", "game_loss", "match_loss", "disqualification"],
+        required=False,
+        allow_null=True,
+        help_text="Default: the catalogue's suggestion, upgraded when the infraction repeats.",
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class PenaltyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.CharField(source="tournament.slug")
+    event_name = serializers.CharField(source="tournament.name")
+    match = serializers.IntegerField(source="match_id")
+    round = serializers.IntegerField(source="match.round.number")
+    table = serializers.IntegerField(source="match.table", allow_null=True)
+    registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.name")
+    category = serializers.CharField()
+    infraction = serializers.CharField()
+    infraction_label = serializers.CharField()
+    penalty = serializers.CharField()
+    suggested = serializers.CharField()
+    repeat = serializers.IntegerField()
+    upgrade_suggested = serializers.BooleanField()
+    note = serializers.CharField()
+    judge = serializers.SerializerMethodField()
+    applied_to_result = serializers.BooleanField()
+    outcome = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+    def get_judge(self, obj: Any) -> str | None:
+        return obj.judge.public_name if obj.judge_id else None

@@ -1805,3 +1805,328 @@ def call_ruling(
             decision=decision,
         )
     return ruling
+
+
+# --- penalties ------------------------------------------------------------------------------
+#
+# A judge gives a penalty from a match card: the infraction (a key of the catalogue in
+# engine/boba/penalties.py), the penalty (the catalogue's suggestion unless the judge chooses
+# another) and a note. The project's reading of what a penalty does to the match:
+#
+# - caution, warning: recorded only.
+# - game loss: on a match with a final result, the result is corrected through _staff_result
+#   (reason "Penalty: game loss (<infraction>)") as engine.boba.penalties.after_game_loss says:
+#   the penalised player loses one game within the match structure (best of 1: the opponent
+#   wins 1-0). On a match without a final result the penalty is recorded and shown, and the
+#   players report the result with that game lost (it is the game being played).
+# - match loss: the opponent wins games_to_win to 0, entered or corrected through _staff_result.
+# - disqualification: a match loss, and the player is dropped with
+#   tournaments.services.registration_drop. That service lets only the player or an organiser
+#   drop someone, so only the event's organisers may disqualify; judges get a 403.
+#
+# Standings read results only (swiss_history), so a penalty counts in them through the result.
+
+MAX_PENALTY_NOTE = 2000
+PENALTY_CSV_COLUMNS = (
+    "id",
+    "created_at",
+    "round",
+    "table",
+    "registration",
+    "player",
+    "player_id",
+    "category",
+    "infraction",
+    "infraction_label",
+    "penalty",
+    "suggested",
+    "repeat",
+    "applied_to_result",
+    "outcome",
+    "judge",
+    "note",
+)
+
+
+def _penalty_queryset() -> Any:
+    from matches.models import Penalty
+
+    return Penalty.objects.select_related(
+        "tournament", "match__round", "registration__player", "judge"
+    )
+
+
+def penalty_suggestion(*, registration: Registration, infraction: str) -> Any:
+    """The catalogue's suggestion for this infraction to this player in this event (upgraded
+    when the same infraction was already given to them here)."""
+    from engine.boba import penalties as catalogue
+    from matches.models import Penalty
+
+    earlier = Penalty.objects.filter(
+        tournament_id=registration.tournament_id,
+        registration_id=registration.pk,
+        infraction=infraction,
+    ).values_list("penalty", flat=True)
+    try:
+        return catalogue.suggest(infraction, list(earlier))
+    except catalogue.PenaltyError as exc:
+        raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from None
+
+
+def _penalty_result(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    round_: Round,
+    match: Match,
+    side: str,
+    kind: str,
+    label: str,
+) -> tuple[bool, str]:
+    """Apply a game or match loss to the match's result; (changed, what happened)."""
+    from engine.boba import penalties as catalogue
+
+    if match.b_id is None:
+        return False, _("A bye has no result to change.")
+    games_to_win = _structure_games_to_win(tournament)
+    final = match.status == MatchStatus.FINAL
+    if kind == catalogue.GAME_LOSS:
+        if not final:
+            return False, _(
+                "No final result yet: the players report the result with this game lost."
+            )
+        new = catalogue.after_game_loss(
+            match.games,
+            side,
+            games_to_win=games_to_win,
+            draws_allowed=round_.stage != RoundStage.TOP_CUT,
+        )
+        battles = catalogue.battles_after(match.battles, match.games, new) if new else None
+    else:
+        new = catalogue.after_match_loss(
+            match.games if final else None, side, games_to_win=games_to_win
+        )
+        battles = None
+    if new is None:
+        return False, _("The result stands: the player had already lost this match.")
+    games, checked_battles = _checked(tournament, round_, list(new), battles)
+    before = match.games if final else None
+    version = match.result_version
+    reason = _("Penalty: %(penalty)s (%(infraction)s)") % {
+        "penalty": catalogue.PENALTY_LABELS[kind].lower(),
+        "infraction": label,
+    }
+    _staff_result(actor, tournament, round_, match, games, checked_battles, reason)
+    if match.result_version == version:
+        return False, _("The result already was %(r)s.") % {"r": _games_text(games)}
+    was = _games_text(before) if before else _("no result")
+    return True, _("Result %(before)s → %(after)s.") % {
+        "before": was,
+        "after": _games_text(games),
+    }
+
+
+def _games_text(games: Sequence[int]) -> str:
+    won_a, won_b, drawn = games
+    return f"{won_a}-{won_b}-{drawn}" if drawn else f"{won_a}-{won_b}"
+
+
+def penalty_give(
+    *,
+    actor: Any,
+    match: Match,
+    registration: Registration | int,
+    infraction: str,
+    penalty: str | None = None,
+    note: str = "",
+) -> Any:
+    """A judge or organiser of the event penalises a player of this match.
+
+    One transaction, locks in the site's order (event, registration, round, match). The
+    penalty defaults to the catalogue's suggestion (upgraded when the infraction repeats in
+    this event). A game or match loss changes the result (see the section comment), a
+    disqualification also drops the player; everything is audited.
+    """
+    from engine.boba import penalties as catalogue
+    from matches.models import Penalty
+    from tournaments.services import registration_drop
+
+    try:
+        found = catalogue.infraction(infraction)
+        if penalty not in (None, ""):
+            catalogue.check_penalty(penalty)
+    except catalogue.PenaltyError as exc:
+        raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from None
+    note = (note or "").strip()
+    if len(note) > MAX_PENALTY_NOTE:
+        raise ServiceError(
+            _("note: at most %(n)d characters.") % {"n": MAX_PENALTY_NOTE}, field="note"
+        )
+    registration_id = registration if isinstance(registration, int) else registration.pk
+    with transaction.atomic():
+        tournament = _lock_event(match.round.tournament_id)
+        permissions.require_staff(actor, tournament)
+        locked_registration = (
+            Registration.objects.select_for_update()
+            .filter(pk=registration_id, tournament=tournament)
+            .first()
+        )
+        round_, match = _lock_for_result(match)
+        round_.tournament = tournament
+        if locked_registration is None or match.side_of(locked_registration.pk) is None:
+            raise ServiceError(
+                _("registration: this player does not play in this match."),
+                field="registration",
+            )
+        if not round_.is_visible_to_players:
+            raise Conflict(_("round: publish the round before giving penalties."), field="round")
+        suggestion = penalty_suggestion(registration=locked_registration, infraction=found.key)
+        kind = penalty or suggestion.penalty
+        if kind == catalogue.DISQUALIFICATION and not permissions.is_organiser_of(
+            actor, tournament
+        ):
+            from config.errors import Forbidden
+
+            raise Forbidden(_("Only this event's organisers may disqualify a player."))
+        side = match.side_of(locked_registration.pk)
+        assert side is not None
+        before = _match_result(match)
+        applied, outcome = False, ""
+        if kind in catalogue.RESULT_PENALTIES:
+            applied, outcome = _penalty_result(
+                actor=actor,
+                tournament=tournament,
+                round_=round_,
+                match=match,
+                side=side,
+                kind=catalogue.MATCH_LOSS if kind == catalogue.DISQUALIFICATION else kind,
+                label=found.label,
+            )
+        dropped = False
+        if kind == catalogue.DISQUALIFICATION:
+            if locked_registration.dropped:
+                outcome = f"{outcome} {_('The player had already dropped.')}".strip()
+            elif tournament.status not in (EventStatus.RUNNING, EventStatus.TOP_CUT):
+                outcome = f"{outcome} {_('Not dropped: the event is not running.')}".strip()
+            else:
+                registration_drop(
+                    actor=actor, registration=locked_registration, round_number=round_.number
+                )
+                dropped = True
+                outcome = f"{outcome} {_('The player is dropped from the event.')}".strip()
+        given = Penalty.objects.create(
+            tournament=tournament,
+            match=match,
+            registration=locked_registration,
+            infraction=found.key,
+            category=found.category,
+            penalty=kind,
+            suggested=suggestion.penalty,
+            repeat=suggestion.repeats,
+            note=note,
+            judge=actor if permissions.is_authenticated(actor) else None,
+            applied_to_result=applied,
+            outcome=outcome[:300],
+        )
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="penalty.given",
+            target=given,
+            registration=locked_registration,
+            round=round_.number,
+            table=match.table,
+            match=match.pk,
+            infraction=found.key,
+            category=found.category,
+            penalty=kind,
+            suggested=suggestion.penalty,
+            repeat=suggestion.repeats,
+            note=note,
+            applied_to_result=applied,
+            dropped=dropped,
+            before=before,
+            after=_match_result(match),
+            outcome=given.outcome,
+        )
+    return given
+
+
+def penalties_of_event(tournament: Tournament) -> Any:
+    """The event's penalty log, oldest first."""
+    return _penalty_queryset().filter(tournament=tournament).order_by("created_at", "id")
+
+
+def penalty_history(registration: Registration) -> Any:
+    """This player's penalties across every event, newest first: by their account when the
+    registration has one, else (a walk-in) this registration's own."""
+    qs = _penalty_queryset()
+    if registration.player_id is not None:
+        qs = qs.filter(registration__player_id=registration.player_id)
+    else:
+        qs = qs.filter(registration_id=registration.pk)
+    return qs.order_by("-created_at", "-id")
+
+
+def repeated_infractions(registration: Registration) -> dict[str, Any]:
+    """For each infraction this player already received in this event, what a repeat would
+    be suggested: {key: Suggestion} (only infractions given before, so each is an upgrade)."""
+    from matches.models import Penalty
+
+    keys = (
+        Penalty.objects.filter(
+            tournament_id=registration.tournament_id, registration_id=registration.pk
+        )
+        .values_list("infraction", flat=True)
+        .distinct()
+    )
+    out: dict[str, Any] = {}
+    for key in sorted(set(keys)):
+        try:
+            out[key] = penalty_suggestion(registration=registration, infraction=key)
+        except ServiceError:
+            continue  # a key no longer in the catalogue
+    return out
+
+
+def _csv_cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    # A spreadsheet would run a cell starting with these as a formula.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def penalty_log_csv(tournament: Tournament) -> str:
+    """The event's penalty log as CSV (one header line, one line per penalty)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(PENALTY_CSV_COLUMNS)
+    for p in penalties_of_event(tournament):
+        player = p.registration.player
+        writer.writerow(
+            [
+                _csv_cell(v)
+                for v in (
+                    p.pk,
+                    p.created_at.isoformat(),
+                    p.match.round.number,
+                    p.match.table,
+                    p.registration_id,
+                    p.registration.name,
+                    player.player_id if player is not None else "",
+                    p.category,
+                    p.infraction,
+                    p.infraction_label,
+                    p.penalty,
+                    p.suggested,
+                    p.repeat,
+                    "yes" if p.applied_to_result else "no",
+                    p.outcome,
+                    p.judge.public_name if p.judge_id else "",
+                    p.note,
+                )
+            ]
+        )
+    return buffer.getvalue()
