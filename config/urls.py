@@ -104,6 +104,19 @@ api_urls = [
     path("matches/<int:pk>/table/", matches_api.match_table, name="api-match-table"),
     path("matches/<int:pk>/versions/", matches_api.match_versions, name="api-match-versions"),
     path("matches/<int:pk>/calls/", matches_api.match_calls, name="api-match-calls"),
+    path("matches/<int:pk>/penalties/", matches_api.match_penalties, name="api-match-penalties"),
+    path("events/<slug:slug>/penalties/", matches_api.event_penalties, name="api-event-penalties"),
+    path(
+        "events/<slug:slug>/penalties.csv",
+        matches_api.event_penalties_csv,
+        name="api-event-penalties-csv",
+    ),
+    path(
+        "registrations/<int:pk>/penalties/",
+        matches_api.registration_penalties,
+        name="api-registration-penalties",
+    ),
+    path("penalties/catalogue/", matches_api.penalty_catalogue, name="api-penalty-catalogue"),
     path("calls/", matches_api.calls, name="api-calls"),
     path("calls/<int:pk>/", matches_api.call_detail, name="api-call-detail"),
     path("calls/<int:pk>/claim/", matches_api.call_claim, name="api-call-claim"),
@@ -126,5 +139,8 @@ urlpatterns = [
     path("", include("decks.urls")),
     path("", include("matches.urls")),
     path("", include("matches.staff_urls")),
+    path("", include("matches.penalty_urls")),
+    path("", include("matches.judge_urls")),
+    path("", include("matches.adjudication_urls")),
     path("", include("tournaments.urls")),
 ]
