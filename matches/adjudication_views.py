@@ -93,6 +93,10 @@ def _decode(text: str) -> dict[str, Any]:
         raise InputError("record", _("is not valid JSON (%(e)s).") % {"e": exc}) from None
     if not isinstance(data, dict):
         raise InputError("record", _("must be a JSON object."))
+    try:
+        services.check_record_bounds(data)
+    except ServiceError as exc:
+        raise InputError(exc.field or "record", exc.message) from None
     return data
 
 

@@ -5,6 +5,7 @@ The contract is ../shared/spec/event-api.md; docs/api.md lists what this adds to
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -501,6 +502,9 @@ def replay_boba(request: Request) -> Response:
     body = request.body
     if len(body) > services.MAX_RECORD_BYTES:
         raise ServiceError(f"record: at most {services.MAX_RECORD_BYTES} bytes.", field="record")
+    # Not JSON: the engine reports it as a malformed record, as the CLI does.
+    with contextlib.suppress(ValueError):
+        services.check_record_bounds(json.loads(body))
     result = replay_text(body, keep_states=False)
     out = result.to_json()
     if result.error is not None and result.error.action is None:

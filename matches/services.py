@@ -1537,6 +1537,20 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
 MAX_QUESTION = 500
 MAX_CITATIONS = 20
 MAX_RECORD_BYTES = 1024 * 1024  # a whole game is a few kilobytes; this bounds abuse
+MAX_RECORD_ACTIONS = 1000  # seven battles and sudden death take well under a hundred
+
+
+def check_record_bounds(record: Any) -> None:
+    """Refuse a record too large to be a game before the engine sees it."""
+    actions = record.get("actions") if isinstance(record, dict) else None
+    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
+        raise ServiceError(
+            _("record.actions: at most %(n)d actions in a game record.")
+            % {"n": MAX_RECORD_ACTIONS},
+            field="record.actions",
+        )
+
+
 CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,60}$")
 
 
@@ -1699,6 +1713,7 @@ def replay_record(record: Any) -> dict[str, Any]:
         raise ServiceError(
             _("record: at most %(n)d bytes.") % {"n": MAX_RECORD_BYTES}, field="record"
         )
+    check_record_bounds(record)
     result = replay(record, keep_states=False)
     out = result.to_json()
     if result.error is not None and result.error.action is None:

@@ -215,3 +215,14 @@ def test_escalation_goes_to_the_head_judge() -> None:
     assert "needs the head judge" in body["notes"]
     mine = client_for(head).get("/api/calls/?status=escalated").json()
     assert [c["id"] for c in mine["results"]] == [call.pk]
+
+
+def test_record_input_is_bounded_in_size_and_actions() -> None:
+    user = client_for(UserFactory())
+    record = json.loads((GOLDEN / "playmaker_full_game_all_seven.json").read_text())
+    record["actions"] = record["actions"] * 400
+    too_many = user.post("/api/replay/boba/", record, format="json")
+    assert too_many.status_code == 400 and too_many.json()["field"] == "record.actions"
+    huge = b'{"format": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+    too_big = user.post("/api/replay/boba/", huge, content_type="application/json")
+    assert too_big.status_code == 400 and too_big.json()["field"] == "record"
