@@ -42,6 +42,7 @@ bench: install
 	$(PY) bench/pairing.py
 	$(PY) bench/decks.py
 	$(PY) bench/rounds.py
+	$(PY) bench/judge_queue.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

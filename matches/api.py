@@ -436,7 +436,8 @@ def calls(request: Request) -> Response:
     qs = selectors.judge_queue(request.user, state=state, sort=sort, event=event)
     paginator = LimitOffsetPagination()
     page = paginator.paginate_queryset(qs, request)
-    return paginator.get_paginated_response([_call_out(c, brief=True) for c in page or []])
+    rows = s.CallOutput(page or [], many=True, context={"brief": True}).data
+    return paginator.get_paginated_response(rows)
 
 
 @extend_schema(responses=s.CallOutput)

@@ -75,7 +75,7 @@ def _lock_event(tournament: Tournament | int) -> Tournament:
 def _lock_round(round_: Round | int) -> Round:
     pk = round_ if isinstance(round_, int) else round_.pk
     try:
-        return Round.objects.select_for_update().select_related("tournament").get(pk=pk)
+        return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=pk)
     except Round.DoesNotExist:
         raise NotFound(_("round: this round no longer exists."), field="round") from None
 
@@ -93,7 +93,7 @@ def _lock_for_result(match: Match) -> tuple[Round, Match]:
 
 def _lock_match(match: Match | int) -> Match:
     pk = match if isinstance(match, int) else match.pk
-    return Match.objects.select_for_update().select_related("round").get(pk=pk)
+    return Match.objects.select_for_update(of=("self",)).select_related("round").get(pk=pk)
 
 
 def _bump_round(round_: Round) -> None:
@@ -1556,7 +1556,7 @@ CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,
 
 def _lock_call(call: JudgeCall | int) -> JudgeCall:
     pk = call if isinstance(call, int) else call.pk
-    return JudgeCall.objects.select_for_update().select_related("tournament").get(pk=pk)
+    return JudgeCall.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=pk)
 
 
 def _open_or_join_call(

@@ -1,0 +1,1021 @@
+"""Benchmark: the judges' queue of a 2,048-player event under load, against gunicorn on loopback.
+
+    .venv/bin/python bench/judge_queue.py [--players 2048] [--judges 20] [--calls 500]
+                                          [--disputes 200] [--window 60] [--bound 180]
+                                          [--player-clients 32] [--workers 3] [--seed 2026]
+
+Round 1 of the event is paired and published through the services (1,024 matches). Then,
+against gunicorn started as in production (docker-compose.yml: ``--workers 3 --timeout 60``,
+DEBUG off, Redis cache when reachable) on loopback, at once:
+
+* players open ``--calls`` judge calls (``POST /api/matches/{id}/calls/`` with a question,
+  each by a player of that match) and make ``--disputes`` disputes (both players of other
+  matches ``POST /api/matches/{id}/report/`` with different results, which opens a dispute in
+  the same queue), each at a seeded random moment of ``--window`` seconds, on a pool of
+  ``--player-clients`` threads (an open schedule);
+* ``--judges`` judges (one thread each) loop: read the queue (the judges' page ``/judge/``
+  when it answers 200, its claim buttons giving the ids; else
+  ``GET /api/calls/?status=open&sort=waiting``), claim the oldest unclaimed item
+  (``POST /api/calls/{id}/claim/``; a 409 because another judge got there first is
+  expected, counted apart, and the judge tries the next one), and rule on it
+  (``POST /api/calls/{id}/ruling/`` with a citation, and for a dispute a result), until every
+  call and dispute is resolved or ``--bound`` seconds have passed since the start.
+
+Figures: errors (any 5xx, any unexpected 4xx or connection error, any call or dispute missing
+or left unresolved; goal 0); the queue read's p50/p95/p99 (goal p95 < 300 ms); every other
+request's latency; total time, rulings per second, the CPU the server and this load generator
+used (they share the machine's cores), and how many database sessions were waiting on a lock
+(sampled from pg_stat_activity).
+
+The event lives in its own database (default postgres://postgres@127.0.0.1:5432/bench_judge,
+or BENCH_DATABASE_URL; created and migrated when missing; its name must contain "bench").
+Every run deletes the previous run's event, users and sessions and builds them again (users,
+registrations and sessions in bulk). Seeded. Without a reachable PostgreSQL it prints why and
+exits 0. Loopback only; bounded in requests and time; gunicorn is always stopped. Not part of
+the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import logging
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import string
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_judge"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
+# Shared by this process (which signs the sessions) and gunicorn (which reads them).
+SECRET_KEY = "bench-judge-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz0123"
+USER_PREFIX = "bench-judge-"
+QUEUE_P95_GOAL_MS = 300.0
+REQUEST_TIMEOUT_S = 30.0
+CLAIM_TRIES = 5  # unclaimed items a judge tries from one read of the queue before reading again
+IDLE_S = 0.5  # a judge with nothing to claim looks again after this long
+QUEUE_API = "/api/calls/?status=open&sort=waiting"
+QUEUE_PAGE = "/judge/"
+HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+JSON = "application/json"
+# The judges' page (templates/matches/judge/_queue_list.html): its open count and the claim
+# buttons, oldest first.
+PAGE_OPEN_COUNT = re.compile(r'data-open-count="(\d+)"')
+PAGE_CLAIM = re.compile(r'action="/judge/calls/(\d+)/claim/"')
+# The last line of a traceback: the exception and its message.
+EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|DoesNotExist|Deadlock\w*)\b")
+
+
+# --- the database and the server's settings -------------------------------------------------
+
+
+def database_url() -> str:
+    return os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def prepare_database(url: str) -> str | None:
+    """Create the bench database when missing; None when ready, else why it cannot be used."""
+    try:
+        import psycopg
+        from psycopg import sql
+    except ImportError:
+        return "psycopg is not installed"
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        return f"{url} is not a PostgreSQL URL"
+    if "bench" not in name:
+        return f"refusing database {name!r}: this script deletes data, use one named *bench*"
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return f"refusing host {parts.hostname!r}: this benchmark runs on loopback only"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+            ).fetchone()
+            if not exists:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+                print(f"created database {name}")
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {parts.hostname}:{parts.port or 5432} is not reachable ({str(exc).strip().splitlines()[0]})"
+    return None
+
+
+def redis_url() -> str | None:
+    url = os.environ.get("BENCH_REDIS_URL") or DEFAULT_REDIS_URL
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except Exception:
+        return None
+    return url
+
+
+def app_env(db_url: str, redis: str | None, **extra: str) -> dict[str, str]:
+    """The production settings on loopback, for this process, manage.py and gunicorn."""
+    env = dict(os.environ)
+    for key in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        env.pop(key, None)  # Redis, when given, is broker and cache as in production
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.base",
+        DATABASE_URL=db_url,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=SECRET_KEY,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SESSION_COOKIE_SECURE="0",
+        DJANGO_CSRF_COOKIE_SECURE="0",
+        DJANGO_LOG_LEVEL="WARNING",
+        **extra,
+    )
+    if redis:
+        env["REDIS_URL"] = redis
+    return env
+
+
+def manage(env: dict[str, str], *args: str, timeout: float = 600) -> None:
+    proc = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest rank."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
+
+
+def yes(met: bool) -> str:
+    return "yes" if met else "NO"
+
+
+# --- building the event ---------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    """One person's browser: a session, and a CSRF cookie with the same token in the header."""
+
+    user_id: int
+    session: str
+    csrf: str = field(
+        default_factory=lambda: "".join(random.choices(string.ascii_letters + string.digits, k=32))
+    )
+
+    def headers(self, accept: str) -> dict[str, str]:
+        return {
+            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
+            "X-CSRFToken": self.csrf,
+            "Accept": accept,
+        }
+
+
+@dataclass
+class Bench:
+    args: argparse.Namespace
+    rng: random.Random
+    event: Any = None
+    organiser: Any = None
+    round_: Any = None
+    judges: list[Client] = field(default_factory=list)
+    players: dict[int, Client] = field(default_factory=dict)  # user id -> client
+    summary: list[tuple[str, str, str, str]] = field(default_factory=list)
+
+
+def player_id(i: int) -> str:
+    from accounts.player_ids import ALPHABET
+
+    digits = []
+    for _ in range(6):
+        i, d = divmod(i, len(ALPHABET))
+        digits.append(ALPHABET[d])
+    raw = "".join(reversed(digits))
+    return f"{raw[:3]}-{raw[3:]}"
+
+
+def delete_previous() -> None:
+    """Every event, user and session an earlier run made (any --players)."""
+    from django.contrib.sessions.models import Session
+
+    from accounts.models import User
+    from matches.models import (
+        JudgeCall,
+        Match,
+        Report,
+        ResultVersion,
+        Round,
+        Ruling,
+        StandingsSnapshot,
+    )
+    from tournaments.models import AuditEntry, Registration, Tournament
+
+    events = Tournament.objects.filter(slug__startswith=USER_PREFIX)
+    Ruling.objects.filter(call__tournament__in=events).delete()
+    JudgeCall.objects.filter(tournament__in=events).delete()
+    StandingsSnapshot.objects.filter(round__tournament__in=events).delete()
+    ResultVersion.objects.filter(match__round__tournament__in=events).delete()
+    Report.objects.filter(match__round__tournament__in=events).delete()
+    Match.objects.filter(round__tournament__in=events).delete()
+    Round.objects.filter(tournament__in=events).delete()
+    AuditEntry.objects.filter(tournament__in=events).delete()
+    Registration.objects.filter(tournament__in=events).delete()
+    events.delete()
+    # The bench database holds nothing else: every session is one of ours.
+    Session.objects.all().delete()
+    User.objects.filter(username__startswith=USER_PREFIX).delete()
+
+
+def build_event(b: Bench) -> None:
+    """Players, judges, the organiser, the event, registrations and sessions, in bulk."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from accounts.models import User
+    from tournaments.models import Registration, RegistrationStatus, Tournament
+    from tournaments.status import EventStatus
+
+    n, j = b.args.players, b.args.judges
+    slug = f"{USER_PREFIX}{n}"
+    started = time.perf_counter()
+    delete_previous()
+    deleted = time.perf_counter() - started
+    started = time.perf_counter()
+    unusable = make_password(None)  # nobody logs in with a password: sessions are made below
+    b.organiser = User(
+        username=f"{USER_PREFIX}organiser",
+        display_name="Bench Organiser",
+        is_organiser=True,
+        password=unusable,
+        player_id=player_id(n + j),
+    )
+    b.organiser.save()
+    players = User.objects.bulk_create(
+        [
+            User(
+                username=f"{USER_PREFIX}{i:05d}",
+                display_name=f"Player {i + 1:04d}",
+                email=f"{USER_PREFIX}{i:05d}@example.com",
+                password=unusable,
+                player_id=player_id(i),
+            )
+            for i in range(n)
+        ],
+        batch_size=1000,
+    )
+    judges = User.objects.bulk_create(
+        [
+            User(
+                username=f"{USER_PREFIX}judge-{k:02d}",
+                display_name=f"Judge {k + 1:02d}",
+                password=unusable,
+                player_id=player_id(n + k),
+            )
+            for k in range(j)
+        ]
+    )
+    b.event = Tournament.objects.create(
+        name=f"Bench Judging Open {n}",
+        slug=slug,
+        game="boba",
+        mode="playmaker",
+        format_key="playmaker",
+        match_structure="bo1",
+        starts_at=timezone.now(),
+        time_zone="UTC",
+        venue="Loopback Hall",
+        status=EventStatus.RUNNING.value,
+        require_legal_decklist=False,
+        planned_rounds=8,
+        top_cut_size=8,
+        pairing_seed=f"bench{b.args.seed}",
+        created_by=b.organiser,
+    )
+    b.event.organisers.add(b.organiser)
+    b.event.judges.add(*judges)
+    Registration.objects.bulk_create(
+        [
+            Registration(tournament=b.event, player=u, status=RegistrationStatus.REGISTERED)
+            for u in players
+        ],
+        batch_size=1000,
+    )
+    store = SessionStore()
+    expires = timezone.now() + timedelta(days=1)
+    rows = []
+    for u in [*players, *judges]:
+        key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
+        data = {
+            SESSION_KEY: str(u.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: u.get_session_auth_hash(),
+        }
+        rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
+        b.players[u.pk] = Client(u.pk, key)
+    Session.objects.bulk_create(rows, batch_size=1000)
+    b.judges = [b.players.pop(u.pk) for u in judges]
+    print(
+        f"event {slug}: {n:,} players, {j} judges, registrations and sessions in "
+        f"{fmt(time.perf_counter() - started)} (previous run's data deleted in {fmt(deleted)})",
+        flush=True,
+    )
+
+
+def pair_and_publish(b: Bench) -> None:
+    from django.db import connection
+
+    from matches import services
+    from matches.models import RoundStatus
+
+    started = time.perf_counter()
+    round_ = services.round_pair(actor=b.organiser, tournament=b.event)
+    if round_.status != RoundStatus.PAIRED:
+        raise RuntimeError(f"round {round_.number} not paired: {round_.pairing_error}")
+    paired = time.perf_counter() - started
+    started = time.perf_counter()
+    b.round_ = services.round_publish(actor=b.organiser, round_=round_)
+    published = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # fresh planner statistics after the bulk writes
+    print(
+        f"round {b.round_.number}: paired (services.round_pair, task eager) in {fmt(paired)}, "
+        f"published in {fmt(published)}; {b.round_.matches.count():,} matches",
+        flush=True,
+    )
+
+
+# --- HTTP -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Hit:
+    kind: str
+    status: int | str
+    seconds: float
+    expected: bool
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def send(
+    port: int,
+    method: str,
+    path: str,
+    client: Client | None,
+    body: Any = None,
+    accept: str = JSON,
+) -> tuple[int | str, bytes, float]:
+    """One request on its own connection (gunicorn's sync workers close it anyway);
+    (status or the exception's name, body, seconds)."""
+    headers = client.headers(accept) if client is not None else {"Accept": accept}
+    payload = None
+    if body is not None:
+        payload = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT_S)
+    started = time.perf_counter()
+    try:
+        conn.request(method, path, body=payload, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        status: int | str = response.status
+    except (OSError, http.client.HTTPException) as exc:
+        status, data = type(exc).__name__, b""
+    finally:
+        conn.close()
+    return status, data, time.perf_counter() - started
+
+
+class Server:
+    """gunicorn as production runs it, on a free loopback port; stopped in stop()."""
+
+    def __init__(self, env: dict[str, str], workers: int, log: Path) -> None:
+        self.port = free_port()
+        self.command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            str(workers),
+            "--timeout",
+            "60",
+        ]
+        self.log = log
+        self._log_file = log.open("w")
+        self.proc = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            env=env,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}):\n{self.tail()}")
+            status, _, _ = send(self.port, "GET", "/healthz", None)
+            if status == 200:
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout:.0f} s")
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of the master and its workers so far (Linux /proc), or None."""
+        try:
+            pids = [self.proc.pid]
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+            pids += [int(p) for p in children.read_text().split()]
+            ticks = 0
+            for pid in pids:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                fields = stat[stat.rindex(")") + 2 :].split()
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, ValueError):
+            return None
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def tail(self, lines: int = 15) -> str:
+        self._log_file.flush()
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def exceptions(self) -> Counter[str]:
+        """The server's 500s from its log: "path: exception" -> count."""
+        self._log_file.flush()
+        found: Counter[str] = Counter()
+        path = ""
+        for line in self.log.read_text(errors="replace").splitlines():
+            if line.startswith("Internal Server Error: "):
+                path = re.sub(r"/\d+/", "/{id}/", line.removeprefix("Internal Server Error: "))
+            elif path and EXCEPTION_LINE.match(line):
+                found[f"{path}: {line[:300]}"] += 1
+                path = ""
+        return found
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # the master stops its workers
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started
+                self.proc.wait(timeout=10)
+        self._log_file.close()
+
+
+class LockSampler(threading.Thread):
+    """Every quarter second: how many of the bench database's sessions are active, and how
+    many of them wait on a lock (pg_stat_activity). Bounded by stop()."""
+
+    def __init__(self, db_url: str) -> None:
+        super().__init__(daemon=True)
+        self.db_url = db_url
+        self.samples: list[tuple[int, int]] = []
+        self.stopping = threading.Event()
+        self.error = ""
+
+    def run(self) -> None:
+        import psycopg
+
+        try:
+            with psycopg.connect(self.db_url, autocommit=True, connect_timeout=3) as conn:
+                while not self.stopping.wait(0.25):
+                    row = conn.execute(
+                        "SELECT count(*) FILTER (WHERE state = 'active'), "
+                        "count(*) FILTER (WHERE wait_event_type = 'Lock') "
+                        "FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    ).fetchone()
+                    if row is not None:
+                        self.samples.append((int(row[0]), int(row[1])))
+        except psycopg.Error as exc:
+            self.error = str(exc).strip().splitlines()[0]
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(timeout=5)
+
+
+# --- the load ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Load:
+    port: int
+    deadline: float
+    page: bool  # the judges' page answers: it is what judges read
+    hits: list[Hit] = field(default_factory=list)
+    conflicts: Counter[str] = field(default_factory=Counter)
+    rulings: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    players_done: threading.Event = field(default_factory=threading.Event)
+    players_took: float = 0.0  # seconds from the start until the last player's request ended
+    unexpected: Counter[str] = field(default_factory=Counter)  # "kind status: body" -> count
+    page_unreadable: int = 0  # page reads whose markup had no open count: the API read too
+
+    def record(self, kind: str, status: int | str, seconds: float, ok: bool, body: bytes) -> None:
+        with self.lock:
+            self.hits.append(Hit(kind, status, seconds, ok))
+            if not ok:
+                text = " ".join(body[:2000].decode(errors="replace").split())
+                if "<title>" in text:  # Django's error page: its title says enough
+                    text = text[text.index("<title>") + 7 :].split("<", 1)[0]
+                self.unexpected[f"{kind} {status}: {text[:160]}"] += 1
+
+
+def open_call(load: Load, match_id: int, player: Client, question: str) -> None:
+    status, body, seconds = send(
+        load.port, "POST", f"/api/matches/{match_id}/calls/", player, {"question": question}
+    )
+    load.record("open a call", status, seconds, status == 201, body)
+
+
+def dispute(load: Load, match_id: int, a: Client, b: Client) -> None:
+    """Each player reports that they won: the second report opens a dispute."""
+    for player, games in ((a, [1, 0, 0]), (b, [0, 1, 0])):
+        status, body, seconds = send(
+            load.port, "POST", f"/api/matches/{match_id}/report/", player, {"games": games}
+        )
+        load.record("report (dispute)", status, seconds, status == 200, body)
+        if status != 200:
+            return
+
+
+def run_players(load: Load, tasks: list[tuple[float, Any, tuple[Any, ...]]], clients: int) -> None:
+    """Each task at its moment (seconds after the start) on a bounded pool of threads."""
+
+    def one(fn: Any, args: tuple[Any, ...]) -> None:
+        if time.perf_counter() < load.deadline:  # bounded even when the server stalls
+            fn(load, *args)
+
+    t0 = time.perf_counter()
+    try:
+        with ThreadPoolExecutor(max_workers=clients) as pool:
+            for at, fn, args in sorted(tasks, key=lambda t: t[0]):
+                wait = t0 + at - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                pool.submit(one, fn, args)
+    finally:
+        load.players_took = time.perf_counter() - t0
+        load.players_done.set()
+
+
+def read_queue(load: Load, judge: Client) -> tuple[list[int], int] | None:
+    """The queue as a judge sees it: (the ids a judge can claim, oldest first; how many items
+    are open or claimed), or None when it did not answer. From the judges' page when it is
+    served (its claim buttons and its open count); from the API while it is not, or when the
+    page's markup no longer says (then from both, and the output says so)."""
+    if load.page:
+        status, body, seconds = send(load.port, "GET", QUEUE_PAGE, judge, accept=HTML)
+        load.record("queue page", status, seconds, status == 200, body)
+        if status != 200:
+            return None
+        html = body.decode(errors="replace")
+        count = PAGE_OPEN_COUNT.search(html)
+        if count is not None:
+            return [int(i) for i in PAGE_CLAIM.findall(html)], int(count.group(1))
+        with load.lock:
+            load.page_unreadable += 1
+    status, body, seconds = send(load.port, "GET", QUEUE_API, judge)
+    kind = "queue (API, page unread)" if load.page else "queue (API)"
+    load.record(kind, status, seconds, status == 200, body)
+    if status != 200:
+        return None
+    listing = json.loads(body)
+    unclaimed = [
+        int(c["id"])
+        for c in listing.get("results") or []
+        if c["status"] == "open" and c.get("holder_id") is None
+    ]
+    return unclaimed, int(listing["count"])
+
+
+def rule(load: Load, judge: Client, item: dict[str, Any]) -> bool:
+    """The holder's ruling: a citation, and for a dispute the result (a wins)."""
+    text = "Ruled at the table after hearing both players."
+    ruling: dict[str, Any] = {"text": text, "citations": ["CR 4.2.2"]}
+    if item["kind"] == "dispute":
+        ruling["result"] = {"games": [1, 0, 0]}
+    status, body, seconds = send(
+        load.port, "POST", f"/api/calls/{item['id']}/ruling/", judge, ruling
+    )
+    load.record(f"ruling ({item['kind']})", status, seconds, status == 201, body)
+    if status == 201:
+        with load.lock:
+            load.rulings += 1
+    return status == 201
+
+
+def judge_loop(load: Load, judge: Client) -> None:
+    """Read the queue, claim the oldest unclaimed item (the next one after a 409), rule on
+    it; until the players are done and nothing is open, or the deadline."""
+    held: dict[str, Any] | None = None  # claimed, but the ruling failed: tried twice more
+    tries = 0
+    while time.perf_counter() < load.deadline:
+        if held is not None and tries < 2:
+            tries += 1
+            if rule(load, judge, held):
+                held = None
+            continue
+        held = None
+        queue = read_queue(load, judge)
+        if queue is None:
+            time.sleep(IDLE_S)
+            continue
+        unclaimed, open_count = queue
+        if not unclaimed:
+            if open_count == 0 and load.players_done.is_set():
+                return
+            time.sleep(IDLE_S)
+            continue
+        for call_id in unclaimed[:CLAIM_TRIES]:
+            status, body, seconds = send(load.port, "POST", f"/api/calls/{call_id}/claim/", judge)
+            if status == 409:  # another judge was first (or already ruled): expected
+                code = "held" if b"held" in body else "resolved" if b"resolved" in body else "?"
+                with load.lock:
+                    load.conflicts[code] += 1
+                load.record("claim (409, taken)", status, seconds, True, body)
+                continue
+            load.record("claim", status, seconds, status == 200, body)
+            if status == 200:
+                item = json.loads(body)
+                if not rule(load, judge, item):
+                    held, tries = item, 0
+            break
+
+
+def choose_queue(port: int, judge: Client) -> bool:
+    """Whether the judges' page answers (another engineer is building it): then it is the
+    figure; while it does not, the API behind it is."""
+    status, page, _ = send(port, "GET", QUEUE_PAGE, judge, accept=HTML)
+    api_status, body, _ = send(port, "GET", QUEUE_API, judge)
+    if api_status != 200:
+        raise RuntimeError(f"GET {QUEUE_API} as a judge answers {api_status}: {body[:200]!r}")
+    if status == 200:
+        readable = PAGE_OPEN_COUNT.search(page.decode(errors="replace")) is not None
+        print(
+            f"   the judges' page GET {QUEUE_PAGE} answers 200: it is what judges read (its "
+            "claim buttons say what to claim), its p95 the figure"
+            + ("" if readable else "; its markup has no open count: the API is read too")
+        )
+        return True
+    why = "not built yet" if status == 404 else "not serving yet"
+    print(
+        f"   the judges' page GET {QUEUE_PAGE} answers {status} ({why}): the figure is "
+        f"GET {QUEUE_API}"
+    )
+    return False
+
+
+def plan_players(b: Bench) -> tuple[list[tuple[float, Any, tuple[Any, ...]]], int, int]:
+    """(the tasks at seeded moments, calls, disputes) on distinct matches of the round."""
+    matches = list(
+        b.round_.matches.filter(b__isnull=False)
+        .values_list("pk", "a__player_id", "b__player_id")
+        .order_by("table")
+    )
+    b.rng.shuffle(matches)
+    n_calls = min(b.args.calls, len(matches))
+    n_disputes = min(b.args.disputes, len(matches) - n_calls)
+    spread = max(b.args.window - 1, 0.1)
+    questions = [
+        "Can my opponent substitute twice in one battle?",
+        "We disagree on the trophy count of battle 3.",
+        "Is this play legal under the format's rules?",
+        "My opponent's deck box has a card not on the list.",
+    ]
+    tasks: list[tuple[float, Any, tuple[Any, ...]]] = []
+    for k, (pk, a, bb) in enumerate(matches[:n_calls]):
+        caller = b.players[a if b.rng.random() < 0.5 else bb]
+        tasks.append(
+            (b.rng.uniform(0, spread), open_call, (pk, caller, questions[k % len(questions)]))
+        )
+    for pk, a, bb in matches[n_calls : n_calls + n_disputes]:
+        tasks.append((b.rng.uniform(0, spread), dispute, (pk, b.players[a], b.players[bb])))
+    return tasks, n_calls, n_disputes
+
+
+def outcome(b: Bench) -> tuple[Counter[tuple[str, str]], int]:
+    """(calls by (kind, status), disputed matches without an open call: a dispute nobody
+    will rule on; those still in the queue are counted as unresolved calls)."""
+    from matches.models import OPEN_CALL_STATUSES, JudgeCall, MatchStatus
+
+    calls = Counter(
+        (kind, status)
+        for kind, status in JudgeCall.objects.filter(tournament=b.event).values_list(
+            "kind", "status"
+        )
+    )
+    disputed = (
+        b.round_.matches.filter(status=MatchStatus.DISPUTED)
+        .exclude(calls__status__in=OPEN_CALL_STATUSES)
+        .count()
+    )
+    return calls, disputed
+
+
+def measure(b: Bench, db_url: str, redis: str | None) -> None:
+    args = b.args
+    tmp = Path(tempfile.mkdtemp(prefix="bench-judge-"))
+    server = None
+    try:
+        env = app_env(db_url, redis, DJANGO_STATIC_ROOT=str(tmp / "static"))
+        started = time.perf_counter()
+        manage(env, "collectstatic", "--noinput", timeout=300)
+        collected = time.perf_counter() - started
+        server = Server(env, args.workers, tmp / "gunicorn.log")
+        server.wait_ready()
+        print(
+            f"\nserver: {' '.join(server.command[2:])} (DEBUG off, cache "
+            f"{'Redis ' + redis if redis else 'local memory: Redis not reachable'}); "
+            f"collectstatic {fmt(collected)}"
+        )
+        status, _, _ = send(server.port, "GET", "/api/me/", b.judges[0])
+        print(f"   a judge's session: GET /api/me/ answers {status}")
+        page = choose_queue(server.port, b.judges[0])
+        # Warm every worker up (imports, URLconf) as a server already serving would be.
+        warm = Load(server.port, time.perf_counter() + 60, page)
+        for judge in b.judges:
+            read_queue(warm, judge)
+        alone = [h.seconds for h in warm.hits if h.kind.startswith("queue")]
+        print(f"   the empty queue, one judge at a time: median {fmt(percentile(alone, 50))}")
+
+        tasks, n_calls, n_disputes = plan_players(b)
+        print(
+            f"   {n_calls} calls and {n_disputes} disputes at seeded random moments of "
+            f"{args.window:g} s ({args.player_clients} player threads), {len(b.judges)} judges "
+            f"claiming and ruling; bounded at {args.bound:g} s; load average "
+            f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}",
+            flush=True,
+        )
+        sampler = LockSampler(db_url)
+        cpu_server, cpu_client = server.cpu_seconds(), time.process_time()
+        t0 = time.perf_counter()
+        load = Load(server.port, t0 + args.bound, page)
+        sampler.start()
+        players = threading.Thread(
+            target=run_players, args=(load, tasks, args.player_clients), daemon=True
+        )
+        players.start()
+        judges = [
+            threading.Thread(target=judge_loop, args=(load, j), daemon=True) for j in b.judges
+        ]
+        for t in judges:
+            t.start()
+        players.join(timeout=args.bound + 2 * REQUEST_TIMEOUT_S)
+        for t in judges:
+            t.join(timeout=max(load.deadline - time.perf_counter(), 0) + 2 * REQUEST_TIMEOUT_S)
+        duration = time.perf_counter() - t0
+        sampler.stop()
+        cpu_after = server.cpu_seconds()
+        server_cpu = None
+        if cpu_server is not None and cpu_after is not None:
+            server_cpu = cpu_after - cpu_server
+        client_cpu = time.process_time() - cpu_client
+        load_after = os.getloadavg()
+        report(b, load, duration, server_cpu, client_cpu, load_after, sampler, n_calls, n_disputes)
+    finally:
+        if server is not None:
+            failures = server.exceptions()
+            log = server.tail(8)
+            server.stop()
+            for text, count in failures.most_common(8):
+                print(f"   server 500 x{count}: {text}")
+            if not failures and any(w in log for w in ("Error", "Traceback", "CRITICAL")):
+                print("   gunicorn log (last lines):\n" + log)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report(
+    b: Bench,
+    load: Load,
+    duration: float,
+    server_cpu: float | None,
+    client_cpu: float,
+    load_after: tuple[float, float, float],
+    sampler: LockSampler,
+    n_calls: int,
+    n_disputes: int,
+) -> None:
+    hits = load.hits
+    calls, disputed = outcome(b)
+    resolved = {
+        k: sum(v for (kind, st), v in calls.items() if kind == k and st == "resolved")
+        for k in ("call", "dispute")
+    }
+    made = {k: sum(v for (kind, _), v in calls.items() if kind == k) for k in ("call", "dispute")}
+    unresolved = sum(v for (_, st), v in calls.items() if st != "resolved")
+    missing = max(n_calls - made["call"], 0) + max(n_disputes - made["dispute"], 0)
+    bad = [h for h in hits if not h.expected]
+    n_errors = len(bad) + unresolved + missing + disputed
+    print(
+        f"\n   {len(hits):,} requests in {duration:.1f} s ({len(hits) / duration:,.0f} requests/s); "
+        f"{load.rulings} rulings ({load.rulings / duration:.1f}/s); claims lost to another "
+        f"judge (409): {sum(load.conflicts.values())}"
+        + (
+            f" ({', '.join(f'{k} {v}' for k, v in load.conflicts.items())})"
+            if load.conflicts
+            else ""
+        )
+    )
+    print(
+        f"   the players' {n_calls} calls and {n_disputes} disputes were all sent "
+        f"{load.players_took:.1f} s after the start"
+    )
+    print(
+        f"   calls: {made['call']} opened, {resolved['call']} resolved; disputes: "
+        f"{made['dispute']} opened, {resolved['dispute']} resolved; unresolved {unresolved}, "
+        f"missing {missing}, disputed matches out of the queue {disputed}"
+    )
+    server = (
+        f"server {server_cpu:.0f} s ({server_cpu / duration:.2f} cores, "
+        f"{server_cpu / max(len(hits), 1) * 1000:.0f} ms a request)"
+        if server_cpu is not None
+        else "server: unknown"
+    )
+    print(
+        f"   CPU used: {server}, this load generator {client_cpu:.0f} s "
+        f"({client_cpu / duration:.2f} cores), of {os.cpu_count()} CPUs; load average after: "
+        f"{', '.join(f'{x:.2f}' for x in load_after)}"
+    )
+    if sampler.samples:
+        active = [a for a, _ in sampler.samples]
+        waiting = [w for _, w in sampler.samples]
+        print(
+            f"   database sessions (pg_stat_activity, {len(sampler.samples)} samples): active "
+            f"mean {sum(active) / len(active):.1f}, max {max(active)}; waiting on a lock mean "
+            f"{sum(waiting) / len(waiting):.2f}, max {max(waiting)}, in "
+            f"{sum(1 for w in waiting if w) / len(waiting):.0%} of samples"
+        )
+    elif sampler.error:
+        print(f"   database sessions: not sampled ({sampler.error})")
+    print(
+        f"   {'request':<26} | {'count':>6} | {'errors':>6} | {'p50':>7} | {'p95':>7} | "
+        f"{'p99':>7} | {'max':>7}"
+    )
+    kinds = sorted({h.kind for h in hits}, key=lambda k: [h.kind for h in hits].index(k))
+    for kind in kinds:
+        ms = [h.seconds * 1000 for h in hits if h.kind == kind]
+        errors = sum(1 for h in hits if h.kind == kind and not h.expected)
+        print(
+            f"   {kind:<26} | {len(ms):>6,} | {errors:>6} | {percentile(ms, 50):>4.0f} ms | "
+            f"{percentile(ms, 95):>4.0f} ms | {percentile(ms, 99):>4.0f} ms | "
+            f"{max(ms, default=0):>4.0f} ms"
+        )
+    if load.page_unreadable:
+        print(
+            f"   the page's markup had no open count {load.page_unreadable} times: "
+            "the API was read for the ids then"
+        )
+    for text, count in load.unexpected.most_common(6):
+        print(f"   error x{count}: {text}")
+    figure = "queue page" if load.page else "queue (API)"
+    queue_ms = [h.seconds * 1000 for h in hits if h.kind == figure]
+    p95 = percentile(queue_ms, 95)
+    label = f"GET {QUEUE_PAGE}" if load.page else "GET /api/calls/ (page not built)"
+    b.summary += [
+        ("errors (5xx, unexpected 4xx, unresolved)", f"{n_errors}", "0", yes(n_errors == 0)),
+        (f"queue read {label}: p95", f"{p95:.0f} ms", "< 300 ms", yes(p95 < QUEUE_P95_GOAL_MS)),
+        (
+            "queue read: p50 / p99",
+            f"{percentile(queue_ms, 50):.0f} / {percentile(queue_ms, 99):.0f} ms",
+            "-",
+            "-",
+        ),
+        (
+            f"{n_calls} calls + {n_disputes} disputes resolved",
+            f"{resolved['call'] + resolved['dispute']} in {duration:.1f} s",
+            f"<= {b.args.bound:g} s",
+            yes(unresolved + missing == 0 and duration <= b.args.bound + 1),
+        ),
+        (
+            "throughput: rulings / requests",
+            f"{load.rulings / duration:.1f} / {len(hits) / duration:.0f} /s",
+            "-",
+            "-",
+        ),
+        ("claims lost to another judge (409)", f"{sum(load.conflicts.values())}", "-", "-"),
+    ]
+
+
+# --- main -----------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2048)
+    parser.add_argument("--judges", type=int, default=20)
+    parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--disputes", type=int, default=200)
+    parser.add_argument("--window", type=float, default=60.0, help="seconds the players arrive in")
+    parser.add_argument("--bound", type=float, default=180.0, help="seconds, the whole load")
+    parser.add_argument("--player-clients", type=int, default=32, help="player threads")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if args.players < 4 or args.judges < 1 or args.calls < 0 or args.disputes < 0:
+        parser.error("at least 4 players and 1 judge; calls and disputes 0 or more")
+    if not 0 < args.bound <= 600 or not 0 < args.window <= args.bound:
+        parser.error("0 < --window <= --bound <= 600")
+    if args.calls + args.disputes > args.players // 2:
+        parser.error("each call and dispute needs its own match: at most --players / 2")
+
+    db_url = database_url()
+    problem = prepare_database(db_url)
+    if problem:
+        print(f"bench/judge_queue.py skipped: {problem}")
+        return 0
+    redis = redis_url()
+    env = app_env(db_url, redis)
+    # This process gets an in-memory broker (and a local-memory cache): no task leaves it.
+    for key in ("REDIS_URL", "CELERY_RESULT_BACKEND"):
+        os.environ.pop(key, None)
+    os.environ["CELERY_BROKER_URL"] = "memory://"
+    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE"))})
+    total = time.perf_counter()
+    started = time.perf_counter()
+    manage(env, "migrate", "--noinput")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"database {urlsplit(db_url).path.lstrip('/')} on {urlsplit(db_url).hostname} migrated "
+        f"in {fmt(time.perf_counter() - started)}; {os.cpu_count()} CPUs, load average {load}"
+    )
+
+    import django
+
+    django.setup()
+    from config.celery import app as celery_app
+
+    # Round 1 is paired in the Celery task above 256 players: run it here, eagerly.
+    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=True, CELERY_TASK_EAGER_PROPAGATES=True)
+    if not celery_app.conf.task_always_eager:
+        raise RuntimeError("could not make the Celery tasks run eagerly")
+    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
+
+    b = Bench(args, random.Random(args.seed))
+    build_event(b)
+    pair_and_publish(b)
+    measure(b, db_url, redis)
+
+    print(
+        f"\nSummary ({args.players:,} players, {args.judges} judges, PostgreSQL; total run "
+        f"{fmt(time.perf_counter() - total)}):"
+    )
+    width = max(len(row[0]) for row in b.summary)
+    vwidth = max(9, *(len(row[1]) for row in b.summary))
+    print(f"  {'figure':<{width}} | {'value':>{vwidth}} | {'goal':<9} | met")
+    print("  " + "-" * (width + vwidth + 21))
+    for figure, value, goal, met in b.summary:
+        print(f"  {figure:<{width}} | {value:>{vwidth}} | {goal:<9} | {met}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
