@@ -452,6 +452,9 @@ def _context(
             "text": post.get("text", "") if post else "",
             "citations": post.get("citations", "") if post else "",
             "decision": post.get("decision", "") if post else "",
+            "games_a": post.get("games_a", "") if post else "",
+            "games_b": post.get("games_b", "") if post else "",
+            "games_drawn": post.get("games_drawn", "") if post else "",
         },
         "modes": MODES,
         "players": PLAYERS,
@@ -610,6 +613,13 @@ def adjudicate_ruling(request: HttpRequest, call_id: int) -> HttpResponse:
     except InputError as exc:
         errors.append(exc)
     citations = [c.strip() for c in post.get("citations", "").split(",") if c.strip()]
+    result = None
+    counts = [post.get(k, "").strip() for k in ("games_a", "games_b", "games_drawn")]
+    if any(counts):
+        try:
+            result = {"games": [int(c or 0) for c in counts]}
+        except ValueError:
+            errors.append(InputError("games", _("Enter whole numbers of games.")))
     if not errors:
         try:
             services.call_ruling(
@@ -618,6 +628,7 @@ def adjudicate_ruling(request: HttpRequest, call_id: int) -> HttpResponse:
                 text=post.get("text", ""),
                 citations=citations,
                 record=record,
+                result=result,
                 decision=post.get("decision") or None,
             )
         except Forbidden as exc:

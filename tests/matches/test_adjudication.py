@@ -355,3 +355,34 @@ def test_the_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
         parser = PageAudit()
         parser.feed(response.content.decode())
         assert parser.report() == []
+
+
+def test_the_adjudication_ruling_can_change_the_result() -> None:
+    """The judge rules from the adjudication page itself, result included."""
+    from matches import services as match_services
+    from matches.models import CallStatus, JudgeCall, MatchStatus
+    from tests.factories import UserFactory, logged_in
+    from tests.matches.conftest import running_event
+
+    event, organiser, _ = running_event(2)
+    judge = UserFactory()
+    event.judges.add(judge)
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    match_services.round_publish(actor=organiser, round_=round_)
+    match = round_.matches.select_related("a__player", "round").get()
+    call, _ = match_services.call_open(actor=match.a.player, match=match, question="?")
+    response = logged_in(judge).post(
+        f"/judge/calls/{call.pk}/adjudicate/ruling/",
+        {
+            "text": "B won",
+            "citations": "CR 4.2.2",
+            "games_a": "0",
+            "games_b": "1",
+            "games_drawn": "0",
+            "record": "",
+        },
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINAL and match.games == (0, 1, 0)
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
