@@ -15,9 +15,9 @@ DEBUG off, Redis cache when reachable) on loopback, at once:
   ``--player-clients`` threads (an open schedule);
 * ``--judges`` judges (one thread each) loop: read the queue (the judges' page ``/judge/``
   when it answers 200, its claim buttons giving the ids; else
-  ``GET /api/calls/?status=open&sort=waiting``), claim the oldest unclaimed item
-  (``POST /api/calls/{id}/claim/``; a 409 because another judge got there first is
-  expected, counted apart, and the judge tries the next one), and rule on it
+  ``GET /api/calls/?status=open&sort=waiting``), take the next call
+  (``POST /api/calls/claim-next/``, the queue page's "Take the next call": the
+  longest-waiting call nobody holds, so judges never race each other for one), and rule on it
   (``POST /api/calls/{id}/ruling/`` with a citation, and for a dispute a result), until every
   call and dispute is resolved or ``--bound`` seconds have passed since the start.
 
@@ -654,8 +654,9 @@ def rule(load: Load, judge: Client, item: dict[str, Any]) -> bool:
 
 
 def judge_loop(load: Load, judge: Client) -> None:
-    """Read the queue, claim the oldest unclaimed item (the next one after a 409), rule on
-    it; until the players are done and nothing is open, or the deadline."""
+    """Read the queue (as a judge looks at the page), take the next call ("Take the next
+    call": the longest-waiting one nobody holds, no race with the other judges), rule on it;
+    until the players are done and nothing is open, or the deadline."""
     held: dict[str, Any] | None = None  # claimed, but the ruling failed: tried twice more
     tries = 0
     while time.perf_counter() < load.deadline:
@@ -669,26 +670,19 @@ def judge_loop(load: Load, judge: Client) -> None:
         if queue is None:
             time.sleep(IDLE_S)
             continue
-        unclaimed, open_count = queue
-        if not unclaimed:
+        _unclaimed, open_count = queue
+        status, body, seconds = send(load.port, "POST", "/api/calls/claim-next/", judge)
+        if status == 204:  # nothing waiting that nobody holds
+            load.record("claim next (none waiting)", status, seconds, True, body)
             if open_count == 0 and load.players_done.is_set():
                 return
             time.sleep(IDLE_S)
             continue
-        for call_id in unclaimed[:CLAIM_TRIES]:
-            status, body, seconds = send(load.port, "POST", f"/api/calls/{call_id}/claim/", judge)
-            if status == 409:  # another judge was first (or already ruled): expected
-                code = "held" if b"held" in body else "resolved" if b"resolved" in body else "?"
-                with load.lock:
-                    load.conflicts[code] += 1
-                load.record("claim (409, taken)", status, seconds, True, body)
-                continue
-            load.record("claim", status, seconds, status == 200, body)
-            if status == 200:
-                item = json.loads(body)
-                if not rule(load, judge, item):
-                    held, tries = item, 0
-            break
+        load.record("claim next", status, seconds, status == 200, body)
+        if status == 200:
+            item = json.loads(body)
+            if not rule(load, judge, item):
+                held, tries = item, 0
 
 
 def choose_queue(port: int, judge: Client) -> bool:

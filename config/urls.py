@@ -118,6 +118,7 @@ api_urls = [
     ),
     path("penalties/catalogue/", matches_api.penalty_catalogue, name="api-penalty-catalogue"),
     path("calls/", matches_api.calls, name="api-calls"),
+    path("calls/claim-next/", matches_api.call_claim_next, name="api-call-claim-next"),
     path("calls/<int:pk>/", matches_api.call_detail, name="api-call-detail"),
     path("calls/<int:pk>/claim/", matches_api.call_claim, name="api-call-claim"),
     path("calls/<int:pk>/hand-back/", matches_api.call_hand_back, name="api-call-hand-back"),

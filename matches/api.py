@@ -461,6 +461,25 @@ def call_claim(request: Request, pk: int) -> Response:
     return Response(_call_out(selectors.call_visible(request.user, call.pk)))
 
 
+@extend_schema(
+    request=None,
+    parameters=[OpenApiParameter("event", str, description="an event's slug")],
+    responses={200: s.CallOutput, 204: None},
+    description="Claim the call that has waited longest and nobody holds, across the events "
+    "the user judges today (or one event); 204 when nothing is waiting.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_claim_next(request: Request) -> Response:
+    event = None
+    if request.query_params.get("event"):
+        event = _event(request, request.query_params["event"])
+    call = services.call_claim_next(actor=request.user, event=event)
+    if call is None:
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+
+
 @extend_schema(request=None, responses=s.CallOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])

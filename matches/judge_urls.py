@@ -9,6 +9,7 @@ CALL = "judge/calls/<int:pk>/"
 
 urlpatterns = [
     path("judge/", views.judge_queue, name="judge_queue"),
+    path("judge/claim-next/", views.judge_claim_next, name="judge_claim_next"),
     path(CALL, views.judge_call, name="judge_call"),
     path(CALL + "claim/", views.judge_call_claim, name="judge_call_claim"),
     path(CALL + "hand-back/", views.judge_call_hand_back, name="judge_call_hand_back"),

@@ -364,6 +364,20 @@ def judge_call_claim(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def judge_claim_next(request: HttpRequest) -> HttpResponse:
+    """The longest-waiting call nobody holds: no race with the other judges to lose."""
+    call = services.call_claim_next(actor=request.user)
+    if call is None:
+        messages.info(request, _("Nothing is waiting for a judge."))
+        return redirect("judge_queue")
+    messages.success(
+        request, _("You hold the call at table %(t)s.") % {"t": call.match.table or "—"}
+    )
+    return redirect(_call_url(call))
+
+
+@require_POST
+@login_required
 def judge_call_hand_back(request: HttpRequest, pk: int) -> HttpResponse:
     call = _staff_call(request, pk)
     attempt(

@@ -1641,6 +1641,38 @@ def call_claim(*, actor: Any, call: JudgeCall) -> JudgeCall:
         return call
 
 
+def call_claim_next(*, actor: Any, event: Tournament | None = None) -> JudgeCall | None:
+    """Claim the call that has waited longest and nobody holds, in the events this judge
+    judges today. Rows another judge is claiming right now are skipped (SKIP LOCKED), so
+    twenty judges pressing "next" at once get twenty different calls, never a conflict."""
+    from matches.selectors import judged_events
+
+    events = judged_events(actor)
+    if event is not None:
+        permissions.require_staff(actor, event)
+        events = events.filter(pk=event.pk)
+    with transaction.atomic():
+        call = (
+            JudgeCall.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(
+                tournament__in=events.values("pk"),
+                status=CallStatus.OPEN,
+                holder__isnull=True,
+            )
+            .select_related("tournament")
+            .order_by("opened_at", "id")
+            .first()
+        )
+        if call is None:
+            return None
+        call.holder = actor
+        call.status = CallStatus.CLAIMED
+        call.claimed_at = timezone.now()
+        call.save(update_fields=["holder", "status", "claimed_at"])
+        audit(tournament=call.tournament, actor=actor, action="call.claimed", target=call)
+        return call
+
+
 def call_hand_back(*, actor: Any, call: JudgeCall) -> JudgeCall:
     """The holder (or an organiser) puts the call back in the queue for any judge."""
     with transaction.atomic():

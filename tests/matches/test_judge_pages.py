@@ -440,3 +440,23 @@ def test_the_judge_pages_pass_the_accessibility_audit() -> None:
     # The player's match page with an open call and with a ruling.
     for player in (matches[0].a.player, matches[2].b.player):
         assert audit(logged_in(player), my_match_url(event)) == []
+
+
+def test_take_the_next_call_from_the_queue_page() -> None:
+    from matches import services as match_services
+    from matches.models import CallStatus, JudgeCall
+    from tests.factories import UserFactory, logged_in
+    from tests.matches.conftest import running_event
+
+    event, organiser, _ = running_event(2)
+    judge = UserFactory()
+    event.judges.add(judge)
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    match_services.round_publish(actor=organiser, round_=round_)
+    match = round_.matches.select_related("a__player", "round").get()
+    call, _ = match_services.call_open(actor=match.a.player, match=match, question="?")
+    client = logged_in(judge)
+    assert "Take the next call" in client.get("/judge/").content.decode()
+    response = client.post("/judge/claim-next/")
+    assert response.status_code == 302 and response["Location"].endswith(f"/judge/calls/{call.pk}/")
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.CLAIMED

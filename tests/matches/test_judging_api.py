@@ -226,3 +226,34 @@ def test_record_input_is_bounded_in_size_and_actions() -> None:
     huge = b'{"format": "' + b"x" * (2 * 1024 * 1024) + b'"}'
     too_big = user.post("/api/replay/boba/", huge, content_type="application/json")
     assert too_big.status_code == 400 and too_big.json()["field"] == "record"
+
+
+def test_take_the_next_call_gives_the_longest_waiting_unheld_one() -> None:
+    event, _, judge, matches = _published(6)
+    first, _ = services.call_open(actor=matches[0].a.player, match=matches[0])
+    second, _ = services.call_open(actor=matches[1].a.player, match=matches[1])
+    api = client_for(judge)
+    taken = api.post("/api/calls/claim-next/")
+    assert taken.status_code == 200 and taken.json()["id"] == first.pk
+    assert api.post("/api/calls/claim-next/").json()["id"] == second.pk
+    assert api.post("/api/calls/claim-next/").status_code == 204
+    stranger = client_for(UserFactory())
+    assert stranger.post("/api/calls/claim-next/").status_code == 204  # judges nothing
+
+
+def test_judges_taking_the_next_call_at_once_get_different_calls(
+    require_postgres: None,
+) -> None:
+    event, _, judge, matches = _published(8)
+    judges = [judge, *(UserFactory() for _ in range(3))]
+    for j in judges[1:]:
+        event.judges.add(j)
+    for m in matches:
+        services.call_open(actor=m.a.player, match=m)
+
+    results = run_at_once([lambda j=j: services.call_claim_next(actor=j) for j in judges])
+
+    claimed = [r for r in results if isinstance(r, JudgeCall)]
+    assert len(claimed) == 4, results
+    assert len({c.pk for c in claimed}) == 4
+    assert len({c.holder_id for c in claimed}) == 4
