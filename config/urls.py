@@ -124,6 +124,7 @@ api_urls = [
     path("calls/<int:pk>/hand-back/", matches_api.call_hand_back, name="api-call-hand-back"),
     path("calls/<int:pk>/escalate/", matches_api.call_escalate, name="api-call-escalate"),
     path("calls/<int:pk>/ruling/", matches_api.call_ruling, name="api-call-ruling"),
+    path("calls/<int:pk>/notes/", matches_api.call_notes, name="api-call-notes"),
     path("replay/boba/", matches_api.replay_boba, name="api-replay-boba"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

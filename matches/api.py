@@ -497,6 +497,17 @@ def call_escalate(request: Request, pk: int) -> Response:
     return Response(_call_out(selectors.call_visible(request.user, call.pk)))
 
 
+@extend_schema(request=s.EscalateInput, responses=s.CallOutput, description="Add a note.")
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def call_notes(request: Request, pk: int) -> Response:
+    data = validated(s.EscalateInput, request.data)
+    call = services.call_add_note(
+        actor=request.user, call=_staff_call(request, pk), text=data.get("note", "")
+    )
+    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+
+
 @extend_schema(request=s.RulingInput, responses={201: s.RulingOutput})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])

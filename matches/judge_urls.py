@@ -14,6 +14,7 @@ urlpatterns = [
     path(CALL + "claim/", views.judge_call_claim, name="judge_call_claim"),
     path(CALL + "hand-back/", views.judge_call_hand_back, name="judge_call_hand_back"),
     path(CALL + "escalate/", views.judge_call_escalate, name="judge_call_escalate"),
+    path(CALL + "note/", views.judge_call_note, name="judge_call_note"),
     path(CALL + "extend/", views.judge_call_extend, name="judge_call_extend"),
     path(CALL + "ruling/", views.judge_call_ruling, name="judge_call_ruling"),
     path("matches/<int:pk>/call/", views.match_call, name="match_call"),

@@ -390,6 +390,20 @@ def judge_call_hand_back(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def judge_call_note(request: HttpRequest, pk: int) -> HttpResponse:
+    call = _staff_call(request, pk)
+    attempt(
+        request,
+        lambda: services.call_add_note(
+            actor=request.user, call=call, text=request.POST.get("note", "")
+        ),
+        _("Note added."),
+    )
+    return redirect(next_or(request, _call_url(call)))
+
+
+@require_POST
+@login_required
 def judge_call_escalate(request: HttpRequest, pk: int) -> HttpResponse:
     call = _staff_call(request, pk)
     head = call.tournament.head_judge

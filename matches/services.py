@@ -1717,6 +1717,22 @@ def call_escalate(*, actor: Any, call: JudgeCall, note: str = "") -> JudgeCall:
         return call
 
 
+def call_add_note(*, actor: Any, call: JudgeCall, text: str) -> JudgeCall:
+    """A judge's note on a call (what they saw, who they asked), kept with the call."""
+    text = " ".join((text or "").split())
+    if not text:
+        raise ServiceError(_("note: write the note."), field="note")
+    if len(text) > MAX_QUESTION:
+        raise ServiceError(_("note: at most %(n)d characters.") % {"n": MAX_QUESTION}, field="note")
+    with transaction.atomic():
+        call = _lock_call(call)
+        permissions.require_staff(actor, call.tournament)
+        call.notes = (call.notes + "\n" if call.notes else "") + f"{actor.public_name}: {text}"
+        call.save(update_fields=["notes"])
+        audit(tournament=call.tournament, actor=actor, action="call.note", target=call, note=text)
+        return call
+
+
 def check_citations(citations: Sequence[Any]) -> list[str]:
     if not isinstance(citations, list | tuple) or len(citations) > MAX_CITATIONS:
         raise ServiceError(

@@ -257,3 +257,13 @@ def test_judges_taking_the_next_call_at_once_get_different_calls(
     assert len(claimed) == 4, results
     assert len({c.pk for c in claimed}) == 4
     assert len({c.holder_id for c in claimed}) == 4
+
+
+def test_judges_add_notes_to_a_call() -> None:
+    _, _, judge, matches = _published()
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0], question="?")
+    noted = client_for(judge).post(f"/api/calls/{call.pk}/notes/", {"note": "Asked both."})
+    assert noted.status_code == 200 and "Asked both." in noted.json()["notes"]
+    assert client_for(judge).post(f"/api/calls/{call.pk}/notes/", {"note": " "}).status_code == 400
+    player = client_for(matches[0].a.player)
+    assert player.post(f"/api/calls/{call.pk}/notes/", {"note": "x"}).status_code == 403
