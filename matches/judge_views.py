@@ -46,7 +46,7 @@ from matches.staff_views import _int, _result_text, _timer_context
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
-PAGE_SIZE = 100
+PAGE_SIZE = 50
 POLL_SECONDS = 10
 NOSCRIPT_REFRESH_SECONDS = 30
 SESSION_FLAG = "judge_desk"  # base.html shows the "Judge desk" link from it: no query
@@ -130,10 +130,14 @@ class QueueRow:
     last_note: str
     mine: bool
     can_claim: bool
+    url: str
+    claim_url: str
 
 
 def queue_rows(calls: Any, user: Any, now: datetime) -> list[QueueRow]:
     rows = []
+    # One reverse for the page, not three per row: the queue is rendered every 10 seconds.
+    base = reverse("judge_call", args=[0]).rsplit("0/", 1)[0]
     for call in calls:
         match = call.match
         players = f"{match.a.name} v {match.b.name}" if match.b is not None else match.a.name
@@ -151,6 +155,8 @@ def queue_rows(calls: Any, user: Any, now: datetime) -> list[QueueRow]:
                 last_note=notes[-1] if notes else "",
                 mine=call.holder_id == user.pk,
                 can_claim=call.is_open and call.holder_id is None,
+                url=f"{base}{call.pk}/",
+                claim_url=f"{base}{call.pk}/claim/",
             )
         )
     return rows

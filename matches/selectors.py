@@ -205,9 +205,35 @@ def judge_queue(
     elif state == "resolved":
         qs = qs.filter(status=CallStatus.RESOLVED)
     order = ("match__table", "opened_at", "id") if sort == "table" else ("opened_at", "id")
-    return qs.select_related(
-        "tournament", "holder", "match__round", "match__a__player", "match__b__player"
-    ).order_by(*order)
+    person = ("display_name", "username", "first_name", "last_name")
+    # Only what the queue shows: the joined rows are wide (accounts, events), and loading
+    # every column of ten tables dominated the queue's cost.
+    return (
+        qs.select_related(
+            "tournament", "holder", "match__round", "match__a__player", "match__b__player"
+        )
+        .only(
+            "kind",
+            "status",
+            "question",
+            "notes",
+            "escalated",
+            "opened_at",
+            "claimed_at",
+            "resolved_at",
+            "tournament__name",
+            "tournament__slug",
+            "tournament__status",
+            *(f"holder__{f}" for f in person),
+            "match__table",
+            "match__round__number",
+            "match__a__walk_in_name",
+            "match__b__walk_in_name",
+            *(f"match__a__player__{f}" for f in person),
+            *(f"match__b__player__{f}" for f in person),
+        )
+        .order_by(*order)
+    )
 
 
 def call_visible(user: Any, call_id: int) -> JudgeCall:
