@@ -40,147 +40,34 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import logging
 import os
 import random
 import re
-import shutil
-import signal
-import socket
 import string
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import timedelta
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import harness  # bench/harness.py; importing it puts the repository on sys.path
+from harness import HTML, JSON, REQUEST_TIMEOUT_S, fmt, percentile, yes
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_judge"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 # Shared by this process (which signs the sessions) and gunicorn (which reads them).
 SECRET_KEY = "bench-judge-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz0123"
 USER_PREFIX = "bench-judge-"
 QUEUE_P95_GOAL_MS = 300.0
-REQUEST_TIMEOUT_S = 30.0
 CLAIM_TRIES = 5  # unclaimed items a judge tries from one read of the queue before reading again
 IDLE_S = 0.5  # a judge with nothing to claim looks again after this long
 QUEUE_API = "/api/calls/?status=open&sort=waiting"
 QUEUE_PAGE = "/judge/"
-HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-JSON = "application/json"
 # The judges' page (templates/matches/judge/_queue_list.html): its open count and the claim
 # buttons, oldest first.
 PAGE_OPEN_COUNT = re.compile(r'data-open-count="(\d+)"')
 PAGE_CLAIM = re.compile(r'action="/judge/calls/(\d+)/claim/"')
-# The last line of a traceback: the exception and its message.
-EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|DoesNotExist|Deadlock\w*)\b")
-
-
-# --- the database and the server's settings -------------------------------------------------
-
-
-def database_url() -> str:
-    return os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DATABASE_URL
-
-
-def prepare_database(url: str) -> str | None:
-    """Create the bench database when missing; None when ready, else why it cannot be used."""
-    try:
-        import psycopg
-        from psycopg import sql
-    except ImportError:
-        return "psycopg is not installed"
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        return f"{url} is not a PostgreSQL URL"
-    if "bench" not in name:
-        return f"refusing database {name!r}: this script deletes data, use one named *bench*"
-    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-        return f"refusing host {parts.hostname!r}: this benchmark runs on loopback only"
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    try:
-        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
-            exists = conn.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
-            ).fetchone()
-            if not exists:
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-                print(f"created database {name}")
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {parts.hostname}:{parts.port or 5432} is not reachable ({str(exc).strip().splitlines()[0]})"
-    return None
-
-
-def redis_url() -> str | None:
-    url = os.environ.get("BENCH_REDIS_URL") or DEFAULT_REDIS_URL
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except Exception:
-        return None
-    return url
-
-
-def app_env(db_url: str, redis: str | None, **extra: str) -> dict[str, str]:
-    """The production settings on loopback, for this process, manage.py and gunicorn."""
-    env = dict(os.environ)
-    for key in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
-        env.pop(key, None)  # Redis, when given, is broker and cache as in production
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings.base",
-        DATABASE_URL=db_url,
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=SECRET_KEY,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SESSION_COOKIE_SECURE="0",
-        DJANGO_CSRF_COOKIE_SECURE="0",
-        DJANGO_LOG_LEVEL="WARNING",
-        **extra,
-    )
-    if redis:
-        env["REDIS_URL"] = redis
-    return env
-
-
-def manage(env: dict[str, str], *args: str, timeout: float = 600) -> None:
-    proc = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
-
-
-def fmt(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest rank."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
-
-
-def yes(met: bool) -> str:
-    return "yes" if met else "NO"
 
 
 # --- building the event ---------------------------------------------------------------------------
@@ -205,162 +92,42 @@ class Client:
 
 
 @dataclass
-class Bench:
-    args: argparse.Namespace
-    rng: random.Random
-    event: Any = None
-    organiser: Any = None
+class Bench(harness.BaseBench):
     round_: Any = None
     judges: list[Client] = field(default_factory=list)
     players: dict[int, Client] = field(default_factory=dict)  # user id -> client
-    summary: list[tuple[str, str, str, str]] = field(default_factory=list)
-
-
-def player_id(i: int) -> str:
-    from accounts.player_ids import ALPHABET
-
-    digits = []
-    for _ in range(6):
-        i, d = divmod(i, len(ALPHABET))
-        digits.append(ALPHABET[d])
-    raw = "".join(reversed(digits))
-    return f"{raw[:3]}-{raw[3:]}"
-
-
-def delete_previous() -> None:
-    """Every event, user and session an earlier run made (any --players)."""
-    from django.contrib.sessions.models import Session
-
-    from accounts.models import User
-    from matches.models import (
-        JudgeCall,
-        Match,
-        Report,
-        ResultVersion,
-        Round,
-        Ruling,
-        StandingsSnapshot,
-    )
-    from tournaments.models import AuditEntry, Registration, Tournament
-
-    events = Tournament.objects.filter(slug__startswith=USER_PREFIX)
-    Ruling.objects.filter(call__tournament__in=events).delete()
-    JudgeCall.objects.filter(tournament__in=events).delete()
-    StandingsSnapshot.objects.filter(round__tournament__in=events).delete()
-    ResultVersion.objects.filter(match__round__tournament__in=events).delete()
-    Report.objects.filter(match__round__tournament__in=events).delete()
-    Match.objects.filter(round__tournament__in=events).delete()
-    Round.objects.filter(tournament__in=events).delete()
-    AuditEntry.objects.filter(tournament__in=events).delete()
-    Registration.objects.filter(tournament__in=events).delete()
-    events.delete()
-    # The bench database holds nothing else: every session is one of ours.
-    Session.objects.all().delete()
-    User.objects.filter(username__startswith=USER_PREFIX).delete()
 
 
 def build_event(b: Bench) -> None:
     """Players, judges, the organiser, the event, registrations and sessions, in bulk."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-    from django.utils.crypto import get_random_string
-
     from accounts.models import User
-    from tournaments.models import Registration, RegistrationStatus, Tournament
-    from tournaments.status import EventStatus
 
     n, j = b.args.players, b.args.judges
     slug = f"{USER_PREFIX}{n}"
+    deleted = harness.delete_previous(USER_PREFIX)
     started = time.perf_counter()
-    delete_previous()
-    deleted = time.perf_counter() - started
-    started = time.perf_counter()
-    unusable = make_password(None)  # nobody logs in with a password: sessions are made below
-    b.organiser = User(
-        username=f"{USER_PREFIX}organiser",
-        display_name="Bench Organiser",
-        is_organiser=True,
-        password=unusable,
-        player_id=player_id(n + j),
-    )
-    b.organiser.save()
-    players = User.objects.bulk_create(
-        [
-            User(
-                username=f"{USER_PREFIX}{i:05d}",
-                display_name=f"Player {i + 1:04d}",
-                email=f"{USER_PREFIX}{i:05d}@example.com",
-                password=unusable,
-                player_id=player_id(i),
-            )
-            for i in range(n)
-        ],
-        batch_size=1000,
-    )
+    b.organiser, players, unusable = harness.new_people(USER_PREFIX, n, organiser_number=n + j)
     judges = User.objects.bulk_create(
         [
             User(
                 username=f"{USER_PREFIX}judge-{k:02d}",
                 display_name=f"Judge {k + 1:02d}",
                 password=unusable,
-                player_id=player_id(n + k),
+                player_id=harness.player_id(n + k),
             )
             for k in range(j)
         ]
     )
-    b.event = Tournament.objects.create(
-        name=f"Bench Judging Open {n}",
-        slug=slug,
-        game="boba",
-        mode="playmaker",
-        format_key="playmaker",
-        match_structure="bo1",
-        starts_at=timezone.now(),
-        time_zone="UTC",
-        venue="Loopback Hall",
-        status=EventStatus.RUNNING.value,
-        require_legal_decklist=False,
-        planned_rounds=8,
-        top_cut_size=8,
-        pairing_seed=f"bench{b.args.seed}",
-        created_by=b.organiser,
-    )
-    b.event.organisers.add(b.organiser)
+    harness.new_event(b, f"Bench Judging Open {n}", slug, 8)
     b.event.judges.add(*judges)
-    Registration.objects.bulk_create(
-        [
-            Registration(tournament=b.event, player=u, status=RegistrationStatus.REGISTERED)
-            for u in players
-        ],
-        batch_size=1000,
-    )
-    store = SessionStore()
-    expires = timezone.now() + timedelta(days=1)
-    rows = []
-    for u in [*players, *judges]:
-        key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
-        data = {
-            SESSION_KEY: str(u.pk),
-            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-            HASH_SESSION_KEY: u.get_session_auth_hash(),
-        }
-        rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
-        b.players[u.pk] = Client(u.pk, key)
-    Session.objects.bulk_create(rows, batch_size=1000)
+    harness.register(b.event, players)
+    sessions = harness.new_sessions([*players, *judges])
+    b.players = {pk: Client(pk, key) for pk, key in sessions.items()}
     b.judges = [b.players.pop(u.pk) for u in judges]
-    print(
-        f"event {slug}: {n:,} players, {j} judges, registrations and sessions in "
-        f"{fmt(time.perf_counter() - started)} (previous run's data deleted in {fmt(deleted)})",
-        flush=True,
-    )
+    harness.print_built(slug, f"{n:,} players, {j} judges", started, deleted)
 
 
 def pair_and_publish(b: Bench) -> None:
-    from django.db import connection
-
     from matches import services
     from matches.models import RoundStatus
 
@@ -372,8 +139,7 @@ def pair_and_publish(b: Bench) -> None:
     started = time.perf_counter()
     b.round_ = services.round_publish(actor=b.organiser, round_=round_)
     published = time.perf_counter() - started
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")  # fresh planner statistics after the bulk writes
+    harness.analyze()
     print(
         f"round {b.round_.number}: paired (services.round_pair, task eager) in {fmt(paired)}, "
         f"published in {fmt(published)}; {b.round_.matches.count():,} matches",
@@ -392,12 +158,6 @@ class Hit:
     expected: bool
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def send(
     port: int,
     method: str,
@@ -413,100 +173,13 @@ def send(
     if body is not None:
         payload = json.dumps(body).encode()
         headers["Content-Type"] = "application/json"
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT_S)
     started = time.perf_counter()
+    status: int | str
     try:
-        conn.request(method, path, body=payload, headers=headers)
-        response = conn.getresponse()
-        data = response.read()
-        status: int | str = response.status
+        status, data = harness.request(port, method, path, headers, payload)
     except (OSError, http.client.HTTPException) as exc:
         status, data = type(exc).__name__, b""
-    finally:
-        conn.close()
     return status, data, time.perf_counter() - started
-
-
-class Server:
-    """gunicorn as production runs it, on a free loopback port; stopped in stop()."""
-
-    def __init__(self, env: dict[str, str], workers: int, log: Path) -> None:
-        self.port = free_port()
-        self.command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{self.port}",
-            "--workers",
-            str(workers),
-            "--timeout",
-            "60",
-        ]
-        self.log = log
-        self._log_file = log.open("w")
-        self.proc = subprocess.Popen(
-            self.command,
-            cwd=ROOT,
-            env=env,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}):\n{self.tail()}")
-            status, _, _ = send(self.port, "GET", "/healthz", None)
-            if status == 200:
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout:.0f} s")
-
-    def cpu_seconds(self) -> float | None:
-        """CPU time of the master and its workers so far (Linux /proc), or None."""
-        try:
-            pids = [self.proc.pid]
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-            pids += [int(p) for p in children.read_text().split()]
-            ticks = 0
-            for pid in pids:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-                fields = stat[stat.rindex(")") + 2 :].split()
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-        except (OSError, ValueError):
-            return None
-        return ticks / os.sysconf("SC_CLK_TCK")
-
-    def tail(self, lines: int = 15) -> str:
-        self._log_file.flush()
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
-    def exceptions(self) -> Counter[str]:
-        """The server's 500s from its log: "path: exception" -> count."""
-        self._log_file.flush()
-        found: Counter[str] = Counter()
-        path = ""
-        for line in self.log.read_text(errors="replace").splitlines():
-            if line.startswith("Internal Server Error: "):
-                path = re.sub(r"/\d+/", "/{id}/", line.removeprefix("Internal Server Error: "))
-            elif path and EXCEPTION_LINE.match(line):
-                found[f"{path}: {line[:300]}"] += 1
-                path = ""
-        return found
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)  # the master stops its workers
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started
-                self.proc.wait(timeout=10)
-        self._log_file.close()
 
 
 class LockSampler(threading.Thread):
@@ -757,18 +430,12 @@ def outcome(b: Bench) -> tuple[Counter[tuple[str, str]], int]:
 
 def measure(b: Bench, db_url: str, redis: str | None) -> None:
     args = b.args
-    tmp = Path(tempfile.mkdtemp(prefix="bench-judge-"))
-    server = None
-    try:
-        env = app_env(db_url, redis, DJANGO_STATIC_ROOT=str(tmp / "static"))
-        started = time.perf_counter()
-        manage(env, "collectstatic", "--noinput", timeout=300)
-        collected = time.perf_counter() - started
-        server = Server(env, args.workers, tmp / "gunicorn.log")
-        server.wait_ready()
+    serve = harness.serving(
+        "bench-judge-", db_url, redis, SECRET_KEY, args.workers, log_lines=8, show_500s=True
+    )
+    with serve as (server, _env, collected):
         print(
-            f"\nserver: {' '.join(server.command[2:])} (DEBUG off, cache "
-            f"{'Redis ' + redis if redis else 'local memory: Redis not reachable'}); "
+            f"\nserver: {' '.join(server.command[2:])} (DEBUG off, cache {harness.cache_text(redis)}); "
             f"collectstatic {fmt(collected)}"
         )
         status, _, _ = send(server.port, "GET", "/api/me/", b.judges[0])
@@ -815,16 +482,6 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         client_cpu = time.process_time() - cpu_client
         load_after = os.getloadavg()
         report(b, load, duration, server_cpu, client_cpu, load_after, sampler, n_calls, n_disputes)
-    finally:
-        if server is not None:
-            failures = server.exceptions()
-            log = server.tail(8)
-            server.stop()
-            for text, count in failures.most_common(8):
-                print(f"   server 500 x{count}: {text}")
-            if not failures and any(w in log for w in ("Error", "Traceback", "CRITICAL")):
-                print("   gunicorn log (last lines):\n" + log)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def report(
@@ -868,16 +525,8 @@ def report(
         f"{made['dispute']} opened, {resolved['dispute']} resolved; unresolved {unresolved}, "
         f"missing {missing}, disputed matches out of the queue {disputed}"
     )
-    server = (
-        f"server {server_cpu:.0f} s ({server_cpu / duration:.2f} cores, "
-        f"{server_cpu / max(len(hits), 1) * 1000:.0f} ms a request)"
-        if server_cpu is not None
-        else "server: unknown"
-    )
-    print(
-        f"   CPU used: {server}, this load generator {client_cpu:.0f} s "
-        f"({client_cpu / duration:.2f} cores), of {os.cpu_count()} CPUs; load average after: "
-        f"{', '.join(f'{x:.2f}' for x in load_after)}"
+    harness.print_cpu(
+        server_cpu, client_cpu, duration, len(hits), ", ".join(f"{x:.2f}" for x in load_after)
     )
     if sampler.samples:
         active = [a for a, _ in sampler.samples]
@@ -894,8 +543,7 @@ def report(
         f"   {'request':<26} | {'count':>6} | {'errors':>6} | {'p50':>7} | {'p95':>7} | "
         f"{'p99':>7} | {'max':>7}"
     )
-    kinds = sorted({h.kind for h in hits}, key=lambda k: [h.kind for h in hits].index(k))
-    for kind in kinds:
+    for kind in harness.in_order([h.kind for h in hits]):
         ms = [h.seconds * 1000 for h in hits if h.kind == kind]
         errors = sum(1 for h in hits if h.kind == kind and not h.expected)
         print(
@@ -961,53 +609,18 @@ def main() -> int:
     if args.calls + args.disputes > args.players // 2:
         parser.error("each call and dispute needs its own match: at most --players / 2")
 
-    db_url = database_url()
-    problem = prepare_database(db_url)
-    if problem:
-        print(f"bench/judge_queue.py skipped: {problem}")
-        return 0
-    redis = redis_url()
-    env = app_env(db_url, redis)
-    # This process gets an in-memory broker (and a local-memory cache): no task leaves it.
-    for key in ("REDIS_URL", "CELERY_RESULT_BACKEND"):
-        os.environ.pop(key, None)
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE"))})
-    total = time.perf_counter()
-    started = time.perf_counter()
-    manage(env, "migrate", "--noinput")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(
-        f"database {urlsplit(db_url).path.lstrip('/')} on {urlsplit(db_url).hostname} migrated "
-        f"in {fmt(time.perf_counter() - started)}; {os.cpu_count()} CPUs, load average {load}"
+    setup = harness.start(
+        "bench/judge_queue.py", DEFAULT_DATABASE_URL, SECRET_KEY, loopback_only=True
     )
-
-    import django
-
-    django.setup()
-    from config.celery import app as celery_app
-
-    # Round 1 is paired in the Celery task above 256 players: run it here, eagerly.
-    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=True, CELERY_TASK_EAGER_PROPAGATES=True)
-    if not celery_app.conf.task_always_eager:
-        raise RuntimeError("could not make the Celery tasks run eagerly")
-    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
+    if setup is None:
+        return 0
 
     b = Bench(args, random.Random(args.seed))
     build_event(b)
     pair_and_publish(b)
-    measure(b, db_url, redis)
+    measure(b, setup.db_url, setup.redis)
 
-    print(
-        f"\nSummary ({args.players:,} players, {args.judges} judges, PostgreSQL; total run "
-        f"{fmt(time.perf_counter() - total)}):"
-    )
-    width = max(len(row[0]) for row in b.summary)
-    vwidth = max(9, *(len(row[1]) for row in b.summary))
-    print(f"  {'figure':<{width}} | {'value':>{vwidth}} | {'goal':<9} | met")
-    print("  " + "-" * (width + vwidth + 21))
-    for figure, value, goal, met in b.summary:
-        print(f"  {figure:<{width}} | {value:>{vwidth}} | {goal:<9} | {met}")
+    harness.print_summary(f"{args.players:,} players, {args.judges} judges", setup.at, b.summary)
     return 0
 
 

@@ -36,16 +36,10 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import logging
 import os
 import queue
 import random
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
@@ -53,110 +47,21 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import harness  # bench/harness.py; importing it puts the repository on sys.path
+from harness import HTML, JSON, REQUEST_TIMEOUT_S, fmt, percentile, yes
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_rounds"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 # Shared by this process (which signs the sessions) and gunicorn (which reads them).
 SECRET_KEY = "bench-rounds-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz"
 USER_PREFIX = "bench-rounds-"
 PAIR_GOAL_S = 3.0
 SPIKE_P95_GOAL_MS = 200.0
 STANDINGS_GOAL_S = 1.0
-REQUEST_TIMEOUT_S = 30.0
-
-
-# --- the database ---------------------------------------------------------------------------
-
-
-def database_url() -> str:
-    return os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DATABASE_URL
-
-
-def prepare_database(url: str) -> str | None:
-    """Create the bench database when missing; None when ready, else why it cannot be used."""
-    try:
-        import psycopg
-        from psycopg import sql
-    except ImportError:
-        return "psycopg is not installed"
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        return f"{url} is not a PostgreSQL URL"
-    if "bench" not in name:
-        return f"refusing database {name!r}: this script deletes data, use one named *bench*"
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    try:
-        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
-            exists = conn.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
-            ).fetchone()
-            if not exists:
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-                print(f"created database {name}")
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {parts.hostname}:{parts.port or 5432} is not reachable ({str(exc).strip().splitlines()[0]})"
-    return None
-
-
-def redis_url() -> str | None:
-    url = os.environ.get("BENCH_REDIS_URL") or DEFAULT_REDIS_URL
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except Exception:
-        return None
-    return url
-
-
-def app_env(db_url: str, redis: str | None, **extra: str) -> dict[str, str]:
-    """The production settings on loopback, for this process, manage.py and gunicorn."""
-    env = dict(os.environ)
-    for key in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
-        env.pop(key, None)  # Redis, when given, is broker and cache as in production
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings.base",
-        DATABASE_URL=db_url,
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=SECRET_KEY,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SESSION_COOKIE_SECURE="0",
-        DJANGO_CSRF_COOKIE_SECURE="0",
-        DJANGO_LOG_LEVEL="WARNING",
-        **extra,
-    )
-    if redis:
-        env["REDIS_URL"] = redis
-    return env
-
-
-def manage(env: dict[str, str], *args: str, timeout: float = 600) -> None:
-    proc = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
 
 
 # --- timing helpers ---------------------------------------------------------------------------
-
-
-def fmt(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 @contextmanager
@@ -183,144 +88,25 @@ def phases(targets: list[tuple[Any, str, str]]) -> Iterator[dict[str, float]]:
             setattr(owner, attr, original)
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest rank."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
-
-
 # --- building the event -------------------------------------------------------------------------
 
 
 @dataclass
-class Bench:
-    args: argparse.Namespace
-    rng: random.Random
-    event: Any = None
-    organiser: Any = None
+class Bench(harness.BaseBench):
     registrations: list[Any] = field(default_factory=list)
     sessions: dict[int, str] = field(default_factory=dict)  # user id -> session key
-    summary: list[tuple[str, str, str, str]] = field(default_factory=list)
-
-
-def player_id(i: int) -> str:
-    from accounts.player_ids import ALPHABET
-
-    digits = []
-    for _ in range(6):
-        i, d = divmod(i, len(ALPHABET))
-        digits.append(ALPHABET[d])
-    raw = "".join(reversed(digits))
-    return f"{raw[:3]}-{raw[3:]}"
-
-
-def delete_previous() -> None:
-    """Every event, player and session an earlier run made (any --players)."""
-    from django.contrib.sessions.models import Session
-
-    from accounts.models import User
-    from matches.models import Match, Report, ResultVersion, Round, StandingsSnapshot
-    from tournaments.models import AuditEntry, Registration, Tournament
-
-    events = Tournament.objects.filter(slug__startswith=USER_PREFIX)
-    StandingsSnapshot.objects.filter(round__tournament__in=events).delete()
-    ResultVersion.objects.filter(match__round__tournament__in=events).delete()
-    Report.objects.filter(match__round__tournament__in=events).delete()
-    Match.objects.filter(round__tournament__in=events).delete()
-    Round.objects.filter(tournament__in=events).delete()
-    AuditEntry.objects.filter(tournament__in=events).delete()
-    Registration.objects.filter(tournament__in=events).delete()
-    events.delete()
-    # The bench database holds nothing else: every session is one of ours.
-    Session.objects.all().delete()
-    User.objects.filter(username__startswith=USER_PREFIX).delete()
 
 
 def build_event(b: Bench) -> None:
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-    from django.utils.crypto import get_random_string
-
-    from accounts.models import User
-    from tournaments.models import Registration, RegistrationStatus, Tournament
-    from tournaments.status import EventStatus
-
     n = b.args.players
     slug = f"bench-rounds-{n}"
+    deleted = harness.delete_previous(USER_PREFIX)
     started = time.perf_counter()
-    delete_previous()
-    deleted = time.perf_counter() - started
-    started = time.perf_counter()
-    unusable = make_password(None)  # nobody logs in with a password: sessions are made below
-    b.organiser = User(
-        username=f"{USER_PREFIX}organiser",
-        display_name="Bench Organiser",
-        is_organiser=True,
-        password=unusable,
-        player_id=player_id(n),
-    )
-    b.organiser.save()
-    users = User.objects.bulk_create(
-        [
-            User(
-                username=f"{USER_PREFIX}{i:05d}",
-                display_name=f"Player {i + 1:04d}",
-                email=f"{USER_PREFIX}{i:05d}@example.com",
-                password=unusable,
-                player_id=player_id(i),
-            )
-            for i in range(n)
-        ],
-        batch_size=1000,
-    )
-    b.event = Tournament.objects.create(
-        name=f"Bench Open {n}",
-        slug=slug,
-        game="boba",
-        mode="playmaker",
-        format_key="playmaker",
-        match_structure="bo1",
-        starts_at=timezone.now(),
-        time_zone="UTC",
-        venue="Loopback Hall",
-        status=EventStatus.RUNNING.value,
-        require_legal_decklist=False,
-        planned_rounds=b.args.rounds,
-        top_cut_size=8,
-        pairing_seed=f"bench{b.args.seed}",
-        created_by=b.organiser,
-    )
-    b.event.organisers.add(b.organiser)
-    b.registrations = Registration.objects.bulk_create(
-        [
-            Registration(tournament=b.event, player=u, status=RegistrationStatus.REGISTERED)
-            for u in users
-        ],
-        batch_size=1000,
-    )
-    store = SessionStore()
-    expires = timezone.now() + timedelta(days=1)
-    rows = []
-    for u in users:
-        key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
-        data = {
-            SESSION_KEY: str(u.pk),
-            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-            HASH_SESSION_KEY: u.get_session_auth_hash(),
-        }
-        rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
-        b.sessions[u.pk] = key
-    Session.objects.bulk_create(rows, batch_size=1000)
-    print(
-        f"event {slug}: {n:,} users, registrations and sessions in "
-        f"{fmt(time.perf_counter() - started)} (previous run's data deleted in {fmt(deleted)})",
-        flush=True,
-    )
+    b.organiser, users, _ = harness.new_people(USER_PREFIX, n, organiser_number=n)
+    harness.new_event(b, f"Bench Open {n}", slug, b.args.rounds)
+    b.registrations = harness.register(b.event, users)
+    b.sessions = harness.new_sessions(users)
+    harness.print_built(slug, f"{n:,} users", started, deleted)
 
 
 def random_result(rng: random.Random) -> tuple[tuple[int, int, int], list[list[int]]]:
@@ -408,14 +194,6 @@ def pair_round(b: Bench) -> tuple[Any, float, float]:
     return round_, elapsed, cpu
 
 
-def analyze() -> None:
-    """Fresh planner statistics after the bulk writes, as autovacuum keeps them in service."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-
-
 def play_round(b: Bench, round_: Any) -> tuple[float, float]:
     """Publish and play a paired round; (publish seconds, results seconds)."""
     from matches import services
@@ -480,10 +258,6 @@ def measure_pairing(b: Bench) -> Any:
     return round_
 
 
-def yes(met: bool) -> str:
-    return "yes" if met else "NO"
-
-
 # --- 2: the publish spike -------------------------------------------------------------------------
 
 
@@ -496,20 +270,8 @@ class Hit:
     done_at: float
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def get(port: int, path: str, session: str, accept: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT_S)
-    try:
-        conn.request("GET", path, headers={"Cookie": f"sessionid={session}", "Accept": accept})
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
+    return harness.request(port, "GET", path, {"Cookie": f"sessionid={session}", "Accept": accept})
 
 
 def visit(port: int, pages: list[tuple[str, str, str]], session: str, t0: float) -> list[Hit]:
@@ -538,83 +300,8 @@ def visit(port: int, pages: list[tuple[str, str, str]], session: str, t0: float)
     return hits
 
 
-class Server:
-    """gunicorn as production runs it, on a free loopback port; stopped in stop()."""
-
-    def __init__(self, env: dict[str, str], workers: int, threads: int, log: Path) -> None:
-        self.port = free_port()
-        self.command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{self.port}",
-            "--workers",
-            str(workers),
-            "--timeout",
-            "60",
-        ]
-        if threads > 1:
-            self.command += ["--threads", str(threads)]
-        self.log = log
-        self._log_file = log.open("w")
-        self.proc = subprocess.Popen(
-            self.command,
-            cwd=ROOT,
-            env=env,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}):\n{self.tail()}")
-            try:
-                status, _ = get(self.port, "/healthz", "", "application/json")
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout:.0f} s")
-
-    def cpu_seconds(self) -> float | None:
-        """CPU time of the master and its workers so far (Linux /proc), or None."""
-        try:
-            pids = [self.proc.pid]
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-            pids += [int(p) for p in children.read_text().split()]
-            ticks = 0
-            for pid in pids:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-                fields = stat[stat.rindex(")") + 2 :].split()
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-        except (OSError, ValueError):
-            return None
-        return ticks / os.sysconf("SC_CLK_TCK")
-
-    def tail(self, lines: int = 15) -> str:
-        self._log_file.flush()
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)  # the master stops its workers
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started
-                self.proc.wait(timeout=10)
-        self._log_file.close()
-
-
 def choose_pages(port: int, slug: str, number: int, session: str) -> list[tuple[str, str, str]]:
     """The pages when built; while one answers 404, the API endpoint behind it."""
-    html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
     wanted = [
         (
             "pairings",
@@ -625,16 +312,16 @@ def choose_pages(port: int, slug: str, number: int, session: str) -> list[tuple[
     ]
     pages = []
     for kind, page, api in wanted:
-        status, _ = get(port, page, session, html)
+        status, _ = get(port, page, session, HTML)
         if status == 404:
-            api_status, _ = get(port, api, session, "application/json")
+            api_status, _ = get(port, api, session, JSON)
             print(f"   {kind}: page GET {page} is 404 (not built yet): loading the API, GET {api}")
             if api_status != 200:
                 print(f"     (the API answers {api_status})")
-            pages.append((f"{kind} (API)", api, "application/json"))
+            pages.append((f"{kind} (API)", api, JSON))
         else:
             print(f"   {kind}: page GET {page} answers {status}")
-            pages.append((kind, page, html))
+            pages.append((kind, page, HTML))
     return pages
 
 
@@ -722,23 +409,13 @@ def report_spike(b: Bench, run: SpikeRun, expected: int) -> None:
         + (f"; latest start behind schedule {fmt(run.lag_max)}" if run.mode == "spread" else "")
     )
     if run.duration:
-        server = (
-            f"server {run.server_cpu:.0f} s ({run.server_cpu / run.duration:.2f} cores, "
-            f"{run.server_cpu / max(len(hits), 1) * 1000:.0f} ms a request)"
-            if run.server_cpu is not None
-            else "server: unknown"
-        )
-        print(
-            f"   CPU used: {server}, this load generator {run.client_cpu:.0f} s "
-            f"({run.client_cpu / run.duration:.2f} cores), of {os.cpu_count()} CPUs; "
-            f"load average after: {os.getloadavg()[0]:.2f}"
-        )
+        load_after = f"{os.getloadavg()[0]:.2f}"
+        harness.print_cpu(run.server_cpu, run.client_cpu, run.duration, len(hits), load_after)
     print(
         f"   {'page':<18} | {'requests':>8} | {'errors':>6} | {'p50':>7} | {'p95':>7} | "
         f"{'p99':>7} | {'max':>7} | {'size':>9}"
     )
-    groups = sorted({h.kind for h in hits}, key=lambda k: [h.kind for h in hits].index(k))
-    for kind in [*groups, "all"]:
+    for kind in [*harness.in_order([h.kind for h in hits]), "all"]:
         rows = hits if kind == "all" else [h for h in hits if h.kind == kind]
         ms = [h.seconds * 1000 for h in rows]
         errors = [h for h in rows if h.status != 200]
@@ -785,24 +462,18 @@ def measure_spike(b: Bench, round_: Any, db_url: str, redis: str | None) -> None
         f"{fmt(time.perf_counter() - started)}",
         flush=True,
     )
-    tmp = Path(tempfile.mkdtemp(prefix="bench-rounds-"))
-    server = None
-    try:
-        env = app_env(db_url, redis, DJANGO_STATIC_ROOT=str(tmp / "static"))
-        started = time.perf_counter()
-        manage(env, "collectstatic", "--noinput", timeout=300)
-        collected = time.perf_counter() - started
-        server = Server(env, b.args.workers, b.args.threads, tmp / "gunicorn.log")
-        server.wait_ready()
+    serve = harness.serving(
+        "bench-rounds-", db_url, redis, SECRET_KEY, b.args.workers, b.args.threads
+    )
+    with serve as (server, env, collected):
         print(
-            f"   server: {' '.join(server.command[2:])} (DEBUG off, cache "
-            f"{'Redis ' + redis if redis else 'local memory: Redis not reachable'}, "
+            f"   server: {' '.join(server.command[2:])} (DEBUG off, cache {harness.cache_text(redis)}, "
             f"DATABASE_CONN_MAX_AGE={env.get('DATABASE_CONN_MAX_AGE', '60 (default)')}); "
             f"collectstatic {fmt(collected)}"
         )
         sessions = [b.sessions[r.player_id] for r in b.registrations]
         slug = b.event.slug
-        status, body = get(server.port, "/api/me/", sessions[0], "application/json")
+        status, body = get(server.port, "/api/me/", sessions[0], JSON)
         print(f"   a player's session: GET /api/me/ answers {status}")
         pages = choose_pages(server.port, slug, round_.number, sessions[0])
         # Warm every worker up (imports, URLconf) as a server already serving would be.
@@ -843,13 +514,6 @@ def measure_spike(b: Bench, round_: Any, db_url: str, redis: str | None) -> None
                 run.server_cpu = cpu_after - cpu_server
             run.client_cpu = time.process_time() - cpu_client
             report_spike(b, run, len(sessions) * len(pages))
-    finally:
-        if server is not None:
-            log = server.tail(5)
-            server.stop()
-            if any(w in log for w in ("Error", "Traceback", "CRITICAL")):
-                print("   gunicorn log (last lines):\n" + log)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # --- 3: standings -------------------------------------------------------------------------------
@@ -924,41 +588,10 @@ def main() -> int:
     if not 1 < args.measure_round <= args.rounds:
         parser.error("--measure-round must be after round 1 and at most --rounds")
 
-    db_url = database_url()
-    problem = prepare_database(db_url)
-    if problem:
-        print(f"bench/rounds.py skipped: {problem}")
+    setup = harness.start("bench/rounds.py", DEFAULT_DATABASE_URL, SECRET_KEY)
+    if setup is None:
         return 0
-    redis = redis_url()
-    env = app_env(db_url, redis)
-    # This process gets an in-memory broker (and a local-memory cache): whatever happens, no
-    # task leaves it.
-    for key in ("REDIS_URL", "CELERY_RESULT_BACKEND"):
-        os.environ.pop(key, None)
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE"))})
-    total = time.perf_counter()
-    started = time.perf_counter()
-    manage(env, "migrate", "--noinput")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(
-        f"database {urlsplit(db_url).path.lstrip('/')} on {urlsplit(db_url).hostname} migrated "
-        f"in {fmt(time.perf_counter() - started)}; {os.cpu_count()} CPUs, load average {load}"
-    )
-
-    import django
-
-    django.setup()
-    from config.celery import app as celery_app
     from matches import services
-
-    # The pairing task runs in this process, so its time is part of the call. The settings
-    # are namespaced (CELERY_...): that is the key to set.
-    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=True, CELERY_TASK_EAGER_PROPAGATES=True)
-    if not celery_app.conf.task_always_eager:
-        raise RuntimeError("could not make the Celery tasks run eagerly")
-    # kombu names the (unused, in-memory) broker's missing host on every eager call.
-    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
 
     b = Bench(args, random.Random(args.seed))
     build_event(b)
@@ -969,29 +602,22 @@ def main() -> int:
         flush=True,
     )
     play_rounds(b, range(1, args.measure_round))
-    analyze()
+    harness.analyze()
 
     round_ = measure_pairing(b)
     if args.no_spike:
         services.round_publish(actor=b.organiser, round_=round_)
         print("\n2. publish spike: skipped (--no-spike)")
     else:
-        measure_spike(b, round_, db_url, redis)
+        measure_spike(b, round_, setup.db_url, setup.redis)
     enter_results(b, round_)
 
     print(f"\nrounds {args.measure_round + 1}-{args.rounds}:", flush=True)
     play_rounds(b, range(args.measure_round + 1, args.rounds + 1))
-    analyze()
+    harness.analyze()
     measure_standings(b)
 
-    print(
-        f"\nSummary ({args.players:,} players, PostgreSQL; total run {fmt(time.perf_counter() - total)}):"
-    )
-    width = max(len(row[0]) for row in b.summary)
-    print(f"  {'figure':<{width}} | {'value':>9} | {'goal':<9} | met")
-    print("  " + "-" * (width + 30))
-    for figure, value, goal, met in b.summary:
-        print(f"  {figure:<{width}} | {value:>9} | {goal:<9} | {met}")
+    harness.print_summary(f"{args.players:,} players", setup.at, b.summary)
     return 0
 
 
