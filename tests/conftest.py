@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import SHARED, missing_service, missing_shared_data
+from tests.support import PHONE, SHARED, missing_service, missing_shared_data
 
 
 @pytest.fixture
@@ -46,3 +46,66 @@ def api_client():  # type: ignore[no-untyped-def]
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+# --- browser tests (Debian's chromium through Playwright; see tests/test_browser.py) ---------
+
+
+@pytest.fixture
+def fresh_cache():  # type: ignore[no-untyped-def]
+    """Pages cache their bodies (locmem, shared with the live server's thread): never let
+    another test's copy answer."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def chromium():  # type: ignore[no-untyped-def]
+    """A headless Debian chromium; skips (locally) or fails (CI) exactly as test_browser.py."""
+    import shutil
+
+    from django.db import connections
+
+    from tests.test_browser import CHROMIUM_FLAGS
+
+    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(executable):
+        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between page actions
+    expect.set_options(timeout=15_000)  # as the pages' default timeout (a loaded CI machine)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            yield browser
+            browser.close()
+            connections.close_all()  # the greenlet's own connection, before the test DB goes
+    finally:
+        expect.set_options(timeout=5_000)  # Playwright's default
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def open_page(chromium, live_server):  # type: ignore[no-untyped-def]
+    """``open_page(user=None, device=PHONE)``: a new browser context of that size, logged in as
+    ``user`` (a session cookie, as Client.force_login makes it) when given; its first page."""
+    from django.conf import settings
+    from django.test import Client
+
+    def opener(user=None, device=PHONE):  # type: ignore[no-untyped-def]
+        context = chromium.new_context(**device)
+        context.set_default_timeout(15_000)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            session = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+            )
+        return context.new_page()
+
+    return opener

@@ -14,6 +14,13 @@ import pytest
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
+# A phone-sized browser context (Playwright's new_context arguments) for the browser tests.
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 3,
+}
 
 
 def missing_service(reason: str) -> None:

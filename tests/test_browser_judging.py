@@ -15,28 +15,24 @@ tests/test_browser.py.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.core.cache import cache
-from django.db import connections
-from django.test import Client
 
 from decks.models import Card
 from matches import services
 from matches.models import CallKind, CallStatus, JudgeCall, MatchStatus, RoundStatus, Ruling
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
-from tests.support import missing_service
-from tests.test_browser import CHROMIUM_FLAGS
-from tests.test_browser_rounds import PHONE
+from tests.support import PHONE
 from tournaments.status import EventStatus
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_cache"),
+]
 
 DESK = {"viewport": {"width": 1280, "height": 900}}  # the judge's laptop at the desk
 NAMES = ["Ada Lovelace", "Brian Kernighan", "Carol Shaw", "Dennis Ritchie"]
@@ -45,53 +41,6 @@ RULING = (
     "The player on seat B substituted a second time in battle 3. CR 4.2.2 allows one "
     "substitution per player per battle: the game goes to the player on seat A, 1-0."
 )
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()  # locmem, shared with the live server's thread
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    """A headless Debian chromium; skips (locally) or fails (CI) exactly as test_browser.py."""
-    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(executable):
-        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
-    from playwright.sync_api import expect, sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between page actions
-    expect.set_options(timeout=15_000)  # as the pages' default timeout (a loaded CI machine)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-            yield browser
-            browser.close()
-            connections.close_all()  # the greenlet's own connection, before the test DB goes
-    finally:
-        expect.set_options(timeout=5_000)  # Playwright's default
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-@pytest.fixture
-def open_page(chromium: Any, live_server: Any) -> Callable[..., Any]:
-    """A new browser context (``DESK`` or ``PHONE``) logged in as ``user`` with a session
-    cookie, as Client.force_login makes it; its first page."""
-
-    def opener(user: Any, device: dict[str, Any]) -> Any:
-        context = chromium.new_context(**device)
-        context.set_default_timeout(15_000)
-        client = Client()
-        client.force_login(user)
-        session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-        )
-        return context.new_page()
-
-    return opener
 
 
 def hero_cards() -> None:

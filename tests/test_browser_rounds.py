@@ -11,93 +11,40 @@ tests/test_browser.py.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.core.cache import cache
-from django.db import connections
 from django.db.models import Q
-from django.test import Client
 from django.urls import reverse
 
 from matches import services
 from matches.models import Match, MatchStatus, Round, RoundStatus
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
-from tests.support import missing_service
-from tests.test_browser import CHROMIUM_FLAGS
+from tests.support import PHONE
 from tournaments.models import Registration
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_cache"),
+]
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 3,
-}
 NAMES = ["Ada Lovelace", "Brian Kernighan", "Carol Shaw", "Dennis Ritchie", "Edsger Dijkstra",
          "Frances Allen"]  # fmt: skip
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 CLOCK = re.compile(r"^(?:(\d+):)?(\d{2}):(\d{2}) left$")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    # The pairings and standings bodies are cached per round / snapshot (locmem, shared with
-    # the live server's thread): never let another test's copy answer.
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.fixture
-def chromium() -> Iterator[Any]:
-    """A headless Debian chromium; skips (locally) or fails (CI) exactly as test_browser.py."""
-    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(executable):
-        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
-    from playwright.sync_api import expect, sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between page actions
-    expect.set_options(timeout=15_000)  # as the pages' default timeout (a loaded CI machine)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-            yield browser
-            browser.close()
-            connections.close_all()  # the greenlet's own connection, before the test DB goes
-    finally:
-        expect.set_options(timeout=5_000)  # Playwright's default
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-@pytest.fixture
-def phone(chromium: Any, live_server: Any) -> Callable[..., Any]:
-    """A new phone-sized browser context and page; logged in as ``user`` (a session cookie,
-    as Client.force_login makes it) when given."""
-
-    def open_phone(user: Any = None) -> Any:
-        context = chromium.new_context(**PHONE)
-        context.set_default_timeout(15_000)
-        if user is not None:
-            client = Client()
-            client.force_login(user)
-            session = client.cookies[settings.SESSION_COOKIE_NAME].value
-            context.add_cookies(
-                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
-            )
-        return context.new_page()
-
-    return open_phone
+def phone(open_page: Callable[..., Any]) -> Callable[..., Any]:
+    """A phone-sized page, logged in as ``user`` when given."""
+    return lambda user=None: open_page(user, PHONE)
 
 
 def running_event(names: list[str]) -> tuple[Any, Any, list[Registration]]:
