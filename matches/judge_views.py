@@ -16,16 +16,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
@@ -79,7 +84,11 @@ def _mark_judge(request: HttpRequest) -> None:
 
 def _judge_events(request: HttpRequest) -> list[Tournament]:
     """The running events whose calls reach this person; 403 for someone who staffs nothing."""
-    events = list(selectors.judged_events(request.user).order_by("starts_at", "pk"))
+    events = list(
+        selectors.judged_events(request.user)
+        .only("name", "slug", "status", "starts_at", "head_judge_id")
+        .order_by("starts_at", "pk")
+    )
     if not events:
         user = request.user
         staffs = (
@@ -106,18 +115,6 @@ def _call_url(call: JudgeCall, anchor: str = "") -> str:
     return f"{url}#{anchor}" if anchor else url
 
 
-def queue_counts(user: Any, events: list[Tournament]) -> dict[str, int]:
-    """How many calls each queue filter holds (one query)."""
-    if not events:
-        return {"open": 0, "mine": 0, "escalated": 0}
-    is_open = Q(status__in=OPEN_CALL_STATUSES)
-    return JudgeCall.objects.filter(tournament__in=[e.pk for e in events]).aggregate(
-        open=Count("pk", filter=is_open),
-        mine=Count("pk", filter=is_open & Q(holder=user)),
-        escalated=Count("pk", filter=is_open & Q(escalated=True)),
-    )
-
-
 # --- the queue ---------------------------------------------------------------------------------
 
 
@@ -134,7 +131,9 @@ class QueueRow:
     claim_url: str
 
 
-def queue_rows(calls: Any, user: Any, now: datetime) -> list[QueueRow]:
+def queue_rows(calls: Any, user_id: int | None, now: datetime) -> list[QueueRow]:
+    """The rows as the queue shows them; ``user_id`` None renders them for every judge
+    (nobody's rows are "mine")."""
     rows = []
     # One reverse for the page, not three per row: the queue is rendered every 10 seconds.
     base = reverse("judge_call", args=[0]).rsplit("0/", 1)[0]
@@ -153,7 +152,7 @@ def queue_rows(calls: Any, user: Any, now: datetime) -> list[QueueRow]:
                 waiting_minutes=max(0, int((now - call.opened_at).total_seconds() // 60)),
                 players=players,
                 last_note=notes[-1] if notes else "",
-                mine=call.holder_id == user.pk,
+                mine=user_id is not None and call.holder_id == user_id,
                 can_claim=call.is_open and call.holder_id is None,
                 url=f"{base}{call.pk}/",
                 claim_url=f"{base}{call.pk}/claim/",
@@ -169,49 +168,165 @@ FILTER_LABELS = {
     "resolved": gettext_lazy("Resolved"),
     "all": gettext_lazy("All"),
 }
+MAX_PAGE = 1000  # bounds the copies of the queue a judge can make the server keep
+MINE_SHOWN = 20
+# The shared copy is rendered with this in place of the CSRF token; each answer puts in the
+# reader's own token (a constant that cannot occur in escaped text: it has no characters that
+# need escaping, and nothing a player can write is long enough to hold it).
+CSRF_PLACEHOLDER = (
+    "csrf-placeholder-5f0c7e1b2a9d4c3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"
+)
+
+
+@dataclass(frozen=True)
+class QueueView:
+    """What the judge asked to see: filter, sort, one of their events, a page."""
+
+    events: list[Tournament]
+    state: str
+    sort: str
+    event: Tournament | None
+    page: int
+
+    @classmethod
+    def from_request(cls, request: HttpRequest, events: list[Tournament]) -> QueueView:
+        state = request.GET.get("status", "open")
+        sort = request.GET.get("sort", "waiting")
+        slug = request.GET.get("event", "")
+        page = _int(request.GET.get("page")) or 1
+        return cls(
+            events=events,
+            state=state if state in selectors.QUEUE_FILTERS else "open",
+            sort=sort if sort in selectors.QUEUE_SORTS else "waiting",
+            event=next((e for e in events if e.slug == slug), None),
+            page=min(max(page, 1), MAX_PAGE),
+        )
+
+    def keep(self) -> dict[str, str]:
+        keep = {"status": self.state, "sort": self.sort}
+        if self.event is not None:
+            keep["event"] = self.event.slug
+        return keep
+
+    def here(self, page: int) -> str:
+        here = reverse("judge_queue") + "?" + urlencode(self.keep())
+        return here + (f"&page={page}" if page > 1 else "")
+
+    def cache_key(self) -> str:
+        ids = ",".join(str(e.pk) for e in self.events)
+        event = self.event.pk if self.event is not None else ""
+        return (
+            f"judge-queue:list:{translation.get_language()}:{ids}:{event}:"
+            f"{self.state}:{self.sort}:{self.page}"
+        )
+
+
+def _render_list(view: QueueView, user: Any, now: datetime, shared: bool) -> dict[str, Any]:
+    """The list of calls with its counts: ``shared`` renders it for every judge of these
+    events (no "mine", a placeholder for the CSRF token)."""
+    ids = [e.pk for e in view.events]
+    holder = None if shared else user
+    qs = selectors.queue_calls(ids, state=view.state, sort=view.sort, event=view.event, user=holder)
+    page = Paginator(qs, PAGE_SIZE).get_page(view.page)
+    is_open = Q(status__in=OPEN_CALL_STATUSES)
+    counts = JudgeCall.objects.filter(tournament__in=ids).aggregate(
+        open=Count("pk", filter=is_open),
+        escalated=Count("pk", filter=is_open & Q(escalated=True)),
+    )
+    here = view.here(page.number)
+    context = {
+        "events": view.events,
+        "state": view.state,
+        "page": page,
+        "rows": queue_rows(page.object_list, None if shared else user.pk, now),
+        "counts": counts,
+        "now": now,
+        "keep_query": urlencode(view.keep()),
+        "here": here,
+        "state_label": FILTER_LABELS[view.state],
+        "csrf_token": CSRF_PLACEHOLDER,
+    }
+    html = render_to_string("matches/judge/_queue_rows.html", context)
+    return {"html": html, "counts": counts, "here": here, "at": now.timestamp()}
+
+
+def shared_queue_list(view: QueueView, user: Any, now: datetime) -> dict[str, Any]:
+    """The list every judge of these events sees, rendered once per change of their calls
+    and shared. Twenty judges re-reading a queue that changes several times a second would
+    otherwise each render it: a copy younger than JUDGE_QUEUE_MAX_STALE_SECONDS is served
+    even after a change, except to the person who made a change since (they always see
+    their own). Every copy is dropped after JUDGE_QUEUE_CACHE_SECONDS, which bounds how old
+    the waiting times can be."""
+    key = view.cache_key()
+    version_keys = [selectors.queue_version_key(e.pk) for e in view.events]
+    touch_key = selectors.queue_touch_key(user.pk)
+    got = cache.get_many([key, touch_key, *version_keys])
+    versions = [got.get(k, 0) for k in version_keys]
+    copy = got.get(key)
+    if copy is not None:
+        touched = got.get(touch_key, 0)
+        fresh = copy["versions"] == versions
+        young = now.timestamp() - copy["at"] < settings.JUDGE_QUEUE_MAX_STALE_SECONDS
+        if (fresh or young) and copy["at"] >= touched:
+            return copy
+    copy = _render_list(view, user, now, shared=True)
+    copy["versions"] = versions
+    cache.set(key, copy, settings.JUDGE_QUEUE_CACHE_SECONDS)
+    return copy
+
+
+def mine_rows(user: Any, view: QueueView, now: datetime) -> list[QueueRow]:
+    """The calls this judge holds, for the box above the shared list."""
+    ids = [e.pk for e in view.events]
+    held = JudgeCall.objects.filter(
+        tournament__in=ids, holder=user, status__in=OPEN_CALL_STATUSES
+    ).values_list("pk", flat=True)[:MINE_SHOWN]
+    # Most looks at the queue are by judges holding nothing: a cheap query says so, and only
+    # the calls they hold are read with everything their rows show.
+    held_ids = list(held)
+    if not held_ids:
+        return []
+    calls = selectors.queue_calls(ids, state="mine", user=user).filter(pk__in=held_ids)
+    return queue_rows(calls, user.pk, now)
 
 
 @login_required
 def judge_queue(request: HttpRequest) -> HttpResponse:
     """Every open item across the events the person judges today; ``?partial=1`` is the
-    list alone, which static/js/judge-queue.js fetches every 10 seconds."""
+    list alone, which static/js/judge-queue.js fetches every 10 seconds. The list is shared
+    by the judges (shared_queue_list); what is theirs alone (the calls they hold) is read
+    per request and is small."""
     events = _judge_events(request)
-    state = request.GET.get("status", "open")
-    if state not in selectors.QUEUE_FILTERS:
-        state = "open"
-    sort = request.GET.get("sort", "waiting")
-    if sort not in selectors.QUEUE_SORTS:
-        sort = "waiting"
-    slug = request.GET.get("event", "")
-    event = next((e for e in events if e.slug == slug), None)
+    view = QueueView.from_request(request, events)
     now = timezone.now()
-    if events:
-        qs = selectors.judge_queue(request.user, state=state, sort=sort, event=event)
+    user = request.user
+    mine: list[QueueRow] = []
+    if not events:
+        listing = {"html": "", "counts": {"open": 0, "escalated": 0}, "here": view.here(1)}
+    elif view.state == "mine":
+        listing = _render_list(view, user, now, shared=False)
     else:
-        qs = JudgeCall.objects.none()
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    keep = {"status": state, "sort": sort}
-    if event is not None:
-        keep["event"] = event.slug
-    here = reverse("judge_queue") + "?" + urlencode(keep)
-    if page.number > 1:
-        here += f"&page={page.number}"
+        listing = shared_queue_list(view, user, now)
+    if events:
+        mine = mine_rows(user, view, now)
+    html = listing["html"].replace(CSRF_PLACEHOLDER, get_token(request))
+    counts = {**listing["counts"], "mine": len(mine)}
     filter_labels = {key: FILTER_LABELS[key] for key in selectors.QUEUE_FILTERS}
+    here = listing["here"]
+    keep = view.keep()
     context: dict[str, Any] = {
         "events": events,
-        "event": event,
-        "state": state,
-        "sort": sort,
-        "page": page,
-        "rows": queue_rows(page.object_list, request.user, now),
-        "counts": queue_counts(request.user, events),
-        "now": now,
-        "keep_query": urlencode(keep),
+        "event": view.event,
+        "state": view.state,
+        "sort": view.sort,
+        "list_html": mark_safe(html),  # rendered by Django's templates, which escaped it
+        "mine": mine if view.state != "mine" else [],
+        "me": user.pk,
+        "counts": counts,
         "here": here,
         "poll_url": here + "&partial=1",
         "poll_seconds": POLL_SECONDS,
         "refresh_seconds": NOSCRIPT_REFRESH_SECONDS,
-        "state_label": filter_labels[state],
         "filters": [
             (key, label, reverse("judge_queue") + "?" + urlencode({**keep, "status": key}))
             for key, label in filter_labels.items()

@@ -33,6 +33,19 @@ def require_redis() -> str:
     return url
 
 
+@pytest.fixture(autouse=True)
+def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
+    """SQLite gives a rolled-back test's ids to the next test, so a page copy in the
+    in-memory cache could answer for another test's event; PostgreSQL never reuses an id
+    in a run (and the run's cache keys are its own: config/settings/test.py)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+    yield
+
+
 @pytest.fixture
 def shared_data() -> Path:
     path = SHARED / "data"

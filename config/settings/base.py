@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournaments.permissions.RolesPerRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -155,6 +156,13 @@ else:
 
 # Sessions are read on every page load: from the cache, written through to the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# The judges' queue is one rendered copy shared by every judge of the same events
+# (matches.judge_views.shared_queue_list): after a change to the calls a copy this young is
+# still served (twenty judges re-reading a busy queue render it about once a second, not
+# twenty times), and no copy is kept longer than the second figure (its waiting times).
+JUDGE_QUEUE_MAX_STALE_SECONDS = env.float("JUDGE_QUEUE_MAX_STALE_SECONDS", default=1.0)
+JUDGE_QUEUE_CACHE_SECONDS = env.int("JUDGE_QUEUE_CACHE_SECONDS", default=15)
 
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"

@@ -4,8 +4,11 @@ The database and Redis still come from the environment, so CI runs the same suit
 PostgreSQL and Redis (REQUIRE_SERVICES=1) that a developer runs on SQLite.
 """
 
+import os
+import time
+
 from .base import *  # noqa: F403
-from .base import env
+from .base import CACHES, env
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -18,3 +21,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405
+# Each test run has its own cache keys: ids start again with each test database, so a copy
+# left in Redis by an earlier run must never answer for a new event with the same id.
+CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}-{time.time_ns()}"
+# Every change shows at once in tests (the shared queue's short grace is tested by name).
+JUDGE_QUEUE_MAX_STALE_SECONDS = 0.0

@@ -5,8 +5,9 @@
    stops: a failed fetch says so on the page and tries again at the next tick; an answer that
    is not the list (the session ended, a login page) reloads the whole page so the server can
    redirect; without fetch the page reloads every 30 seconds like the <noscript> refresh.
-   Focus stays on the same call's button or link across a swap, and a polite live region says
-   when the number of open calls grows.
+   Focus stays on the same call's button or link across a swap, a polite live region says
+   when the number of open calls grows, and the rows this judge holds are highlighted (the
+   list is one copy for every judge; the calls they hold are also listed above it).
 
    The call page: a filter box over the rule sections, and the focus moves to the summary of a
    ruling that was not saved. No build step, no dependencies. */
@@ -65,11 +66,25 @@
     }
   }
 
+  /* The list is one copy shared by every judge: mark the rows this judge holds. */
+  var me = queue.getAttribute("data-me");
+  function markMine() {
+    if (!me) {
+      return;
+    }
+    var rows = queue.querySelectorAll('tr[data-holder="' + me + '"]');
+    for (var i = 0; i < rows.length; i++) {
+      rows[i].classList.add("queue-mine");
+    }
+  }
+  markMine();
+
   function swap(html) {
     var before = openCount(queue);
     var active = document.activeElement;
     var key = active && queue.contains(active) ? active.getAttribute("data-focus-key") : null;
     queue.innerHTML = html;
+    markMine();
     if (key) {
       var again = queue.querySelector('[data-focus-key="' + key + '"]');
       if (again) {

@@ -5,12 +5,14 @@ player's match page. Events are built and driven through matches.services."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -147,6 +149,105 @@ def test_the_queue_query_count_does_not_grow_with_the_calls() -> None:
     assert few <= 10
 
 
+def _queue_list_queries(client: Any) -> tuple[str, int]:
+    """The queue page's body and how many of its queries read the list of calls (the
+    reader holds no call, so no other query joins the matches)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(QUEUE)
+    assert response.status_code == 200
+    listing = [
+        q
+        for q in captured.captured_queries
+        if 'FROM "matches_judgecall"' in q["sql"] and 'JOIN "matches_match"' in q["sql"]
+    ]
+    return response.content.decode(), len(listing)
+
+
+def test_the_queue_is_rendered_once_and_shared_by_the_judges_with_their_own_csrf_token() -> None:
+    event, _, first_judge, matches = _published(6)
+    second_judge = UserFactory()
+    event.judges.add(second_judge)
+    call = _call(matches[0], "shared question")
+    first_html, first_reads = _queue_list_queries(logged_in(first_judge))
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(second_judge)
+    second_html, second_reads = _queue_list_queries(second)
+    assert first_reads == 1 and second_reads == 0  # the second judge got the first's copy
+    assert "shared question" in first_html and "shared question" in second_html
+    assert judge_views.CSRF_PLACEHOLDER not in first_html + second_html
+    # The copy carries each reader's own token: the second judge's claim button works.
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', second_html)
+    assert token is not None
+    response = second.post(call_url(call, "claim"), {"csrfmiddlewaretoken": token.group(1)})
+    assert response.status_code == 302
+    call.refresh_from_db()
+    assert call.holder == second_judge
+
+
+def test_a_change_to_the_calls_shows_at_the_next_look() -> None:
+    _, _, judge, matches = _published(6)
+    client = logged_in(judge)
+    _call(matches[0], "the first question")
+    assert "the first question" in client.get(QUEUE).content.decode()
+    _call(matches[1], "the second question")  # by a player: the copy's version moves
+    html, reads = _queue_list_queries(client)
+    assert "the second question" in html and reads == 1
+    html, reads = _queue_list_queries(client)
+    assert "the second question" in html and reads == 0  # nothing changed: the copy
+
+
+def test_within_the_grace_others_changes_wait_but_your_own_show_at_once(
+    settings: Any,
+) -> None:
+    settings.JUDGE_QUEUE_MAX_STALE_SECONDS = 60
+    event, _, judge, matches = _published(6)
+    colleague = UserFactory()
+    event.judges.add(colleague)
+    client = logged_in(judge)
+    first = _call(matches[0], "the first question")
+    assert "the first question" in client.get(QUEUE).content.decode()
+    _call(matches[1], "a new player question")
+    html, reads = _queue_list_queries(client)
+    assert reads == 0 and "a new player question" not in html  # a young copy is served
+    services.call_claim(actor=colleague, call=first)  # a colleague's change waits too
+    html, _ = _queue_list_queries(client)
+    assert colleague.public_name not in html
+    services.call_add_note(actor=judge, call=first, text="my own note")
+    html, reads = _queue_list_queries(client)
+    assert reads == 1 and "my own note" in html and "a new player question" in html
+
+
+def test_the_calls_you_hold_are_listed_above_the_shared_list() -> None:
+    event, _, judge, matches = _published(6)
+    colleague = UserFactory(display_name="Colleague Judge")
+    event.judges.add(colleague)
+    held = _call(matches[1], "mine to rule")
+    services.call_claim(actor=judge, call=held)
+    _call(matches[0], "nobody holds it yet")
+    mine = logged_in(judge).get(QUEUE).content.decode()
+    box = mine[mine.index('class="queue-mine-box"') : mine.index("</section>")]
+    assert f"Go to my call at table {matches[1].table}" in box
+    assert f'href="{call_url(held)}"' in box and "nobody holds it yet" not in box
+    # The shared list names the holder, and marks the row for the script to highlight.
+    assert f'data-holder="{judge.pk}"' in mine and f'data-me="{judge.pk}"' in mine
+    theirs = logged_in(colleague).get(QUEUE).content.decode()
+    assert 'class="queue-mine-box"' not in theirs and judge.public_name in theirs
+    assert f'data-me="{colleague.pk}"' in theirs
+    # "Mine" is read for the person and says "you".
+    only_mine = logged_in(judge).get(QUEUE, {"status": "mine"}).content.decode()
+    assert "mine to rule" in only_mine and "nobody holds it yet" not in only_mine
+    assert "<strong>you</strong>" in only_mine and "Go to my call" in only_mine
+
+
+def test_a_page_number_out_of_range_is_bounded() -> None:
+    _, _, judge, matches = _published(4)
+    _call(matches[0], "only one")
+    client = logged_in(judge)
+    for page in ("0", "-3", "x", "99999999999999999999"):
+        response = client.get(QUEUE, {"page": page})
+        assert response.status_code == 200 and "only one" in response.content.decode()
+
+
 def test_players_get_403_and_calls_of_other_events_are_404() -> None:
     event, _, judge, matches = _published(4)
     _, _, outsider, _ = _published(4)
@@ -169,8 +270,6 @@ def test_players_get_403_and_calls_of_other_events_are_404() -> None:
 
 
 def test_anonymous_people_are_sent_to_log_in() -> None:
-    from django.test import Client
-
     response = Client().get(QUEUE)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
