@@ -431,7 +431,14 @@ def outcome(b: Bench) -> tuple[Counter[tuple[str, str]], int]:
 def measure(b: Bench, db_url: str, redis: str | None) -> None:
     args = b.args
     serve = harness.serving(
-        "bench-judge-", db_url, redis, SECRET_KEY, args.workers, log_lines=8, show_500s=True
+        "bench-judge-",
+        db_url,
+        redis,
+        SECRET_KEY,
+        args.workers,
+        args.threads,
+        log_lines=8,
+        show_500s=True,
     )
     with serve as (server, _env, collected):
         print(
@@ -599,6 +606,9 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=60.0, help="seconds the players arrive in")
     parser.add_argument("--bound", type=float, default=180.0, help="seconds, the whole load")
     parser.add_argument("--player-clients", type=int, default=32, help="player threads")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="gunicorn threads per worker (production: 1)"
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()

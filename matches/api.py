@@ -406,7 +406,7 @@ def match_calls(request: Request, pk: int) -> Response:
         return Response([_call_out(c) for c in match.calls.select_related("holder")])
     data = validated(s.CallInput, request.data)
     call, created = services.call_open(actor=request.user, match=match, **data)
-    call = selectors.call_visible(request.user, call.pk)
+    call = selectors.call_visible(request.user, call.pk, lean=True)
     return Response(
         _call_out(call), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
     )
@@ -444,11 +444,11 @@ def calls(request: Request) -> Response:
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def call_detail(request: Request, pk: int) -> Response:
-    return Response(_call_out(selectors.call_visible(request.user, pk)))
+    return Response(_call_out(selectors.call_visible(request.user, pk, lean=True)))
 
 
 def _staff_call(request: Request, pk: int) -> Any:
-    call = selectors.call_visible(request.user, pk)
+    call = selectors.call_visible(request.user, pk, lean=True)
     perms.require_staff(request.user, call.tournament)
     return call
 
@@ -458,7 +458,7 @@ def _staff_call(request: Request, pk: int) -> Any:
 @permission_classes([permissions.IsAuthenticated])
 def call_claim(request: Request, pk: int) -> Response:
     call = services.call_claim(actor=request.user, call=_staff_call(request, pk))
-    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
 @extend_schema(
@@ -477,7 +477,7 @@ def call_claim_next(request: Request) -> Response:
     call = services.call_claim_next(actor=request.user, event=event)
     if call is None:
         return Response(status=status.HTTP_204_NO_CONTENT)
-    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
 @extend_schema(request=None, responses=s.CallOutput)
@@ -485,7 +485,7 @@ def call_claim_next(request: Request) -> Response:
 @permission_classes([permissions.IsAuthenticated])
 def call_hand_back(request: Request, pk: int) -> Response:
     call = services.call_hand_back(actor=request.user, call=_staff_call(request, pk))
-    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
 @extend_schema(request=s.EscalateInput, responses=s.CallOutput)
@@ -494,7 +494,7 @@ def call_hand_back(request: Request, pk: int) -> Response:
 def call_escalate(request: Request, pk: int) -> Response:
     data = validated(s.EscalateInput, request.data)
     call = services.call_escalate(actor=request.user, call=_staff_call(request, pk), **data)
-    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
 @extend_schema(request=s.EscalateInput, responses=s.CallOutput, description="Add a note.")
@@ -505,7 +505,7 @@ def call_notes(request: Request, pk: int) -> Response:
     call = services.call_add_note(
         actor=request.user, call=_staff_call(request, pk), text=data.get("note", "")
     )
-    return Response(_call_out(selectors.call_visible(request.user, call.pk)))
+    return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
 @extend_schema(request=s.RulingInput, responses={201: s.RulingOutput})

@@ -180,20 +180,47 @@ def judged_events(user: Any) -> QuerySet[Tournament]:
     running = [EventStatus.RUNNING.value, EventStatus.TOP_CUT.value]
     qs = Tournament.objects.filter(status__in=running)
     if not user.is_superuser:
-        qs = qs.filter(Q(judges=user) | Q(organisers=user))
-    return qs.distinct()
+        # Two small subqueries rather than joins and DISTINCT: every look at the queue and
+        # every "take the next call" asks this.
+        judges = Tournament.judges.through.objects.filter(user=user).values("tournament_id")
+        organisers = Tournament.organisers.through.objects.filter(user=user)
+        qs = qs.filter(Q(pk__in=judges) | Q(pk__in=organisers.values("tournament_id")))
+    return qs
 
 
 QUEUE_FILTERS = ("open", "mine", "escalated", "resolved", "all")
 QUEUE_SORTS = ("waiting", "table")
 
 
+def queue_version_key(event_id: int) -> str:
+    """The cache counter that moves with every change to an event's calls (services)."""
+    return f"judge-queue:version:{event_id}"
+
+
+def queue_touch_key(user_id: int) -> str:
+    """When this person last changed a call (a timestamp; services)."""
+    return f"judge-queue:touched:{user_id}"
+
+
 def judge_queue(
     user: Any, *, state: str = "open", sort: str = "waiting", event: Tournament | None = None
 ) -> QuerySet[JudgeCall]:
     """The queue across every event the person judges today, filtered and sorted."""
-    events = judged_events(user)
-    qs = JudgeCall.objects.filter(tournament__in=events.values("pk"))
+    events = judged_events(user).values("pk")
+    return queue_calls(events, state=state, sort=sort, event=event, user=user)
+
+
+def queue_calls(
+    event_ids: Any,
+    *,
+    state: str = "open",
+    sort: str = "waiting",
+    event: Tournament | None = None,
+    user: Any = None,
+) -> QuerySet[JudgeCall]:
+    """The calls of these events (ids or a subquery) as the queue shows them; ``user`` is
+    needed only for "mine"."""
+    qs = JudgeCall.objects.filter(tournament__in=event_ids)
     if event is not None:
         qs = qs.filter(tournament=event)
     if state == "open":
@@ -205,46 +232,52 @@ def judge_queue(
     elif state == "resolved":
         qs = qs.filter(status=CallStatus.RESOLVED)
     order = ("match__table", "opened_at", "id") if sort == "table" else ("opened_at", "id")
-    person = ("display_name", "username", "first_name", "last_name")
-    # Only what the queue shows: the joined rows are wide (accounts, events), and loading
-    # every column of ten tables dominated the queue's cost.
-    return (
-        qs.select_related(
-            "tournament", "holder", "match__round", "match__a__player", "match__b__player"
-        )
-        .only(
-            "kind",
-            "status",
-            "question",
-            "notes",
-            "escalated",
-            "opened_at",
-            "claimed_at",
-            "resolved_at",
-            "tournament__name",
-            "tournament__slug",
-            "tournament__status",
-            *(f"holder__{f}" for f in person),
-            "match__table",
-            "match__round__number",
-            "match__a__walk_in_name",
-            "match__b__walk_in_name",
-            *(f"match__a__player__{f}" for f in person),
-            *(f"match__b__player__{f}" for f in person),
-        )
-        .order_by(*order)
+    return _call_columns(qs).order_by(*order)
+
+
+_PERSON = ("display_name", "username", "first_name", "last_name")
+
+
+def _call_columns(qs: QuerySet[JudgeCall]) -> QuerySet[JudgeCall]:
+    """Only what the queue and the API show of a call: the joined rows are wide (accounts,
+    events), and building and loading every column of ten tables dominated their cost."""
+    return qs.select_related(
+        "tournament", "holder", "match__round", "match__a__player", "match__b__player"
+    ).only(
+        "kind",
+        "status",
+        "question",
+        "notes",
+        "escalated",
+        "opened_at",
+        "claimed_at",
+        "resolved_at",
+        "tournament__name",
+        "tournament__slug",
+        "tournament__status",
+        *(f"holder__{f}" for f in _PERSON),
+        "match__table",
+        "match__round__number",
+        "match__a__walk_in_name",
+        "match__a__player_id",
+        "match__b__walk_in_name",
+        "match__b__player_id",
+        *(f"match__a__player__{f}" for f in _PERSON),
+        *(f"match__b__player__{f}" for f in _PERSON),
     )
 
 
-def call_visible(user: Any, call_id: int) -> JudgeCall:
-    """A call for the event's staff, or for a player of its match; else 404."""
-    call = (
-        JudgeCall.objects.select_related(
+def call_visible(user: Any, call_id: int, *, lean: bool = False) -> JudgeCall:
+    """A call for the event's staff, or for a player of its match; else 404. ``lean`` loads
+    only what the API shows of it (the pages need the whole rows)."""
+    qs = JudgeCall.objects.filter(pk=call_id)
+    if lean:
+        qs = _call_columns(qs)
+    else:
+        qs = qs.select_related(
             "tournament", "holder", "match__round", "match__a__player", "match__b__player"
         )
-        .filter(pk=call_id)
-        .first()
-    )
+    call = qs.first()
     if call is None:
         raise Http404("No such call.")
     if permissions.is_staff_of(user, call.tournament):

@@ -93,7 +93,9 @@ def _lock_for_result(match: Match) -> tuple[Round, Match]:
 
 def _lock_match(match: Match | int) -> Match:
     pk = match if isinstance(match, int) else match.pk
-    return Match.objects.select_for_update(of=("self",)).select_related("round").get(pk=pk)
+    return (
+        Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=pk)
+    )
 
 
 def _bump_round(round_: Round) -> None:
@@ -1551,12 +1553,38 @@ def check_record_bounds(record: Any) -> None:
         )
 
 
+QUEUE_TOUCH_SECONDS = 120  # longer than any copy of the queue is kept
 CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,60}$")
 
 
 def _lock_call(call: JudgeCall | int) -> JudgeCall:
     pk = call if isinstance(call, int) else call.pk
     return JudgeCall.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=pk)
+
+
+def _queue_changed(call: JudgeCall, actor: Any) -> None:
+    """The judges' queue is rendered once per version of each event's calls and shared by
+    every judge (matches.judge_views). Move the version now, for reads inside this
+    transaction, and again at commit, so no page rendered in between outlives the change; and
+    note when this person last changed the queue, so their own next look is never an older
+    copy."""
+    from matches.selectors import queue_touch_key, queue_version_key
+
+    key = queue_version_key(call.tournament_id)
+
+    def bump() -> None:
+        if cache.add(key, 1, timeout=None):
+            return
+        try:
+            cache.incr(key)
+        except ValueError:  # evicted between add and incr
+            cache.set(key, 1, timeout=None)
+
+    bump()
+    transaction.on_commit(bump)
+    if permissions.is_authenticated(actor):
+        touched = timezone.now().timestamp()
+        cache.set(queue_touch_key(actor.pk), touched, QUEUE_TOUCH_SECONDS)
 
 
 def _open_or_join_call(
@@ -1578,6 +1606,7 @@ def _open_or_join_call(
         if kind == CallKind.DISPUTE and existing.kind != CallKind.DISPUTE:
             existing.kind = CallKind.DISPUTE
         existing.save(update_fields=["notes", "kind"])
+        _queue_changed(existing, actor)
         return existing, False
     call = JudgeCall.objects.create(
         tournament_id=match.round.tournament_id,
@@ -1586,6 +1615,7 @@ def _open_or_join_call(
         question=question,
         opened_by=actor if permissions.is_authenticated(actor) else None,
     )
+    _queue_changed(call, actor)
     audit(
         tournament=match.round.tournament,
         actor=actor,
@@ -1606,7 +1636,10 @@ def call_open(*, actor: Any, match: Match, question: str = "") -> tuple[JudgeCal
             _("question: at most %(n)d characters.") % {"n": MAX_QUESTION}, field="question"
         )
     with transaction.atomic():
-        round_, match = _lock_for_result(match)
+        # The match lock alone keeps one open call per match; a call changes no result, so it
+        # does not queue behind the round's results (as _lock_for_result would make it).
+        match = _lock_match(match)
+        round_ = match.round
         tournament = round_.tournament
         is_staff = permissions.is_staff_of(actor, tournament)
         if _acting_side(actor, match) is None and not is_staff:
@@ -1637,6 +1670,7 @@ def call_claim(*, actor: Any, call: JudgeCall) -> JudgeCall:
         call.status = CallStatus.CLAIMED
         call.claimed_at = timezone.now()
         call.save(update_fields=["holder", "status", "claimed_at"])
+        _queue_changed(call, actor)
         audit(tournament=call.tournament, actor=actor, action="call.claimed", target=call)
         return call
 
@@ -1669,6 +1703,7 @@ def call_claim_next(*, actor: Any, event: Tournament | None = None) -> JudgeCall
         call.status = CallStatus.CLAIMED
         call.claimed_at = timezone.now()
         call.save(update_fields=["holder", "status", "claimed_at"])
+        _queue_changed(call, actor)
         audit(tournament=call.tournament, actor=actor, action="call.claimed", target=call)
         return call
 
@@ -1685,6 +1720,7 @@ def call_hand_back(*, actor: Any, call: JudgeCall) -> JudgeCall:
         call.holder = None
         call.status = CallStatus.OPEN
         call.save(update_fields=["holder", "status"])
+        _queue_changed(call, actor)
         audit(tournament=call.tournament, actor=actor, action="call.handed_back", target=call)
         return call
 
@@ -1706,6 +1742,7 @@ def call_escalate(*, actor: Any, call: JudgeCall, note: str = "") -> JudgeCall:
         if note:
             call.notes = (call.notes + "\n" if call.notes else "") + f"{actor.public_name}: {note}"
         call.save(update_fields=["escalated", "holder", "status", "claimed_at", "notes"])
+        _queue_changed(call, actor)
         audit(
             tournament=call.tournament,
             actor=actor,
@@ -1729,6 +1766,7 @@ def call_add_note(*, actor: Any, call: JudgeCall, text: str) -> JudgeCall:
         permissions.require_staff(actor, call.tournament)
         call.notes = (call.notes + "\n" if call.notes else "") + f"{actor.public_name}: {text}"
         call.save(update_fields=["notes"])
+        _queue_changed(call, actor)
         audit(tournament=call.tournament, actor=actor, action="call.note", target=call, note=text)
         return call
 
@@ -1806,8 +1844,14 @@ def call_ruling(
         raise ServiceError(_("decision: unknown decision."), field="decision")
     replayed = replay_record(record) if record is not None else None
     with transaction.atomic():
-        call = JudgeCall.objects.select_related("match__round").get(pk=call.pk)
-        round_, match = _lock_for_result(call.match)
+        call = JudgeCall.objects.select_related("match__round__tournament").get(pk=call.pk)
+        if result is not None:
+            round_, match = _lock_for_result(call.match)
+        else:
+            # A ruling that leaves the result alone writes the call and the ruling only: the
+            # call's lock is enough, and it does not queue behind the round's results.
+            match = call.match
+            round_ = match.round
         call = _lock_call(call)
         tournament = round_.tournament
         permissions.require_staff(actor, tournament)
@@ -1854,6 +1898,7 @@ def call_ruling(
         call.holder = call.holder or actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
+        _queue_changed(call, actor)
         audit(
             tournament=tournament,
             actor=actor,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from config.errors import Forbidden
@@ -18,16 +21,50 @@ def can_create_events(user: Any) -> bool:
     return is_authenticated(user) and (user.is_organiser or user.is_superuser)
 
 
+# Within one request a person's role at an event is asked several times (the view, then
+# the service, then the response): each answer is remembered until the request ends.
+_roles_this_request: ContextVar[dict[tuple[str, int, int], bool] | None] = ContextVar(
+    "roles_this_request", default=None
+)
+
+
+class RolesPerRequestMiddleware:
+    """Remembers is_organiser_of / is_judge_of answers for the length of one request only
+    (a change of staff applies from the next request)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _roles_this_request.set({})
+        try:
+            return self.get_response(request)
+        finally:
+            _roles_this_request.reset(token)
+
+
+def _has_role(role: str, user: Any, tournament: Tournament) -> bool:
+    memo = _roles_this_request.get()
+    key = (role, user.pk, tournament.pk)
+    if memo is not None and key in memo:
+        return memo[key]
+    people = tournament.organisers if role == "organiser" else tournament.judges
+    answer = people.filter(pk=user.pk).exists()
+    if memo is not None:
+        memo[key] = answer
+    return answer
+
+
 def is_organiser_of(user: Any, tournament: Tournament) -> bool:
     if not is_authenticated(user):
         return False
     if user.is_superuser:
         return True
-    return tournament.organisers.filter(pk=user.pk).exists()
+    return _has_role("organiser", user, tournament)
 
 
 def is_judge_of(user: Any, tournament: Tournament) -> bool:
-    return is_authenticated(user) and tournament.judges.filter(pk=user.pk).exists()
+    return is_authenticated(user) and _has_role("judge", user, tournament)
 
 
 def is_staff_of(user: Any, tournament: Tournament) -> bool:

@@ -267,3 +267,32 @@ def test_judges_add_notes_to_a_call() -> None:
     assert client_for(judge).post(f"/api/calls/{call.pk}/notes/", {"note": " "}).status_code == 400
     player = client_for(matches[0].a.player)
     assert player.post(f"/api/calls/{call.pk}/notes/", {"note": "x"}).status_code == 403
+
+
+def test_a_ruling_asks_the_judges_role_once_per_request() -> None:
+    """The view, the service and the answer all ask whether the user judges the event:
+    tournaments.permissions.RolesPerRequestMiddleware answers the repeats from memory."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, _, judge, matches = _published()
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0], question="Help")
+    services.call_claim(actor=judge, call=call)
+    with CaptureQueriesContext(connection) as captured:
+        response = client_for(judge).post(
+            f"/api/calls/{call.pk}/ruling/",
+            {"text": "Play on.", "citations": ["CR 4.4.1"]},
+            format="json",
+        )
+    assert response.status_code == 201, response.content
+    role_reads = [q for q in captured if "tournaments_tournament_judges" in q["sql"]]
+    assert len(role_reads) == 1
+
+
+def test_a_change_of_staff_applies_from_the_next_request() -> None:
+    event, _, judge, matches = _published()
+    call, _ = services.call_open(actor=matches[0].a.player, match=matches[0], question="Help")
+    client = client_for(judge)
+    assert client.get(f"/api/calls/{call.pk}/").status_code == 200
+    event.judges.remove(judge)
+    assert client.get(f"/api/calls/{call.pk}/").status_code == 404
