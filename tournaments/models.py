@@ -126,6 +126,11 @@ class Tournament(models.Model):
     hide_standings_before_final = models.BooleanField(
         _("hide standings before the final Swiss round"), default=False
     )
+    judges_may_check_in = models.BooleanField(
+        _("judges may check players in"),
+        default=False,
+        help_text=_("Judges then work the check-in desk alongside the organisers."),
+    )
     # The pairing draw's seed: kept so anyone can re-run an event's pairings (swiss_state).
     pairing_seed = models.CharField(max_length=32, blank=True)
     organisers = models.ManyToManyField(
@@ -322,12 +327,19 @@ class Registration(models.Model):
 class AuditEntry(models.Model):
     """One change, kept forever: who did what to which object of an event, and when."""
 
+    # The trail outlives what it describes: deleting an event or a registration (the admin
+    # can) keeps its entries, which still name the event by slug.
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="audit_entries"
+        Tournament,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
     )
+    event_slug = models.CharField(max_length=140, blank=True, db_index=True)
     registration = models.ForeignKey(
         Registration,
-        on_delete=models.CASCADE,
+        on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="audit_entries",

@@ -71,6 +71,7 @@ def audit(
     target_label = f"{target._meta.model_name}:{target.pk}" if target is not None else ""
     return AuditEntry.objects.create(
         tournament=tournament,
+        event_slug=tournament.slug if tournament is not None else "",
         registration=registration,
         actor=actor if permissions.is_authenticated(actor) else None,
         action=action,
