@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tournaments",
     "decks",
     "matches",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -168,6 +169,8 @@ EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="battledesk@localhost")
+# The site's address as players reach it: links in notification e-mails and webhook posts.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -226,4 +229,5 @@ LOGGING = {
 # auto-confirm delay has passed after its round ended (off unless the event sets it).
 CELERY_BEAT_SCHEDULE = {
     "auto-confirm-lone-reports": {"task": "matches.auto_confirm", "schedule": 60.0},
+    "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
 }

@@ -1,0 +1,136 @@
+"""An event's notification settings and the delivery log.
+
+``NotificationSettings`` is one row per event (absent: the defaults, e-mail on for every kind,
+no webhook). ``Delivery`` is one message on one channel to one recipient; its ``key`` (event,
+kind, object, version, recipient) is unique, so the same thing is never queued twice, and the
+sending task claims the row with a conditional update, so it is never sent twice.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxLengthValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Tournament
+
+MAX_WEBHOOK_URL = 500
+
+
+class Kind(models.TextChoices):
+    PAIRINGS_PUBLISHED = "pairings_published", _("Pairings published")
+    RESULT_TO_CONFIRM = "result_to_confirm", _("A result to confirm")
+    DISPUTE_RULED = "dispute_ruled", _("A dispute ruled")
+    PLAYER_DROPPED = "player_dropped", _("A player dropped or disqualified")
+
+
+class Channel(models.TextChoices):
+    EMAIL = "email", _("E-mail")
+    WEBHOOK = "webhook", _("Webhook")
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
+
+
+DEFAULT_EMAIL_KINDS = [k.value for k in Kind]
+DEFAULT_WEBHOOK_KINDS = [Kind.PAIRINGS_PUBLISHED.value]
+
+
+def default_email_kinds() -> list[str]:
+    return list(DEFAULT_EMAIL_KINDS)
+
+
+def default_webhook_kinds() -> list[str]:
+    return list(DEFAULT_WEBHOOK_KINDS)
+
+
+class NotificationSettings(models.Model):
+    """Which kinds go out by e-mail and to the webhook, for one event."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    webhook_url = models.URLField(
+        _("webhook URL"),
+        max_length=MAX_WEBHOOK_URL,
+        blank=True,
+        help_text=_("An https address, such as a Discord channel's webhook URL. Empty: none."),
+    )
+    email_kinds = models.JSONField(_("e-mail players about"), default=default_email_kinds)
+    webhook_kinds = models.JSONField(_("post to the webhook about"), default=default_webhook_kinds)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self) -> str:
+        return f"notifications of {self.tournament}"
+
+    def sends(self, channel: str, kind: str) -> bool:
+        if channel == Channel.WEBHOOK:
+            return bool(self.webhook_url) and kind in (self.webhook_kinds or [])
+        return kind in (self.email_kinds or [])
+
+
+class Delivery(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notification_deliveries"
+    )
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    # The idempotency key: event, kind, object and its version, recipient.
+    key = models.CharField(max_length=200, unique=True)
+    # What happened (kind, object, version): every delivery of one occurrence shares it, and
+    # the task that fans them out finds them by it.
+    source = models.CharField(max_length=120)
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="notification_deliveries",
+    )
+    subject = models.CharField(max_length=200)
+    body = models.TextField(validators=[MaxLengthValidator(10_000)])
+    # Structured fields a generic webhook receives beside the text.
+    payload = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # When a failed delivery is tried again; null when it will not be.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "deliveries"
+        indexes = [
+            models.Index(fields=["tournament", "source"]),
+            models.Index(fields=["tournament", "-created_at"]),
+            models.Index(
+                fields=["status", "next_attempt_at"],
+                condition=Q(status__in=["pending", "failed", "sending"]),
+                name="delivery_unfinished",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="delivery_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.channel} {self.key}"

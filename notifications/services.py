@@ -1,0 +1,799 @@
+"""Use cases for notifications: the only code that writes settings and deliveries.
+
+Two halves:
+
+- *Queueing* (``notify_*``), called by other apps' services inside their transactions: each
+  writes one ``Delivery`` row per message (e-mail to a player with an address, or the event's
+  webhook) under a unique idempotency key, and schedules the Celery task that sends them with
+  ``transaction.on_commit``, so nothing goes out for a change that is rolled back. It runs in
+  a savepoint and never raises: a notification never stops a round being published.
+- *Sending* (``deliver``), called by the task: it claims the row with one conditional UPDATE
+  (pending or failed -> sending), so of two copies of the task only one sends; sends; and
+  marks it sent, or failed with the error and the time of the next attempt (exponential
+  backoff, at most ``MAX_ATTEMPTS``). A delivery left "sending" by a worker that died is never
+  sent again (``sweep`` marks it failed): at most once, never twice.
+
+Webhooks: https only, the host must resolve to public addresses, a short timeout, redirects are
+never followed. A Discord webhook URL gets Discord's JSON (``content``, mentions off); any other
+URL gets the same ``content`` with structured fields beside it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import socket
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.errors import ServiceError
+from matches.models import CallKind, Match, MatchStatus, Round, Ruling
+from notifications import selectors
+from notifications.models import (
+    MAX_WEBHOOK_URL,
+    Channel,
+    Delivery,
+    DeliveryStatus,
+    Kind,
+    NotificationSettings,
+)
+from tournaments import permissions
+from tournaments.models import Registration, Tournament
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+BACKOFF_SECONDS = 30  # then 60, 120, 240
+MAX_BACKOFF_SECONDS = 30 * 60
+WEBHOOK_TIMEOUT_SECONDS = 5.0
+# A delivery still "sending" after this long was cut off (the worker died mid-send).
+STALE_SENDING = timedelta(minutes=15)
+# A pending delivery older than this lost its task (the broker was down at commit).
+LOST_PENDING = timedelta(minutes=2)
+DISCORD_HOSTS = frozenset(
+    {"discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"}
+)
+DISCORD_MAX_CONTENT = 2000
+USER_AGENT = "Battledesk-notifications/1 (+https://github.com/battledesk)"
+MAX_SUBJECT = 200
+# HTTP answers that will not change by trying again.
+PERMANENT_HTTP = frozenset({400, 401, 403, 404, 405, 410, 413, 422})
+
+
+# --- settings --------------------------------------------------------------------------------
+
+
+def _check_kinds(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise ServiceError(_("%(f)s: a list of kinds.") % {"f": name}, field=name)
+    kinds: list[str] = []
+    for item in value:
+        if item not in Kind.values:
+            raise ServiceError(
+                _("%(f)s: unknown kind %(k)s.") % {"f": name, "k": str(item)[:40]}, field=name
+            )
+        if item not in kinds:
+            kinds.append(item)
+    return kinds
+
+
+def check_webhook_url(value: Any) -> str:
+    """An https URL of at most MAX_WEBHOOK_URL characters on a public host, or ""."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ServiceError(_("webhook_url: a URL or empty."), field="webhook_url")
+    url = value.strip()
+    if not url:
+        return ""
+    if len(url) > MAX_WEBHOOK_URL:
+        raise ServiceError(
+            _("webhook_url: at most %(n)d characters.") % {"n": MAX_WEBHOOK_URL},
+            field="webhook_url",
+        )
+    try:
+        URLValidator(schemes=["https"])(url)
+    except ValidationError:
+        raise ServiceError(
+            _("webhook_url: an https:// address, such as a Discord channel's webhook URL."),
+            field="webhook_url",
+        ) from None
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost") or _is_private_ip(host):
+        raise ServiceError(
+            _("webhook_url: the address must be on the public internet."), field="webhook_url"
+        )
+    return url
+
+
+def _is_private_ip(host: str) -> bool:
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return not address.is_global
+
+
+def _settings_view(prefs: NotificationSettings) -> dict[str, Any]:
+    """What the audit trail keeps: the webhook's host only (its path is a secret token)."""
+    return {
+        "webhook_host": urlsplit(prefs.webhook_url).hostname or "",
+        "email_kinds": list(prefs.email_kinds or []),
+        "webhook_kinds": list(prefs.webhook_kinds or []),
+    }
+
+
+def settings_update(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    webhook_url: str | None = None,
+    email_kinds: Iterable[str] | None = None,
+    webhook_kinds: Iterable[str] | None = None,
+) -> NotificationSettings:
+    """The event's organisers set its webhook and which kinds go out on each channel; a field
+    left as None keeps its value."""
+    from tournaments.services import audit
+
+    permissions.require_organiser(actor, tournament)
+    url = check_webhook_url(webhook_url) if webhook_url is not None else None
+    emails = _check_kinds(list(email_kinds), "email_kinds") if email_kinds is not None else None
+    hooks = (
+        _check_kinds(list(webhook_kinds), "webhook_kinds") if webhook_kinds is not None else None
+    )
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+        permissions.require_organiser(actor, tournament)
+        prefs, _created = NotificationSettings.objects.select_for_update().get_or_create(
+            tournament=tournament
+        )
+        before, before_url = _settings_view(prefs), prefs.webhook_url
+        if url is not None:
+            prefs.webhook_url = url
+        if emails is not None:
+            prefs.email_kinds = emails
+        if hooks is not None:
+            prefs.webhook_kinds = hooks
+        prefs.updated_by = actor if permissions.is_authenticated(actor) else None
+        prefs.save()
+        after = _settings_view(prefs)
+        if after != before or prefs.webhook_url != before_url:
+            audit(
+                tournament=tournament,
+                actor=actor,
+                action="notifications.settings_changed",
+                target=prefs,
+                before=before,
+                after=after,
+            )
+    return prefs
+
+
+# --- queueing --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message to queue: to a player (``recipient``) by e-mail, or (None) to the webhook."""
+
+    recipient: Any | None
+    subject: str
+    body: str
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+def _link(path: str) -> str:
+    return str(getattr(settings, "SITE_URL", "") or "").rstrip("/") + path
+
+
+def _queue(
+    tournament: Tournament,
+    kind: str,
+    obj: str,
+    emails: Callable[[], Iterable[Message]],
+    webhook: Callable[[], Message],
+) -> int:
+    """Write the deliveries of one occurrence (kind + object + version) and send them after
+    commit. The builders run only for the channels that are on."""
+    prefs = selectors.settings_for(tournament)
+    source = f"{kind}:{obj}"[:120]
+    rows: list[Delivery] = []
+    if prefs.sends(Channel.EMAIL, kind):
+        for message in emails():
+            user = message.recipient
+            if user is None or not user.email or not user.is_active:
+                continue
+            rows.append(_row(tournament, kind, source, Channel.EMAIL, f"user:{user.pk}", message))
+    if prefs.sends(Channel.WEBHOOK, kind):
+        rows.append(_row(tournament, kind, source, Channel.WEBHOOK, "webhook", webhook()))
+    if not rows:
+        return 0
+    # A key already queued (the same occurrence told twice) is left as it was.
+    Delivery.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+    transaction.on_commit(lambda: _dispatch_after_commit(tournament.pk, source), robust=True)
+    return len(rows)
+
+
+def _row(
+    tournament: Tournament, kind: str, source: str, channel: str, to: str, message: Message
+) -> Delivery:
+    return Delivery(
+        tournament=tournament,
+        kind=kind,
+        channel=channel,
+        key=f"{tournament.pk}:{source}:{to}"[:200],
+        source=source,
+        recipient=message.recipient if channel == Channel.EMAIL else None,
+        subject=message.subject[:MAX_SUBJECT],
+        body=message.body[:10_000],
+        payload=message.payload,
+    )
+
+
+def _dispatch_after_commit(tournament_id: int, source: str) -> None:
+    from notifications import tasks
+
+    tasks.dispatch_task.delay(tournament_id, source)
+
+
+def _safely(what: str, queue: Callable[[], int]) -> int:
+    """Queue in a savepoint; a failure is logged and never undoes the caller's change."""
+    try:
+        with transaction.atomic():
+            return queue()
+    except Exception:
+        logger.exception("notifications: could not queue %s", what)
+        return 0
+
+
+def _person(registration: Registration | None) -> str:
+    return registration.name if registration is not None else _("nobody")
+
+
+def _result_text(match: Match, games: tuple[int, int, int] | None) -> str:
+    if games is None:
+        return _("no result")
+    text = f"{_person(match.a)} {games[0]}-{games[1]} {_person(match.b)}"
+    if games[2]:
+        text += " " + _("(%(n)d drawn)") % {"n": games[2]}
+    return text
+
+
+def _table_text(match: Match) -> str:
+    return _("table %(t)s") % {"t": match.table} if match.table else _("no table")
+
+
+def notify_pairings_published(round_: Round) -> int:
+    """Every player of the round: their table and opponent (or bye); the webhook: a link."""
+    return _safely("pairings", lambda: _pairings_published(round_))
+
+
+def _pairings_published(round_: Round) -> int:
+    tournament = round_.tournament
+    slug = tournament.slug
+    pairings_url = _link(reverse("round_pairings", args=[slug, round_.number]))
+    my_match_url = _link(reverse("my_match", args=[slug]))
+    heading = _("Round %(n)d of %(event)s is paired.") % {
+        "n": round_.number,
+        "event": tournament.name,
+    }
+
+    def emails() -> Iterable[Message]:
+        matches = Match.objects.filter(round=round_).select_related("a__player", "b__player")
+        for match in matches:
+            for me, them in ((match.a, match.b), (match.b, match.a)):
+                if me is None or me.player is None:
+                    continue
+                if them is None:
+                    seat = _("You have a bye this round.")
+                    subject = _("%(event)s round %(n)d: a bye") % {
+                        "event": tournament.name,
+                        "n": round_.number,
+                    }
+                else:
+                    seat = _("You play %(name)s at %(table)s.") % {
+                        "name": them.name,
+                        "table": _table_text(match),
+                    }
+                    subject = _("%(event)s round %(n)d: %(table)s") % {
+                        "event": tournament.name,
+                        "n": round_.number,
+                        "table": _table_text(match),
+                    }
+                body = "\n\n".join(
+                    [
+                        heading,
+                        seat,
+                        _("Your match: %(url)s") % {"url": my_match_url},
+                        _("All pairings: %(url)s") % {"url": pairings_url},
+                    ]
+                )
+                yield Message(me.player, subject, body)
+
+    def webhook() -> Message:
+        text = f"{heading} {_('Pairings')}: {pairings_url}"
+        return Message(
+            None,
+            heading,
+            text,
+            {
+                "round": round_.number,
+                "stage": round_.stage,
+                "pairings_url": pairings_url,
+                "matches": round_.matches.count(),
+            },
+        )
+
+    return _queue(
+        tournament, Kind.PAIRINGS_PUBLISHED, f"round:{round_.pk}:v{round_.version}", emails, webhook
+    )
+
+
+def notify_result_to_confirm(match: Match) -> int:
+    """After a player's report (the match waits for one side): the opponent is asked to
+    confirm. Does nothing for any other state of the match."""
+    if match.status != MatchStatus.REPORTED or match.b_id is None:
+        return 0
+    return _safely("result to confirm", lambda: _result_to_confirm(match))
+
+
+def _result_to_confirm(match: Match) -> int:
+    match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
+        pk=match.pk
+    )
+    report = match.reports.first()
+    if report is None:
+        return 0
+    reporter = match.a if report.registration_id == match.a_id else match.b
+    confirmer = match.b if reporter == match.a else match.a
+    round_ = match.round
+    tournament = round_.tournament
+    result = _result_text(match, report.games)
+    report_url = _link(reverse("match_report_page", args=[match.pk]))
+    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
+
+    def emails() -> Iterable[Message]:
+        if confirmer is None or confirmer.player is None:
+            return []
+        subject = _("%(event)s: confirm your result") % {"event": tournament.name}
+        body = "\n\n".join(
+            [
+                _("%(name)s reported the result of your match (%(where)s): %(result)s.")
+                % {"name": _person(reporter), "where": where, "result": result},
+                _("Confirm it, or report what happened if it is wrong: %(url)s")
+                % {"url": report_url},
+            ]
+        )
+        return [Message(confirmer.player, subject, body)]
+
+    def webhook() -> Message:
+        text = _("%(event)s, %(where)s: %(name)s reported %(result)s; %(other)s to confirm.") % {
+            "event": tournament.name,
+            "where": where,
+            "name": _person(reporter),
+            "result": result,
+            "other": _person(confirmer),
+        }
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {
+                "round": round_.number,
+                "table": match.table,
+                "match": match.pk,
+                "reported_by": reporter.pk if reporter else None,
+                "games": list(report.games),
+            },
+        )
+
+    return _queue(
+        tournament,
+        Kind.RESULT_TO_CONFIRM,
+        f"match:{match.pk}:v{match.result_version}",
+        emails,
+        webhook,
+    )
+
+
+def notify_dispute_ruled(ruling: Ruling) -> int:
+    """Both players of a disputed match: the judge's ruling. Other calls: nothing."""
+    return _safely("dispute ruling", lambda: _dispute_ruled(ruling))
+
+
+def _dispute_ruled(ruling: Ruling) -> int:
+    ruling = Ruling.objects.select_related(
+        "call__match__round__tournament", "call__match__a__player", "call__match__b__player"
+    ).get(pk=ruling.pk)
+    if ruling.call.kind != CallKind.DISPUTE:
+        return 0
+    match = ruling.call.match
+    round_ = match.round
+    tournament = round_.tournament
+    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
+    decision = ruling.get_decision_display()
+    result = _result_text(match, match.games if match.status == MatchStatus.FINAL else None)
+    my_match_url = _link(reverse("my_match", args=[tournament.slug]))
+
+    def emails() -> Iterable[Message]:
+        subject = _("%(event)s: a judge ruled on your result") % {"event": tournament.name}
+        body = "\n\n".join(
+            [
+                _("A judge ruled on the disputed result of your match (%(where)s).")
+                % {"where": where},
+                f"{decision}. {_('Result')}: {result}.",
+                ruling.text,
+                _("Your match: %(url)s") % {"url": my_match_url},
+            ]
+        )
+        return [
+            Message(r.player, subject, body)
+            for r in (match.a, match.b)
+            if r is not None and r.player is not None
+        ]
+
+    def webhook() -> Message:
+        text = _("%(event)s, %(where)s: dispute ruled. %(decision)s; result %(result)s.") % {
+            "event": tournament.name,
+            "where": where,
+            "decision": decision,
+            "result": result,
+        }
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {
+                "round": round_.number,
+                "table": match.table,
+                "match": match.pk,
+                "decision": ruling.decision,
+                "result": match.result_json(),
+            },
+        )
+
+    return _queue(tournament, Kind.DISPUTE_RULED, f"ruling:{ruling.pk}", emails, webhook)
+
+
+def _drop_object(registration: Registration) -> str:
+    assert registration.dropped_at is not None
+    return f"registration:{registration.pk}:{registration.dropped_at.strftime('%Y%m%d%H%M%S%f')}"
+
+
+def _dropped_messages(
+    registration: Registration, infraction: str | None
+) -> tuple[Callable[[], Iterable[Message]], Callable[[], Message]]:
+    tournament = registration.tournament
+    if infraction is None:
+        subject = _("%(event)s: you have dropped") % {"event": tournament.name}
+        line = _("You are dropped from %(event)s%(after)s: you will not be paired again.")
+        webhook_text = _("%(event)s: %(name)s dropped%(after)s.")
+    else:
+        subject = _("%(event)s: you are disqualified") % {"event": tournament.name}
+        line = _("You are disqualified from %(event)s%(after)s (%(infraction)s).")
+        webhook_text = _("%(event)s: %(name)s is disqualified%(after)s (%(infraction)s).")
+    after = (
+        _(" after round %(n)d") % {"n": registration.drop_round} if registration.drop_round else ""
+    )
+    values = {
+        "event": tournament.name,
+        "after": after,
+        "name": registration.name,
+        "infraction": infraction or "",
+    }
+
+    def emails() -> Iterable[Message]:
+        if registration.player is None:
+            return []
+        body = "\n\n".join(
+            [
+                line % values,
+                _(
+                    "Your results so far stay in the standings. Talk to the organiser if this is "
+                    "a mistake."
+                ),
+            ]
+        )
+        return [Message(registration.player, subject, body)]
+
+    def webhook() -> Message:
+        text = webhook_text % values
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {
+                "registration": registration.pk,
+                "player": registration.name,
+                "round": registration.drop_round,
+                "disqualified": infraction is not None,
+            },
+        )
+
+    return emails, webhook
+
+
+def notify_player_dropped(registration: Registration) -> int:
+    """The dropped player (and the webhook, when that kind is on for it)."""
+    return _safely("drop", lambda: _player_dropped(registration))
+
+
+def _player_dropped(registration: Registration) -> int:
+    registration = Registration.objects.select_related("player", "tournament").get(
+        pk=registration.pk
+    )
+    if registration.dropped_at is None:
+        return 0
+    emails, webhook = _dropped_messages(registration, None)
+    return _queue(
+        registration.tournament,
+        Kind.PLAYER_DROPPED,
+        _drop_object(registration),
+        emails,
+        webhook,
+    )
+
+
+def notify_player_disqualified(penalty: Any) -> int:
+    """A disqualification: the drop's message, still pending in this transaction, says so;
+    a player who had dropped before is told separately. Other penalties: nothing."""
+    if penalty.penalty != "disqualification":
+        return 0
+    return _safely("disqualification", lambda: _player_disqualified(penalty))
+
+
+def _player_disqualified(penalty: Any) -> int:
+    registration = Registration.objects.select_related("player", "tournament").get(
+        pk=penalty.registration_id
+    )
+    emails, webhook = _dropped_messages(registration, str(penalty.infraction_label))
+    if registration.dropped_at is not None:
+        source = f"{Kind.PLAYER_DROPPED}:{_drop_object(registration)}"[:120]
+        pending = list(
+            Delivery.objects.filter(
+                tournament_id=registration.tournament_id,
+                source=source,
+                status=DeliveryStatus.PENDING,
+            )
+        )
+        if pending:
+            for delivery in pending:
+                message = (
+                    next(iter(emails()), None) if delivery.channel == Channel.EMAIL else webhook()
+                )
+                if message is None:
+                    continue
+                delivery.subject = message.subject[:MAX_SUBJECT]
+                delivery.body = message.body
+                delivery.payload = {**message.payload, "penalty": penalty.pk}
+                delivery.save(update_fields=["subject", "body", "payload"])
+            return len(pending)
+    return _queue(
+        registration.tournament, Kind.PLAYER_DROPPED, f"penalty:{penalty.pk}", emails, webhook
+    )
+
+
+# --- sending ---------------------------------------------------------------------------------
+
+
+class DeliveryError(Exception):
+    """A message could not be sent; ``permanent`` ones are not tried again."""
+
+    def __init__(
+        self, message: str, *, permanent: bool = False, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.permanent = permanent
+        self.retry_after = retry_after
+
+
+def backoff(attempt: int) -> int:
+    """Seconds before attempt ``attempt + 1``: 30, 60, 120, 240 ... at most 30 minutes."""
+    return int(min(BACKOFF_SECONDS * 2 ** max(attempt - 1, 0), MAX_BACKOFF_SECONDS))
+
+
+def pending_of(tournament_id: int, source: str) -> list[int]:
+    """The deliveries of one occurrence still to send (the dispatch task's list)."""
+    return list(
+        Delivery.objects.filter(
+            tournament_id=tournament_id, source=source, status=DeliveryStatus.PENDING
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+def claim(delivery_id: int, now: datetime | None = None) -> bool:
+    """Take the delivery for sending: one conditional UPDATE, so of two tasks (a retry and a
+    duplicate, or two workers) exactly one gets it."""
+    now = now or timezone.now()
+    claimed = Delivery.objects.filter(
+        pk=delivery_id,
+        status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
+        attempts__lt=MAX_ATTEMPTS,
+    ).update(
+        status=DeliveryStatus.SENDING,
+        attempts=F("attempts") + 1,
+        last_attempt_at=now,
+        next_attempt_at=None,
+    )
+    return claimed == 1
+
+
+def deliver(delivery_id: int) -> tuple[str, int | None]:
+    """Send one delivery if it is still to be sent. Returns its status and, after a failure
+    that will be tried again, the seconds to wait."""
+    if not claim(delivery_id):
+        status = Delivery.objects.filter(pk=delivery_id).values_list("status", flat=True).first()
+        return (status or "missing"), None
+    delivery = Delivery.objects.select_related("tournament", "recipient").get(pk=delivery_id)
+    mine = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.SENDING)
+    try:
+        _send(delivery)
+    except Exception as exc:
+        failure = (
+            exc if isinstance(exc, DeliveryError) else DeliveryError(f"{type(exc).__name__}: {exc}")
+        )
+        again = not failure.permanent and delivery.attempts < MAX_ATTEMPTS
+        wait = max(backoff(delivery.attempts), int(failure.retry_after or 0)) if again else None
+        now = timezone.now()
+        mine.update(
+            status=DeliveryStatus.FAILED,
+            error=failure.message[:2000],
+            next_attempt_at=now + timedelta(seconds=wait) if wait is not None else None,
+        )
+        logger.warning(
+            "notifications: delivery %s failed (attempt %s): %s",
+            delivery_id,
+            delivery.attempts,
+            failure.message,
+        )
+        return DeliveryStatus.FAILED, wait
+    mine.update(status=DeliveryStatus.SENT, sent_at=timezone.now(), error="")
+    return DeliveryStatus.SENT, None
+
+
+def sweep(now: datetime | None = None, limit: int = 1000) -> list[int]:
+    """Celery beat: deliveries whose task was lost or whose retry is due (to send again), after
+    marking those cut off mid-send as failed (not sent again: they may have gone out)."""
+    now = now or timezone.now()
+    Delivery.objects.filter(
+        status=DeliveryStatus.SENDING, last_attempt_at__lt=now - STALE_SENDING
+    ).update(
+        status=DeliveryStatus.FAILED,
+        error=_("Cut off while sending; not sent again in case it went out."),
+        next_attempt_at=None,
+    )
+    lost = Delivery.objects.filter(status=DeliveryStatus.PENDING, created_at__lt=now - LOST_PENDING)
+    due = Delivery.objects.filter(
+        status=DeliveryStatus.FAILED, next_attempt_at__lte=now, attempts__lt=MAX_ATTEMPTS
+    )
+    ids = list(lost.values_list("id", flat=True)[:limit])
+    ids += list(due.values_list("id", flat=True)[: max(limit - len(ids), 0)])
+    return ids
+
+
+def _send(delivery: Delivery) -> None:
+    if delivery.channel == Channel.EMAIL:
+        user = delivery.recipient
+        if user is None or not user.email:
+            raise DeliveryError(_("The player has no e-mail address."), permanent=True)
+        EmailMessage(
+            subject=delivery.subject,
+            body=delivery.body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[user.email],
+        ).send()
+        return
+    prefs = NotificationSettings.objects.filter(tournament_id=delivery.tournament_id).first()
+    if prefs is None or not prefs.webhook_url:
+        raise DeliveryError(_("The event has no webhook any more."), permanent=True)
+    post_webhook(prefs.webhook_url, webhook_payload(delivery, prefs.webhook_url))
+
+
+def is_discord(url: str) -> bool:
+    parts = urlsplit(url)
+    return (parts.hostname or "").lower() in DISCORD_HOSTS and parts.path.startswith(
+        "/api/webhooks/"
+    )
+
+
+def webhook_payload(delivery: Delivery, url: str) -> dict[str, Any]:
+    """Discord's JSON for a Discord webhook (mentions off: a player's name is never a ping);
+    for any other webhook the same ``content`` with the structured fields beside it."""
+    if is_discord(url):
+        content = delivery.body
+        if len(content) > DISCORD_MAX_CONTENT:
+            content = content[: DISCORD_MAX_CONTENT - 1] + "…"
+        return {"content": content, "allowed_mentions": {"parse": []}}
+    tournament = delivery.tournament
+    return {
+        "content": delivery.body,
+        "kind": delivery.kind,
+        "event": {"slug": tournament.slug, "name": tournament.name},
+        "idempotency_key": delivery.key,
+        "created_at": delivery.created_at.isoformat(),
+        "data": delivery.payload,
+    }
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A webhook that answers with a redirect is refused, never followed elsewhere."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def _resolve(host: str) -> list[str]:
+    return [str(info[4][0]) for info in socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)]
+
+
+def _open(request: urllib.request.Request, timeout: float) -> int:
+    opener = urllib.request.build_opener(_NoRedirects)
+    with opener.open(request, timeout=timeout) as response:
+        return int(response.status)
+
+
+def post_webhook(url: str, data: dict[str, Any], *, timeout: float | None = None) -> int:
+    """POST ``data`` as JSON; the HTTP status on success, else a DeliveryError."""
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname:
+        raise DeliveryError(_("The webhook must be an https address."), permanent=True)
+    if not getattr(settings, "NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS", False):
+        try:
+            addresses = _resolve(parts.hostname)
+        except OSError as exc:
+            raise DeliveryError(f"DNS: {exc}") from None
+        if not addresses or any(_is_private_ip(a) for a in addresses):
+            raise DeliveryError(
+                _("The webhook's host is not on the public internet."), permanent=True
+            )
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(data).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
+    )
+    try:
+        return _open(request, timeout or WEBHOOK_TIMEOUT_SECONDS)
+    except urllib.error.HTTPError as exc:
+        if 300 <= exc.code < 400:
+            raise DeliveryError(
+                _("The webhook answered with a redirect (HTTP %(code)d); not followed.")
+                % {"code": exc.code},
+                permanent=True,
+            ) from None
+        try:
+            detail = exc.read(300).decode("utf-8", "replace")
+        except Exception:
+            detail = ""
+        retry_after: float | None = None
+        try:
+            retry_after = float(exc.headers.get("Retry-After", "")) if exc.headers else None
+        except ValueError:
+            retry_after = None
+        raise DeliveryError(
+            f"HTTP {exc.code}: {detail}".strip(),
+            permanent=exc.code in PERMANENT_HTTP,
+            retry_after=retry_after,
+        ) from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise DeliveryError(f"{type(exc).__name__}: {reason}") from None
