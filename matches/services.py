@@ -27,6 +27,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import notifications.services
 from config.errors import Conflict, NotFound, ServiceError
 from matches.models import (
     OPEN_CALL_STATUSES,
@@ -762,6 +763,7 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         target=round_,
         round=round_.number,
     )
+    notifications.services.notify_pairings_published(round_)
     _finish_round_if_done(round_)
     return round_
 
@@ -996,6 +998,7 @@ def _player_report(
     _save_result_change(
         match, change=change, actor=actor, before=before, registration=mine.registration
     )
+    notifications.services.notify_result_to_confirm(match)
     return match
 
 
@@ -1898,6 +1901,7 @@ def call_ruling(
         call.holder = call.holder or actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
+        notifications.services.notify_dispute_ruled(ruling)
         _queue_changed(call, actor)
         audit(
             tournament=tournament,
@@ -2136,6 +2140,7 @@ def penalty_give(
             applied_to_result=applied,
             outcome=outcome[:300],
         )
+        notifications.services.notify_player_disqualified(given)
         audit(
             tournament=tournament,
             actor=actor,

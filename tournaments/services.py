@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+import notifications.services
 from config.errors import Conflict, Forbidden, ServiceError
 from tournaments import permissions
 from tournaments.models import (
@@ -655,6 +656,7 @@ def registration_drop(
         registration=registration,
         round=round_number,
     )
+    notifications.services.notify_player_dropped(registration)
     return registration
 
 
