@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
@@ -58,8 +59,34 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def transition(self, request: Request, slug: str) -> Response:
         event = self.get_object()
         data = validated(s.TransitionInput, request.data)
-        event = services.event_transition(actor=request.user, tournament=event, to=data["to"])
+        event = services.event_transition(actor=request.user, tournament=event, **data)
         return Response(s.EventOutput(event).data)
+
+    @extend_schema(
+        request=s.CheckInDeskInput,
+        responses=OpenApiTypes.OBJECT,
+        description="The check-in desk: several registrations at once (`registrations`), or "
+        "the one a scanned player id, QR text or claim code names (`code`). Organisers, and "
+        "judges when the event lets them.",
+    )
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in_desk(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        data = validated(s.CheckInDeskInput, request.data)
+        if data.get("code"):
+            one = services.registration_check_in_by_code(
+                actor=request.user, tournament=event, code=data["code"]
+            )
+            return Response({"checked_in": [s.RegistrationOutput(one).data], "skipped": []})
+        bulk = services.registrations_check_in(
+            actor=request.user, tournament=event, registration_ids=data["registrations"]
+        )
+        return Response(
+            {
+                "checked_in": [s.RegistrationOutput(r).data for r in bulk.checked_in],
+                "skipped": [{"id": r.pk, "reason": why} for r, why in bulk.skipped],
+            }
+        )
 
     @extend_schema(request=s.PlayerCheckInInput, responses=s.EventOutput)
     @action(detail=True, methods=["post"], url_path="player-check-in")

@@ -57,10 +57,16 @@ class EventForm(forms.ModelForm):
     # Round settings an older form (or a script) may leave out: they keep their value.
     KEEP_WHEN_BLANK = ("first_round_pairing", "late_entry_policy", "cut_policy")
 
+    # Every official BoBA event is a Playmaker tournament: a new event starts there.
+    NEW_EVENT_DEFAULTS = {"game": "boba", "mode": "playmaker", "format_key": "playmaker"}
+
     def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         for name in self.KEEP_WHEN_BLANK:
             self.fields[name].required = False
+        if self.instance.pk is None:
+            for name, value in self.NEW_EVENT_DEFAULTS.items():
+                self.fields[name].initial = value
 
     def clean(self):  # type: ignore[no-untyped-def]
         cleaned = super().clean()

@@ -72,6 +72,13 @@ def is_staff_of(user: Any, tournament: Tournament) -> bool:
     return is_organiser_of(user, tournament) or is_judge_of(user, tournament)
 
 
+def can_run_check_in(user: Any, tournament: Tournament) -> bool:
+    """Organisers, and the event's judges when the organisers let them."""
+    if is_organiser_of(user, tournament):
+        return True
+    return tournament.judges_may_check_in and is_judge_of(user, tournament)
+
+
 def require_organiser(user: Any, tournament: Tournament) -> None:
     if not is_organiser_of(user, tournament):
         raise Forbidden(_("Only this event's organisers may do this."))

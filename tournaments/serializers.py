@@ -50,8 +50,9 @@ class EventOutput(serializers.ModelSerializer):
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     game = serializers.ChoiceField(choices=game_choices(), default="boba")
-    mode = serializers.CharField(max_length=30)
-    format_key = serializers.CharField(max_length=40)
+    # Every official BoBA event is a Playmaker tournament: the default.
+    mode = serializers.CharField(max_length=30, default="playmaker")
+    format_key = serializers.CharField(max_length=40, default="playmaker")
     format_params = serializers.DictField(required=False)
     require_legal_decklist = serializers.BooleanField(required=False)
     match_structure = serializers.CharField(max_length=10, default="bo1")
@@ -78,10 +79,40 @@ class EventInput(serializers.Serializer):
         required=False, allow_null=True, min_value=1, max_value=240
     )
     hide_standings_before_final = serializers.BooleanField(required=False)
+    judges_may_check_in = serializers.BooleanField(required=False)
 
 
 class TransitionInput(serializers.Serializer):
     to = serializers.ChoiceField(choices=[s.value for s in EventStatus])
+    confirm = serializers.BooleanField(
+        required=False, default=False, help_text="Cancelling is final: send true to go on."
+    )
+    no_shows = serializers.ChoiceField(
+        choices=["drop", "keep"],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Starting (running) with some players not checked in: drop or keep them.",
+    )
+
+
+class CheckInDeskInput(serializers.Serializer):
+    registrations = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1),
+        required=False,
+        max_length=200,
+        help_text="Registration ids to check in at once.",
+    )
+    code = serializers.CharField(
+        required=False, max_length=200, help_text="A scanned player id, QR text or claim code."
+    )
+
+    def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]
+        if bool(attrs.get("registrations")) == bool(attrs.get("code")):
+            raise serializers.ValidationError(
+                {"registrations": ["Send either registrations (ids) or code."]}
+            )
+        return attrs
 
 
 class JudgeInput(serializers.Serializer):
@@ -139,11 +170,17 @@ class ClaimInput(serializers.Serializer):
 
 
 class DropInput(serializers.Serializer):
-    round_number = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    # drop_round is a PositiveSmallIntegerField: anything above its range was a 500.
+    round_number = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=32767
+    )
 
 
 class RemoveInput(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    confirm = serializers.BooleanField(
+        required=False, default=False, help_text="The place goes to the waitlist: send true."
+    )
 
 
 class AuditOutput(serializers.ModelSerializer):

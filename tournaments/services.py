@@ -7,20 +7,25 @@ queue up instead of both taking it), and appends an AuditEntry for every change.
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import notifications.services
 from config.errors import Conflict, Forbidden, ServiceError
 from tournaments import permissions
+from tournaments.locks import for_update
 from tournaments.models import (
     ACTIVE_STATUSES,
     AuditEntry,
@@ -55,9 +60,35 @@ EDITABLE_FIELDS = (
     "start_timer_on_publish",
     "auto_confirm_minutes",
     "hide_standings_before_final",
+    "judges_may_check_in",
 )
-# Once players have registered, what they registered for must not change under them.
+# What players build their decks for: it may change until the first decklist is in (an
+# organiser who opened registration with the wrong mode can still fix it), never once the
+# event runs.
 FIXED_AFTER_DRAFT = ("game", "mode", "format_key", "format_params", "match_structure")
+
+
+def _check_format_may_change(tournament: Tournament, field: str) -> None:
+    if tournament.status == EventStatus.DRAFT:
+        return
+    if tournament.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED):
+        raise ServiceError(
+            _("%(field)s: cannot change once the event has started.") % {"field": field},
+            field=field,
+        )
+    submitted = tournament.registrations.filter(decklist__isnull=False).count()
+    if submitted:
+        raise ServiceError(
+            ngettext(
+                "%(field)s: %(n)d player has already submitted a decklist for this format; it "
+                "can no longer change.",
+                "%(field)s: %(n)d players have already submitted decklists for this format; it "
+                "can no longer change.",
+                submitted,
+            )
+            % {"field": field, "n": submitted},
+            field=field,
+        )
 
 
 def audit(
@@ -95,7 +126,7 @@ def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
 
 def _locked(tournament: Tournament) -> Tournament:
     """Re-read the event under a row lock; every registration write goes through this."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return for_update(Tournament.objects).get(pk=tournament.pk)
 
 
 def _validation_error(exc: ValidationError) -> ServiceError:
@@ -153,11 +184,8 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
         old = getattr(tournament, name)
         if old == value:
             continue
-        if name in FIXED_AFTER_DRAFT and tournament.status != EventStatus.DRAFT:
-            raise ServiceError(
-                _("%(field)s: cannot change once the event has left draft.") % {"field": name},
-                field=name,
-            )
+        if name in FIXED_AFTER_DRAFT:
+            _check_format_may_change(tournament, name)
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
     if not changes:
@@ -207,7 +235,17 @@ def _plain(value: Any) -> Any:
 
 
 @transaction.atomic
-def event_transition(*, actor: Any, tournament: Tournament, to: str) -> Tournament:
+def event_transition(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    to: str,
+    confirm: bool = False,
+    no_shows: str | None = None,
+) -> Tournament:
+    """Move the event on. Cancelling is final, so it needs ``confirm``; starting (Running)
+    with some players checked in and others not needs a decision on the others:
+    ``no_shows="drop"`` drops them (each recorded), ``"keep"`` leaves them in."""
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
     try:
@@ -215,6 +253,14 @@ def event_transition(*, actor: Any, tournament: Tournament, to: str) -> Tourname
     except InvalidTransition as exc:
         raise ServiceError(str(exc), field="status", code="invalid_transition") from None
     _check_rounds_allow(tournament, target)
+    if target == EventStatus.CANCELLED and not confirm:
+        raise ServiceError(
+            _("confirm: %(what)s Confirm to go on.") % {"what": cancel_consequences(tournament)},
+            field="confirm",
+            code="confirmation_required",
+        )
+    if target == EventStatus.RUNNING:
+        _settle_no_shows(actor, tournament, no_shows)
     previous = tournament.status
     tournament.status = target.value
     tournament.save(update_fields=["status", "updated_at"])
@@ -226,6 +272,79 @@ def event_transition(*, actor: Any, tournament: Tournament, to: str) -> Tourname
         **{"from": previous, "to": target.value},
     )
     return tournament
+
+
+def cancel_consequences(tournament: Tournament) -> str:
+    """What cancelling the event loses, in words (the confirmation page and the API say it)."""
+    counts = registration_counts(tournament)
+    rounds = tournament.rounds.count()
+    text = _(
+        "Cancelling %(name)s is final: it cannot be reopened, and its %(registered)d registered "
+        "players and %(waitlisted)d on the waitlist lose their places."
+    ) % {
+        "name": tournament.name,
+        "registered": counts["registered"],
+        "waitlisted": counts["waitlisted"],
+    }
+    if rounds:
+        text += " " + ngettext(
+            "Its %(n)d round ends where it is.", "Its %(n)d rounds end where they are.", rounds
+        ) % {"n": rounds}
+    return text
+
+
+NO_SHOW_CHOICES = ("drop", "keep")
+
+
+def no_shows(tournament: Tournament) -> Any:
+    """Registered players not checked in (and not dropped): the no-shows at the start."""
+    return tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=True, dropped_at__isnull=True
+    )
+
+
+def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -> None:
+    if decision is not None and decision not in NO_SHOW_CHOICES:
+        raise ServiceError(_("no_shows: one of drop, keep."), field="no_shows")
+    missing = no_shows(tournament)
+    absent = missing.count()
+    if absent == 0:
+        return
+    anyone_in = tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
+    ).exists()
+    if decision is None:
+        if not anyone_in:
+            return  # check-in was not used: everyone registered plays
+        raise ServiceError(
+            ngettext(
+                "no_shows: %(n)d registered player is not checked in: drop them (no_shows=drop) "
+                "or keep them in the event (no_shows=keep).",
+                "no_shows: %(n)d registered players are not checked in: drop them "
+                "(no_shows=drop) or keep them in the event (no_shows=keep).",
+                absent,
+            )
+            % {"n": absent},
+            field="no_shows",
+            code="no_shows_undecided",
+        )
+    if decision == "keep":
+        audit(tournament=tournament, actor=actor, action="event.no_shows_kept", count=absent)
+        return
+    now = timezone.now()
+    # Locked in the site's order (event, then registrations by id) before they change.
+    dropped = list(missing.select_for_update().order_by("id"))
+    for registration in dropped:
+        registration.dropped_at = now
+        registration.drop_round = None
+        registration.save(update_fields=["dropped_at", "drop_round", "updated_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="registration.dropped_no_show",
+            registration=registration,
+        )
+    audit(tournament=tournament, actor=actor, action="event.no_shows_dropped", count=len(dropped))
 
 
 @transaction.atomic
@@ -330,7 +449,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     tournament = _locked(tournament)
     _require_registration_open(tournament)
     registration = (
-        Registration.objects.select_for_update().filter(tournament=tournament, player=actor).first()
+        for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
     )
     if registration is not None:
         if registration.status in ACTIVE_STATUSES:
@@ -365,7 +484,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
 
 def _locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
     tournament = _locked(registration.tournament)
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    registration = for_update(Registration.objects).get(pk=registration.pk)
     registration.tournament = tournament
     return tournament, registration
 
@@ -397,11 +516,45 @@ def registration_withdraw(*, actor: Any, registration: Registration) -> Registra
 
 @transaction.atomic
 def registration_remove(
-    *, actor: Any, registration: Registration, reason: str = ""
+    *, actor: Any, registration: Registration, reason: str = "", confirm: bool = False
 ) -> Registration:
+    """An organiser takes a registration out; its place goes to the waitlist at once, so it
+    needs ``confirm`` (the message says what is lost)."""
     tournament, registration = _locked_registration(registration)
     permissions.require_organiser(actor, tournament)
+    if not confirm:
+        raise ServiceError(
+            _("confirm: %(what)s Confirm to go on.")
+            % {"what": remove_consequences(registration)},
+            field="confirm",
+            code="confirmation_required",
+        )
     return _remove(actor=actor, tournament=tournament, registration=registration, reason=reason)
+
+
+def remove_consequences(registration: Registration) -> str:
+    """What removing this registration loses, in words."""
+    text = _("Removing %(name)s takes them out of %(event)s.") % {
+        "name": registration.name,
+        "event": registration.tournament.name,
+    }
+    if registration.status == RegistrationStatus.REGISTERED:
+        nxt = (
+            registration.tournament.registrations.filter(status=RegistrationStatus.WAITLISTED)
+            .order_by("queued_at", "id")
+            .first()
+        )
+        if nxt is not None:
+            text += " " + _("Their place goes to %(next)s from the waitlist at once.") % {
+                "next": nxt.name
+            }
+        else:
+            text += " " + _("Their place is freed.")
+    if hasattr(registration, "decklist"):
+        text += " " + _("Their decklist is no longer part of the event.")
+    if registration.is_walk_in:
+        text += " " + _("Their claim code stops working.")
+    return text
 
 
 def _remove(
@@ -476,7 +629,7 @@ def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registratio
         return []
     promoted = []
     waiting = (
-        Registration.objects.select_for_update()
+        for_update(Registration.objects)
         .filter(tournament=tournament, status=RegistrationStatus.WAITLISTED)
         .order_by("queued_at", "id")
     )
@@ -552,16 +705,33 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     if not permissions.is_authenticated(actor):
         raise Forbidden(_("Log in to claim a registration."))
     code = "".join(claim_code.split()).upper()
-    registration = (
-        Registration.objects.select_for_update()
-        .filter(claim_code=code, player__isnull=True)
-        .first()
-    )
-    if registration is None:
+    unclaimed = Registration.objects.filter(claim_code=code, player__isnull=True)
+    found = unclaimed.select_related("tournament").first()
+    # The site's lock order: the event first, then the registration, re-read under its lock
+    # (another account may have claimed it, or an organiser removed it, meanwhile).
+    tournament = _locked(found.tournament) if found is not None else None
+    registration = for_update(unclaimed).filter(pk=found.pk).first() if found else None
+    if tournament is None or registration is None:
         raise ServiceError(
             _("claim_code: no unclaimed registration has this code."), field="claim_code"
         )
-    tournament = _locked(registration.tournament)
+    registration.tournament = tournament
+    if registration.status not in ACTIVE_STATUSES:
+        raise Conflict(
+            _(
+                "claim_code: this registration is no longer in the event (an organiser removed "
+                "it); ask an organiser to add it back."
+            ),
+            field="claim_code",
+            code="registration_inactive",
+        )
+    if permissions.is_judge_of(actor, tournament) and not permissions.is_organiser_of(
+        actor, tournament
+    ):
+        raise Forbidden(
+            _("claim_code: a judge of this event cannot claim a walk-in's registration."),
+            field="claim_code",
+        )
     if Registration.objects.filter(tournament=tournament, player=actor).exists():
         raise ServiceError(
             _("claim_code: you already have a registration for this event."), field="claim_code"
@@ -583,9 +753,17 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
 def registration_check_in(
     *, actor: Any, registration: Registration, checked_in: bool = True
 ) -> Registration:
-    """Organisers check anyone in or out; players check themselves in once it is opened."""
+    """Organisers (and judges, when allowed) check anyone in or out; players check
+    themselves in once it is opened."""
     tournament, registration = _locked_registration(registration)
-    if not permissions.is_organiser_of(actor, tournament):
+    return _check_in(actor, tournament, registration, checked_in)
+
+
+def _check_in(
+    actor: Any, tournament: Tournament, registration: Registration, checked_in: bool
+) -> Registration:
+    """The caller holds the event and registration locks."""
+    if not permissions.can_run_check_in(actor, tournament):
         if not permissions.is_own_registration(actor, registration):
             raise Forbidden(_("You can only check yourself in."))
         if not tournament.player_check_in_open:
@@ -624,6 +802,119 @@ def registration_check_in(
         registration=registration,
     )
     return registration
+
+
+MAX_BULK_CHECK_IN = 200
+
+
+@dataclass(frozen=True)
+class BulkCheckIn:
+    checked_in: list[Registration]
+    skipped: list[tuple[Registration, str]]
+
+
+@transaction.atomic
+def registrations_check_in(
+    *, actor: Any, tournament: Tournament, registration_ids: Sequence[int]
+) -> BulkCheckIn:
+    """Check several players in at once (the desk's "check in selected"). Who cannot be
+    checked in (waitlisted, no legal decklist, ...) is skipped with the reason; the others
+    are checked in, all in one transaction."""
+    ids = sorted({int(i) for i in registration_ids})
+    if not ids:
+        raise ServiceError(_("registrations: choose at least one player."), field="registrations")
+    if len(ids) > MAX_BULK_CHECK_IN:
+        raise ServiceError(
+            _("registrations: at most %(n)d at a time.") % {"n": MAX_BULK_CHECK_IN},
+            field="registrations",
+        )
+    tournament = _locked(tournament)
+    if not permissions.can_run_check_in(actor, tournament):
+        raise Forbidden(_("Only this event's organisers (and judges, when allowed) check in."))
+    locked = list(
+        tournament.registrations.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(pk__in=ids)
+        .order_by("id")
+    )
+    if len(locked) != len(ids):
+        raise ServiceError(
+            _("registrations: not all of these are registrations of this event."),
+            field="registrations",
+        )
+    done: list[Registration] = []
+    skipped: list[tuple[Registration, str]] = []
+    for registration in locked:
+        registration.tournament = tournament
+        if registration.checked_in:
+            continue
+        try:
+            with transaction.atomic():
+                done.append(_check_in(actor, tournament, registration, True))
+        except ServiceError as exc:
+            skipped.append((registration, exc.message))
+    return BulkCheckIn(checked_in=done, skipped=skipped)
+
+
+def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
+    """The check-in desk's search: a name (any part), a player id (as people type it), or a
+    table number of the event's latest round."""
+    from accounts.player_ids import normalise_player_id
+
+    registrations = tournament.registrations.order_by(
+        "player__display_name", "walk_in_name", "id"
+    )
+    query = query.strip()
+    if not query:
+        return registrations
+    match = (
+        Q(player__display_name__icontains=query)
+        | Q(player__username__icontains=query)
+        | Q(walk_in_name__icontains=query)
+        | Q(player__player_id=normalise_player_id(query))
+    )
+    if query.isdigit() and len(query) <= 5:
+        latest = tournament.rounds.order_by("-number").values_list("pk", flat=True).first()
+        if latest is not None:
+            at_table = Q(matches_as_a__round_id=latest, matches_as_a__table=int(query)) | Q(
+                matches_as_b__round_id=latest, matches_as_b__table=int(query)
+            )
+            match |= at_table
+    return registrations.filter(match).distinct()
+
+
+def find_for_check_in(tournament: Tournament, code: str) -> Registration | None:
+    """The registration a scanned or typed code names: a player id (as people type it, or
+    inside a QR code's text) or a walk-in's claim code; None when it names nobody here."""
+    from accounts.player_ids import normalise_player_id
+
+    text = (code or "").strip()[:200]
+    if not text:
+        return None
+    candidates = {normalise_player_id(part) for part in re.split(r"[\s/:=?&#]+", text) if part}
+    candidates.add(normalise_player_id(text))
+    registrations = tournament.registrations.select_related("player")
+    found = registrations.filter(player__player_id__in=candidates).first()
+    if found is None:
+        found = registrations.filter(claim_code__in={text.upper(), text}).first()
+    return found
+
+
+@transaction.atomic
+def registration_check_in_by_code(*, actor: Any, tournament: Tournament, code: str) -> Registration:
+    """The check-in desk's scanner: a player's id or QR code checks them in."""
+    registration = find_for_check_in(tournament, code)
+    if registration is None:
+        if not permissions.can_run_check_in(actor, tournament):
+            raise Forbidden(_("Only this event's organisers (and judges, when allowed) check in."))
+        raise ServiceError(
+            _("code: nobody in this event has the player id or claim code %(code)s.")
+            % {"code": (code or "").strip()[:40]},
+            field="code",
+            code="unknown_code",
+        )
+    tournament, registration = _locked_registration(registration)
+    return _check_in(actor, tournament, registration, True)
 
 
 @transaction.atomic

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import archive_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,12 @@ urlpatterns = [
     path("events/<slug:slug>/register/", views.event_register, name="event_register"),
     path("events/<slug:slug>/manage/", views.event_dashboard, name="event_dashboard"),
     path("events/<slug:slug>/manage/walk-in/", views.event_walk_in, name="event_walk_in"),
+    path("events/<slug:slug>/manage/check-in/", views.event_check_in, name="event_check_in"),
+    path(
+        "events/<slug:slug>/manage/check-in/do/",
+        views.event_check_in_action,
+        name="event_check_in_action",
+    ),
     path("events/<slug:slug>/manage/status/", views.event_transition, name="event_transition"),
     path(
         "events/<slug:slug>/manage/player-check-in/",
@@ -19,6 +25,26 @@ urlpatterns = [
         name="event_player_check_in",
     ),
     path("events/<slug:slug>/manage/judges/", views.event_judge, name="event_judge"),
+    path(
+        "events/<slug:slug>/manage/archive/",
+        archive_views.event_archive_page,
+        name="event_archive",
+    ),
+    path(
+        "events/<slug:slug>/manage/archive.json",
+        archive_views.event_archive_download,
+        name="event_archive_download",
+    ),
+    path(
+        "events/<slug:slug>/manage/archives/<str:name>",
+        archive_views.event_archive_stored,
+        name="event_archive_stored",
+    ),
+    path(
+        "events/<slug:slug>/manage/exports/<slug:kind>.csv",
+        archive_views.event_export_csv,
+        name="event_export_csv",
+    ),
     path(
         "registrations/<int:pk>/withdraw/",
         views.registration_withdraw,

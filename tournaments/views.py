@@ -6,15 +6,21 @@ import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
@@ -24,7 +30,7 @@ from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.status import LABELS, EventStatus, allowed_transitions
+from tournaments.status import LABELS, ON_THE_DAY, EventStatus, allowed_transitions
 from tournaments.swiss import recommended_structure
 
 
@@ -58,11 +64,26 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
     }
+    if (
+        registration is not None
+        and registration.player_id is not None
+        and registration.status == RegistrationStatus.REGISTERED
+        and event.status_enum in ON_THE_DAY
+    ):
+        context["check_in_qr"] = check_in_qr(registration.player.player_id)
     if event.status != EventStatus.CANCELLED:
         from matches.views import rounds_section
 
         context["rounds_info"] = rounds_section(request, event, counts["registered"])
     return render(request, "tournaments/event_detail.html", context)
+
+
+def check_in_qr(player_id: str) -> SafeString:
+    """The player's id as a QR code: a scanner at the desk types it like a keyboard."""
+    svg = segno.make(player_id, error="m").svg_inline(
+        scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
+    )
+    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # segno escapes the title
 
 
 @require_POST
@@ -125,9 +146,25 @@ def registration_drop(request: HttpRequest, pk: int) -> HttpResponse:
 def registration_manage(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
     """Organiser-only operations on one registration from the dashboard."""
     registration = _own_or_managed_registration(request, pk)
+    confirm = request.POST.get("confirm") == "yes"
+    if operation == "remove" and not confirm:
+        if not perms.is_organiser_of(request.user, registration.tournament):
+            raise PermissionDenied
+        return _confirm_page(
+            request,
+            registration.tournament,
+            title=_("Remove %(name)s?") % {"name": registration.name},
+            consequences=services.remove_consequences(registration),
+            hidden=[],
+            checkbox_label=_("Yes, remove %(name)s.") % {"name": registration.name},
+            button_label=_("Remove %(name)s") % {"name": registration.name},
+            action=request.path,
+        )
     operations: dict[str, tuple[Callable[[], Any], str]] = {
         "remove": (
-            lambda: services.registration_remove(actor=request.user, registration=registration),
+            lambda: services.registration_remove(
+                actor=request.user, registration=registration, confirm=confirm
+            ),
             _("Registration removed."),
         ),
         "reactivate": (
@@ -190,21 +227,136 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         )
     if status_filter in RegistrationStatus.values:
         registrations = registrations.filter(status=status_filter)
+    page = Paginator(registrations, DASHBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    keep = urlencode({k: v for k, v in (("q", query), ("status", status_filter)) if v})
     context = {
         "event": event,
-        "registrations": registrations,
+        "registrations": page.object_list,
+        "page": page,
+        "keep_query": keep,
+        "can_check_in": perms.can_run_check_in(request.user, event),
         "query": query,
         "status_filter": status_filter,
         "status_choices": RegistrationStatus.choices,
         "counts": services.registration_counts(event),
         "is_organiser": perms.is_organiser_of(request.user, event),
         "transitions": [(s.value, LABELS[s]) for s in allowed_transitions(event.status)],
+        "transition_values": [s.value for s in allowed_transitions(event.status)],
         "status_label": LABELS[event.status_enum],
         "walk_in_form": WalkInForm(),
         "judge_form": JudgeForm(),
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
     }
     return render(request, "tournaments/dashboard.html", context)
+
+
+DASHBOARD_PAGE_SIZE = 50
+DESK_PAGE_SIZE = 25
+DESK_FILTERS = ("waiting", "checked_in", "all")
+
+
+def _desk_event(request: HttpRequest, slug: str) -> Tournament:
+    event = visible_event(request, slug)
+    if not perms.can_run_check_in(request.user, event):
+        raise PermissionDenied(_("Only organisers, and judges when allowed, run check-in."))
+    return event
+
+
+@login_required
+def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """The check-in desk: scan or type a player id (or a walk-in's claim code) to check them
+    in, or search by name, player id or table; every action brings you back to the same
+    place in the same list (the row is the anchor)."""
+    event = _desk_event(request, slug)
+    query = request.GET.get("q", "").strip()[:100]
+    shown = request.GET.get("show", "waiting")
+    if shown not in DESK_FILTERS:
+        shown = "waiting"
+    registrations = (
+        services.desk_search(event, query)
+        .filter(status=RegistrationStatus.REGISTERED)
+        .select_related("player")
+    )
+    if shown == "waiting":
+        registrations = registrations.filter(checked_in_at__isnull=True)
+    elif shown == "checked_in":
+        registrations = registrations.filter(checked_in_at__isnull=False)
+    page = Paginator(registrations, DESK_PAGE_SIZE).get_page(request.GET.get("page"))
+    keep = {k: v for k, v in (("q", query), ("show", shown)) if v}
+    here = reverse("event_check_in", args=[event.slug]) + "?" + urlencode(keep)
+    if page.number > 1:
+        here += f"&page={page.number}"
+    context = {
+        "event": event,
+        "query": query,
+        "shown": shown,
+        "page": page,
+        "here": here,
+        "keep_query": urlencode(keep),
+        "counts": services.registration_counts(event),
+        "filters": [
+            ("waiting", _("Not checked in")),
+            ("checked_in", _("Checked in")),
+            ("all", _("Everyone")),
+        ],
+        "is_organiser": perms.is_organiser_of(request.user, event),
+    }
+    return render(request, "tournaments/check_in.html", context)
+
+
+@require_POST
+@login_required
+def event_check_in_action(request: HttpRequest, slug: str) -> HttpResponse:
+    """One form, three buttons: the scanner's code, one row's check-in (or undo), or the
+    ticked rows at once. Back to where the person was, at the row they acted on."""
+    event = _desk_event(request, slug)
+    back = next_or(request, reverse("event_check_in", args=[event.slug]))
+    anchor = ""
+    try:
+        if "code" in request.POST:
+            registration = services.registration_check_in_by_code(
+                actor=request.user, tournament=event, code=request.POST.get("code", "")
+            )
+            messages.success(request, _("%(name)s checked in.") % {"name": registration.name})
+        elif request.POST.get("one") or request.POST.get("undo"):
+            undo = bool(request.POST.get("undo"))
+            pk = _int_or_none(request.POST.get("undo") or request.POST.get("one"))
+            registration = get_object_or_404(Registration, pk=pk or 0, tournament=event)
+            services.registration_check_in(
+                actor=request.user, registration=registration, checked_in=not undo
+            )
+            anchor = f"#reg-{registration.pk}"
+            text = _("%(name)s is no longer checked in.") if undo else _("%(name)s checked in.")
+            messages.success(request, text % {"name": registration.name})
+        else:
+            ids = [_int_or_none(v) for v in request.POST.getlist("registrations")]
+            if any(i is None for i in ids):
+                raise ServiceError(_("registrations: not a list of ids."), field="registrations")
+            result = services.registrations_check_in(
+                actor=request.user, tournament=event, registration_ids=[i for i in ids if i]
+            )
+            messages.success(
+                request,
+                ngettext(
+                    "%(n)d player checked in.", "%(n)d players checked in.", len(result.checked_in)
+                )
+                % {"n": len(result.checked_in)},
+            )
+            for registration, why in result.skipped:
+                messages.warning(request, f"{registration.name}: {why}")
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect(back + anchor)
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        number = int(str(value))
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**31 else None
 
 
 @require_POST
@@ -228,14 +380,80 @@ def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
+    """Move the event on. Cancelling asks first, naming what is lost; starting shows who
+    is not checked in and asks whether to drop them (both decided by the service)."""
     event = visible_event(request, slug)
+    if not perms.is_organiser_of(request.user, event):
+        raise PermissionDenied
     target = request.POST.get("to", "")
+    confirm = request.POST.get("confirm") == "yes"
+    no_shows = request.POST.get("no_shows") or None
+    if target == EventStatus.RUNNING and no_shows is None:
+        absent = services.no_shows(event).select_related("player").order_by("id")
+        absent_count = absent.count()
+        if absent_count:
+            return render(
+                request,
+                "tournaments/start_event.html",
+                {
+                    "event": event,
+                    "absent": absent[:NO_SHOWS_LISTED],
+                    "absent_count": absent_count,
+                    "counts": services.registration_counts(event),
+                },
+            )
+    if target == EventStatus.CANCELLED and not confirm:
+        return _confirm_page(
+            request,
+            event,
+            title=_("Cancel %(name)s for good?") % {"name": event.name},
+            consequences=services.cancel_consequences(event),
+            hidden=[("to", target)],
+            checkbox_label=_("Yes, cancel %(name)s; it cannot be reopened.") % {"name": event.name},
+            button_label=_("Cancel the event"),
+            action=request.path,
+        )
     attempt(
         request,
-        lambda: services.event_transition(actor=request.user, tournament=event, to=target),
+        lambda: services.event_transition(
+            actor=request.user, tournament=event, to=target, confirm=confirm, no_shows=no_shows
+        ),
         _("Event status changed."),
     )
     return redirect("event_dashboard", slug=slug)
+
+
+NO_SHOWS_LISTED = 200
+
+
+def _confirm_page(
+    request: HttpRequest,
+    event: Tournament,
+    *,
+    title: str,
+    consequences: str,
+    hidden: list[tuple[str, Any]],
+    checkbox_label: str,
+    button_label: str,
+    action: str,
+) -> HttpResponse:
+    """The second, explicit step of an action that cannot be undone: what is lost, a box to
+    tick, and a way back."""
+    return render(
+        request,
+        "tournaments/confirm.html",
+        {
+            "event": event,
+            "title": title,
+            "consequences": consequences,
+            "hidden": hidden,
+            "checkbox_label": checkbox_label,
+            "button_label": button_label,
+            "back_url": reverse("event_dashboard", args=[event.slug]),
+            "back_label": _("Back, change nothing"),
+            "action": action,
+        },
+    )
 
 
 @require_POST

@@ -174,7 +174,7 @@ def test_organiser_manages_walk_ins_check_in_and_removal(api_client) -> None:  #
     assert bad.status_code == 400 and "name" in bad.json()
     assert (
         api_client.post(
-            f"/api/registrations/{reg_id}/remove/", {"reason": "x"}, format="json"
+            f"/api/registrations/{reg_id}/remove/", {"reason": "x", "confirm": True}, format="json"
         ).json()["status"]
         == "removed"
     )

@@ -4,9 +4,16 @@ import pytest
 from django.utils import timezone
 
 from config.errors import Forbidden, ServiceError
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory, organiser_of
+from tests.factories import (
+    OrganiserFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    organiser_of,
+)
 from tournaments import services
 from tournaments.models import AuditEntry, Tournament
+from tournaments.status import EventStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -85,13 +92,31 @@ def test_every_boba_format_preset_can_be_chosen_with_its_mode() -> None:
         assert event.format_label == fmt.label
 
 
-def test_the_format_cannot_change_once_registration_opened() -> None:
-    event = TournamentFactory()
+def test_the_mode_can_change_while_registration_is_open_until_a_decklist_is_in() -> None:
+    event = TournamentFactory(mode="rookie", format_key="rookie")
+    assert event.status == "registration_open"
+    services.event_update(
+        actor=organiser_of(event), tournament=event, mode="playmaker", format_key="playmaker"
+    )
+    event.refresh_from_db()
+    assert (event.mode, event.format_key) == ("playmaker", "playmaker")
+    from decks.models import Decklist
+
+    Decklist.objects.create(registration=RegistrationFactory(tournament=event))
     with pytest.raises(ServiceError) as excinfo:
         services.event_update(
             actor=organiser_of(event), tournament=event, format_key="spec_playmaker"
         )
-    assert excinfo.value.field == "format_key"
+    assert excinfo.value.field == "format_key" and "1 player" in excinfo.value.message
+
+
+def test_the_format_cannot_change_once_the_event_runs() -> None:
+    event = TournamentFactory(status=EventStatus.RUNNING)
+    with pytest.raises(ServiceError) as excinfo:
+        services.event_update(
+            actor=organiser_of(event), tournament=event, format_key="spec_playmaker"
+        )
+    assert excinfo.value.field == "format_key" and "started" in excinfo.value.message
 
 
 def test_updates_are_audited_with_old_and_new_values() -> None:

@@ -143,7 +143,9 @@ def test_players_cannot_withdraw_after_registration_closes() -> None:
 def test_organiser_removes_a_registration_and_a_removed_player_cannot_re_register() -> None:
     reg = RegistrationFactory()
     organiser = organiser_of(reg.tournament)
-    services.registration_remove(actor=organiser, registration=reg, reason="duplicate account")
+    services.registration_remove(
+        actor=organiser, registration=reg, reason="duplicate account", confirm=True
+    )
     reg.refresh_from_db()
     assert reg.status == "removed"
     with pytest.raises(Forbidden):
@@ -268,7 +270,9 @@ def test_dropping_before_the_event_runs_is_refused() -> None:
 def test_removing_during_the_event_is_refused_so_results_stay() -> None:
     reg = RegistrationFactory(tournament=TournamentFactory(status=EventStatus.RUNNING))
     with pytest.raises(ServiceError):
-        services.registration_remove(actor=organiser_of(reg.tournament), registration=reg)
+        services.registration_remove(
+            actor=organiser_of(reg.tournament), registration=reg, confirm=True
+        )
 
 
 def test_registration_list_shows_players_only_their_own() -> None:
