@@ -1,11 +1,16 @@
+from typing import Any
+
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.lockout import lockout_seconds_left
 from accounts.models import User
+from config.throttling import TokenThrottle
 
 
 class MeOutput(serializers.ModelSerializer):
@@ -28,4 +33,26 @@ def me(request: Request) -> Response:
 
 
 class TokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token (send it as `Authorization: Token …`)."""
+    """Exchange a username and password for an API token (send it as `Authorization: Token …`).
+
+    Limited per address (the `token` rate); after 10 failed logins for one username from one
+    address, that pair is locked for 15 minutes, the right password included (429)."""
+
+    throttle_classes = [TokenThrottle]
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            # django-axes marks the request it was given (this DRF request) when it refuses.
+            if getattr(request, "axes_locked_out", False):
+                data = request.data if hasattr(request.data, "get") else {}
+                credentials = {"username": data.get("username")}
+                raise exceptions.Throttled(
+                    wait=lockout_seconds_left(request, credentials),
+                    detail=_(
+                        "Too many failed logins for this account from your address: logins "
+                        "are paused, even with the right password."
+                    ),
+                ) from None
+            raise

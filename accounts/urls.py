@@ -18,11 +18,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name="accounts/message.html"),
         name="password_change_done",
     ),
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(template_name="accounts/form_page.html"),
-        name="password_reset",
-    ),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password/reset/done/",
         auth_views.PasswordResetDoneView.as_view(template_name="accounts/message.html"),

@@ -1,5 +1,8 @@
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -8,7 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.lockout import too_many_requests
 from config.pages import next_or
+from config.throttling import (
+    PasswordResetAddressThrottle,
+    PasswordResetEmailThrottle,
+    page_wait,
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,3 +42,17 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, limited per address and per e-mail asked for: beyond the
+    limit the answer is a 429 page and no e-mail is sent."""
+
+    template_name = "accounts/form_page.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = page_wait(request, PasswordResetAddressThrottle(), PasswordResetEmailThrottle())
+        if wait is not None:
+            reason = _("Too many password reset requests: no e-mail was sent this time.")
+            return too_many_requests(request, wait, reason)
+        return super().post(request, *args, **kwargs)

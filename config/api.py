@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -21,7 +22,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(detail, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if isinstance(exc, exceptions.Throttled) and response is not None:
+        # 429 with Retry-After (DRF), and the wait in the body as well.
+        response.data = {
+            "detail": str(exc.detail),
+            "code": "throttled",
+            "retry_after": None if exc.wait is None else math.ceil(exc.wait),
+        }
+    return response
 
 
 def validated(serializer_class: Any, data: Any, *, partial: bool = False) -> dict[str, Any]:

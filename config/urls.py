@@ -1,6 +1,12 @@
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.routers import DefaultRouter
 
 from accounts import api as accounts_api
@@ -8,6 +14,16 @@ from config.views import healthz
 from decks import api as decks_api
 from matches import api as matches_api
 from tournaments import api as tournaments_api
+
+# The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy:
+# Swagger UI loads its start-up script as a file (the split view) but keeps a <style> block and
+# data: icons; Redoc injects its styles, draws data: images and searches in a blob: worker.
+swagger_view = SpectacularSwaggerSplitView.as_view
+redoc_view = SpectacularRedocView.as_view
+swagger_csp = csp_update({"style-src": [UNSAFE_INLINE], "img-src": ["data:"]})
+redoc_csp = csp_update(
+    {"style-src": [UNSAFE_INLINE], "img-src": ["data:"], "worker-src": ["blob:"]}
+)
 
 router = DefaultRouter()
 router.register("events", tournaments_api.EventViewSet, basename="event")
@@ -127,8 +143,8 @@ api_urls = [
     path("calls/<int:pk>/notes/", matches_api.call_notes, name="api-call-notes"),
     path("replay/boba/", matches_api.replay_boba, name="api-replay-boba"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("docs/", swagger_csp(swagger_view(url_name="api-schema")), name="api-docs"),
+    path("redoc/", redoc_csp(redoc_view(url_name="api-schema")), name="api-redoc"),
     path("", include(router.urls)),
 ]
 

@@ -20,7 +20,11 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405
+# Every rate off: tests that check a limit switch theirs on (override_settings).
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": dict.fromkeys(REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]),  # noqa: F405
+}
 # Each test run has its own cache keys: ids start again with each test database, so a copy
 # left in Redis by an earlier run must never answer for a new event with the same id.
 CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}-{time.time_ns()}"
