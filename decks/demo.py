@@ -1,9 +1,12 @@
-"""Demo decks: the generated catalog (fictional names) and a legal list for every demo player."""
+"""Demo decks: the generated catalog (fictional names) and a legal list for every demo player.
+
+The demo event reads the demo catalog only, so importing the real card list beside it changes
+neither the demo's lists nor, in the other direction, any real event's."""
 
 from __future__ import annotations
 
 from decks import services
-from decks.catalog import catalog_for
+from decks.catalog import catalog_for_event
 from decks.models import DecklistVersion
 from engine.games import get_game
 from tournaments.models import RegistrationStatus, Tournament
@@ -11,8 +14,9 @@ from tournaments.models import RegistrationStatus, Tournament
 
 def load_demo(event: Tournament) -> dict[str, int]:
     catalog_counts = services.demo_catalog_load(game=event.game)
+    services.demo_event_catalog(event=event)
     rules = get_game(event.game).deck_rules()
-    catalog = catalog_for(event.game)
+    catalog = catalog_for_event(event)
     fmt = services.event_format(event)
     submitted = 0
     registrations = event.registrations.filter(

@@ -8,6 +8,8 @@ selection of players in a round, with an outcome recorded per player.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -15,8 +17,59 @@ from django.utils.translation import gettext_lazy as _
 from engine.games import game_choices
 from tournaments.models import Registration, Tournament
 
+DEMO_ID_PREFIX = "demo:"
+"""The generated demo catalog's card ids all start with this (engine/boba/deckbuilding)."""
+
+
+class Catalog(models.Model):
+    """A card pool of one game: the official list, the demo's fictional cards, or an
+    organiser's own cards. Every card belongs to exactly one catalog; an event reads one."""
+
+    class Kind(models.TextChoices):
+        DEMO = "demo", _("Demo (fictional cards)")
+        OFFICIAL = "official", _("Official")
+        CUSTOM = "custom", _("Custom")
+
+    game = models.CharField(max_length=20, choices=game_choices())
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="card_catalogs",
+        help_text=_("The organiser a custom catalog belongs to."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "kind", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "kind"],
+                condition=models.Q(kind__in=["demo", "official"]),
+                name="catalog_one_shared_per_game_and_kind",
+            )
+        ]
+        permissions = [
+            (
+                "manage_shared_catalogs",
+                "Can import cards into shared catalogs (official, demo) and any organiser's",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def shared(self) -> bool:
+        return self.kind != self.Kind.CUSTOM
+
 
 class Card(models.Model):
+    catalog = models.ForeignKey(Catalog, on_delete=models.PROTECT, related_name="cards")
     game = models.CharField(max_length=20, choices=game_choices())
     external_id = models.CharField(max_length=120, help_text="The card's id in its source list.")
     kind = models.CharField(max_length=20)
@@ -36,12 +89,66 @@ class Card(models.Model):
     class Meta:
         ordering = ["name", "set_name", "card_number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "external_id"], name="card_unique_per_game")
+            models.UniqueConstraint(
+                fields=["catalog", "external_id"], name="card_unique_per_catalog"
+            )
         ]
-        indexes = [models.Index(fields=["game", "kind", "name"])]
+        indexes = [
+            models.Index(fields=["game", "kind", "name"]),
+            models.Index(fields=["catalog", "name"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} [{self.set_name} #{self.card_number}]"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A card made without a catalog (the admin, a test) goes where its origin says: the
+        # demo catalog for the generated demo cards, the official one for the rest.
+        if self.catalog_id is None:
+            kind = (
+                Catalog.Kind.DEMO
+                if self.external_id.startswith(DEMO_ID_PREFIX)
+                else Catalog.Kind.OFFICIAL
+            )
+            self.catalog = shared_catalog(self.game, kind)
+        super().save(*args, **kwargs)
+
+
+SHARED_CATALOG_NAMES = {
+    "demo": "%(game)s demo cards (fictional)",
+    "official": "%(game)s official cards",
+}
+
+
+def shared_catalog(game: str, kind: str) -> Catalog:
+    """The game's demo or official catalog, made on first use (slug `<game>-<kind>`)."""
+    catalog, _created = Catalog.objects.get_or_create(
+        game=game,
+        kind=kind,
+        defaults={
+            "slug": f"{game}-{kind}",
+            "name": SHARED_CATALOG_NAMES[kind] % {"game": game.upper()},
+        },
+    )
+    return catalog
+
+
+class EventCatalog(models.Model):
+    """The catalog an event's decklists, card search and suggestions read, when an organiser
+    chose one (the demo event uses the demo catalog). Without a row an event reads its game's
+    default catalog: the official one once it has cards, else the demo one."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="card_catalog"
+    )
+    catalog = models.ForeignKey(Catalog, on_delete=models.PROTECT, related_name="event_links")
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    chosen_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.catalog}"
 
 
 class CardImport(models.Model):
@@ -52,6 +159,9 @@ class CardImport(models.Model):
         FAILED = "failed", _("Failed")
 
     game = models.CharField(max_length=20, choices=game_choices())
+    catalog = models.ForeignKey(
+        Catalog, on_delete=models.SET_NULL, null=True, blank=True, related_name="imports"
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -85,6 +195,36 @@ class CardImport(models.Model):
     @property
     def rejected_count(self) -> int:
         return len(self.rejections)
+
+
+class CardVersion(models.Model):
+    """One change to a card, never edited: its fields before and after, who, when, and the
+    import (or other source) that made it."""
+
+    card = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="versions"
+    )
+    catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="+")
+    external_id = models.CharField(max_length=120)
+    before = models.JSONField(help_text="The card's fields before the change.")
+    after = models.JSONField(help_text="The card's fields after the change.")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    card_import = models.ForeignKey(
+        CardImport, on_delete=models.SET_NULL, null=True, blank=True, related_name="card_versions"
+    )
+    source = models.CharField(
+        max_length=40, help_text="What made the change: upload, command, admin."
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+        indexes = [models.Index(fields=["catalog", "external_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.external_id} changed {self.changed_at:%Y-%m-%d %H:%M}"
 
 
 class Decklist(models.Model):

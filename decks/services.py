@@ -20,13 +20,27 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from config.errors import Forbidden, ServiceError
-from decks.catalog import card_rows, catalog_for
-from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
+from decks import selectors
+from decks.catalog import card_rows, catalog_for, catalog_for_event
+from decks.models import (
+    Card,
+    CardImport,
+    CardVersion,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    Decklist,
+    DecklistVersion,
+    EventCatalog,
+    shared_catalog,
+)
 from engine.games import UnknownGame, get_game
 from tournaments import permissions
+from tournaments.locks import for_update
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services import audit
 from tournaments.status import EventStatus
@@ -38,8 +52,162 @@ IMPORT_BATCH = 1000
 UPDATE_FIELDS = tuple(
     f.name
     for f in Card._meta.concrete_fields
-    if f.name not in ("id", "game", "external_id", "updated_at")
+    if f.name not in ("id", "catalog", "game", "external_id", "updated_at")
 )
+MAX_CATALOG_NAME = 120
+
+
+# --- catalogs ------------------------------------------------------------------------------
+
+
+def can_manage_shared_catalogs(user: Any) -> bool:
+    """The site-wide role that may change shared catalogs (official, demo) and any other."""
+    return permissions.is_authenticated(user) and (
+        user.is_superuser or user.has_perm("decks.manage_shared_catalogs")
+    )
+
+
+def can_import_into(user: Any, catalog: Catalog) -> bool:
+    """Shared catalogs need the site-wide role; organisers import into their own only."""
+    if can_manage_shared_catalogs(user):
+        return True
+    return (
+        catalog.kind == Catalog.Kind.CUSTOM
+        and catalog.owner_id is not None
+        and permissions.can_create_events(user)
+        and catalog.owner_id == user.pk
+    )
+
+
+def own_catalog(*, actor: Any, game: str) -> Catalog:
+    """An organiser's own catalog of a game (made on first use): where their uploads go."""
+    if not permissions.can_create_events(actor):
+        raise Forbidden(_("Only organisers may import cards."))
+    existing = (
+        Catalog.objects.filter(game=game, kind=Catalog.Kind.CUSTOM, owner=actor)
+        .order_by("pk")
+        .first()
+    )
+    if existing is not None:
+        return existing
+    return custom_catalog_create(
+        actor=actor,
+        game=game,
+        name=_("%(who)s's %(game)s cards") % {"who": actor.get_username(), "game": game.upper()},
+    )
+
+
+def custom_catalog_create(*, actor: Any, game: str, name: str) -> Catalog:
+    """A new custom catalog (card pool) owned by an organiser."""
+    if not permissions.can_create_events(actor):
+        raise Forbidden(_("Only organisers may make card catalogs."))
+    _rules(game)
+    name = without_nul(name).strip()[:MAX_CATALOG_NAME]
+    if not name:
+        raise ServiceError(_("name: give the catalog a name."), field="name")
+    base = slugify(f"{game}-{name}")[:60] or f"{game}-cards"
+    slug, n = base, 1
+    while Catalog.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return Catalog.objects.create(
+        game=game, name=name, slug=slug, kind=Catalog.Kind.CUSTOM, owner=actor
+    )
+
+
+def import_catalog(*, actor: Any, game: str, slug: str | None = None) -> Catalog:
+    """The catalog an upload goes into: the one named (if the person may change it), else the
+    official catalog for the site-wide role, else the organiser's own catalog."""
+    if slug:
+        catalog = selectors.catalog_by_slug(slug)
+        if catalog is None or catalog.game != game:
+            raise ServiceError(
+                _("catalog: no %(game)s catalog %(slug)r.") % {"game": game, "slug": slug[:80]},
+                field="catalog",
+            )
+        if not can_import_into(actor, catalog):
+            raise Forbidden(
+                _(
+                    "Only site administrators may change the %(name)s catalog; import into "
+                    "a catalog of your own."
+                )
+                % {"name": catalog.name}
+            )
+        return catalog
+    if can_manage_shared_catalogs(actor):
+        return shared_catalog(game, Catalog.Kind.OFFICIAL)
+    return own_catalog(actor=actor, game=game)
+
+
+def read_catalog(*, game: str, slug: str | None = None, event: Tournament | None = None) -> Any:
+    """The catalog a read names (by slug, or an event's), else the game's default; a slug
+    that names no catalog of the game is a 400 naming `catalog`."""
+    if slug:
+        catalog = selectors.catalog_by_slug(slug)
+        if catalog is None or catalog.game != game:
+            raise ServiceError(
+                _("catalog: no %(game)s catalog %(slug)r.") % {"game": game, "slug": slug[:80]},
+                field="catalog",
+            )
+        return catalog
+    if event is not None:
+        return selectors.event_catalog(event)
+    return selectors.default_catalog(game)
+
+
+@transaction.atomic
+def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -> EventCatalog:
+    """An organiser picks the catalog their event reads: a shared one of the event's game, or
+    one of their own. Lists already submitted keep their reports; new ones use the catalog."""
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+    permissions.require_organiser(actor, tournament)
+    if catalog.game != tournament.game:
+        raise ServiceError(
+            _("catalog: %(name)s is not a catalog of this event's game.") % {"name": catalog.name},
+            field="catalog",
+        )
+    if not (
+        catalog.kind != Catalog.Kind.CUSTOM
+        or catalog.owner_id == actor.pk
+        or can_manage_shared_catalogs(actor)
+    ):
+        raise Forbidden(_("You may only choose a shared catalog or one of your own."))
+    link = EventCatalog.objects.filter(tournament=tournament).first()
+    previous = link.catalog.slug if link is not None else None
+    if link is None:
+        link = EventCatalog(tournament=tournament)
+    link.catalog = catalog
+    link.chosen_by = actor
+    link.save()
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="decks.catalog_chosen",
+        target=link,
+        **{"from": previous, "to": catalog.slug},
+    )
+    return link
+
+
+def card_fields(card: Card) -> dict[str, Any]:
+    """A card's own fields as JSON values (what a CardVersion keeps)."""
+    return {name: getattr(card, name) for name in UPDATE_FIELDS}
+
+
+def card_change_record(*, actor: Any, card: Card, before: Mapping[str, Any], source: str) -> None:
+    """Keep the history of one change to a card made outside an import (the admin)."""
+    after = card_fields(card)
+    if dict(before) == after:
+        return
+    CardVersion.objects.create(
+        card=card,
+        catalog_id=card.catalog_id,
+        external_id=card.external_id,
+        before=dict(before),
+        after=after,
+        changed_by=actor if permissions.is_authenticated(actor) else None,
+        source=source,
+    )
 
 
 # --- catalog imports -----------------------------------------------------------------------
@@ -52,9 +220,14 @@ def _rules(game: str) -> Any:
         raise ServiceError(str(exc), field="game") from None
 
 
-def card_import_start(*, actor: Any, game: str, files: Sequence[tuple[str, bytes]]) -> CardImport:
-    """Record an upload and queue its import (a Celery task, run after the commit)."""
-    if not permissions.can_create_events(actor):
+def card_import_start(
+    *, actor: Any, game: str, files: Sequence[tuple[str, bytes]], catalog: str | None = None
+) -> CardImport:
+    """Record an upload and queue its import (a Celery task, run after the commit).
+
+    `catalog` is the slug of the catalog to import into; without it, the official catalog for
+    the site-wide role and the organiser's own catalog for everyone else."""
+    if not permissions.can_create_events(actor) and not can_manage_shared_catalogs(actor):
         raise Forbidden(_("Only organisers may import cards."))
     _rules(game)
     if not files:
@@ -66,8 +239,10 @@ def card_import_start(*, actor: Any, game: str, files: Sequence[tuple[str, bytes
             % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
             field="files",
         )
+    target = import_catalog(actor=actor, game=game, slug=catalog)
     card_import = CardImport.objects.create(
         game=game,
+        catalog=target,
         uploaded_by=actor,
         file_names=[name for name, _ in files],
         payload=[
@@ -83,15 +258,23 @@ def card_import_start(*, actor: Any, game: str, files: Sequence[tuple[str, bytes
 def card_import_run(*, import_id: int) -> CardImport:
     """Parse and upsert an import; safe to run twice (a retried task finds it done)."""
     with transaction.atomic():
-        card_import = CardImport.objects.select_for_update().get(pk=import_id)
+        card_import = for_update(CardImport.objects).get(pk=import_id)
         if card_import.status in (CardImport.Status.DONE, CardImport.Status.FAILED):
             return card_import
         card_import.status = CardImport.Status.RUNNING
         card_import.save(update_fields=["status"])
     files = [(f["name"], base64.b64decode(f["data"])) for f in card_import.payload]
     try:
+        if card_import.catalog is None:
+            raise ServiceError(_("catalog: the catalog was deleted."), field="catalog")
         counts, rejections = import_cards(
-            game=card_import.game, files=files, progress=_progress_for(card_import)
+            game=card_import.game,
+            files=files,
+            progress=_progress_for(card_import),
+            catalog=card_import.catalog,
+            actor=card_import.uploaded_by,
+            card_import=card_import,
+            source="upload",
         )
     except ServiceError as exc:
         CardImport.objects.filter(pk=import_id).update(
@@ -131,28 +314,55 @@ def _progress_for(card_import: CardImport) -> Any:
 
 
 def import_cards(
-    *, game: str, files: Sequence[tuple[str, bytes]], progress: Any = None
+    *,
+    game: str,
+    files: Sequence[tuple[str, bytes]],
+    progress: Any = None,
+    catalog: Catalog | None = None,
+    actor: Any = None,
+    card_import: CardImport | None = None,
+    source: str = "command",
 ) -> tuple[dict[str, int], list[dict[str, Any]]]:
-    """Upsert the cards read from files; returns counts and every rejected row.
+    """Upsert the cards read from files into a catalog (by default the game's official one);
+    returns counts and every rejected row.
 
-    Idempotent: cards are matched by (game, external id); a card whose fields did not change is
-    counted unchanged and not written. Each batch commits on its own so a 17,000-card import
-    shows progress; a re-run finishes the job.
+    Idempotent: cards are matched by (catalog, external id); a card whose fields did not change
+    is counted unchanged and not written. Every changed card keeps its history (a CardVersion:
+    before, after, who, the import). Each batch commits on its own so a 17,000-card import
+    shows progress; a re-run finishes the job. Callers check who may write to the catalog
+    (`card_import_start`); the command line is the site operator's.
     """
     rules = _rules(game)
+    if catalog is not None and catalog.game != game:
+        raise ServiceError(
+            _("catalog: %(name)s is not a %(game)s catalog.")
+            % {"name": catalog.name, "game": game},
+            field="catalog",
+        )
+    current = (
+        catalog
+        if catalog is not None
+        else Catalog.objects.filter(game=game, kind=Catalog.Kind.OFFICIAL).first()
+    )
     try:
-        result = rules.parse_import(files, existing=card_rows(game))
+        result = rules.parse_import(
+            files, existing=card_rows(game, current) if current is not None else []
+        )
     except ValueError as exc:
         raise ServiceError(_("files: %s") % exc, field="files") from None
+    if catalog is None:
+        catalog = shared_catalog(game, Catalog.Kind.OFFICIAL)
     entries = list({card.id: card for card in result.entries}.values())
     existing = {
         row["external_id"]: row
-        for row in Card.objects.filter(game=game).values("external_id", *UPDATE_FIELDS)
+        for row in Card.objects.filter(catalog=catalog).values("id", "external_id", *UPDATE_FIELDS)
     }
+    changed_by = actor if permissions.is_authenticated(actor) else None
     counts = {"created": 0, "updated": 0, "unchanged": 0, "total": len(entries)}
     for start in range(0, len(entries), IMPORT_BATCH):
         batch = entries[start : start + IMPORT_BATCH]
         to_write = []
+        history = []
         for card in batch:
             fields = _model_fields(card.to_dict())
             before = existing.get(card.id)
@@ -163,14 +373,27 @@ def import_cards(
                 continue
             else:
                 counts["updated"] += 1
-            to_write.append(Card(game=game, external_id=card.id, **fields))
+                history.append(
+                    CardVersion(
+                        card_id=before["id"],
+                        catalog=catalog,
+                        external_id=card.id,
+                        before={k: before[k] for k in UPDATE_FIELDS},
+                        after=fields,
+                        changed_by=changed_by,
+                        card_import=card_import,
+                        source=source,
+                    )
+                )
+            to_write.append(Card(catalog=catalog, game=game, external_id=card.id, **fields))
         with transaction.atomic():
             Card.objects.bulk_create(
                 to_write,
                 update_conflicts=True,
-                unique_fields=["game", "external_id"],
+                unique_fields=["catalog", "external_id"],
                 update_fields=[*UPDATE_FIELDS, "updated_at"],
             )
+            CardVersion.objects.bulk_create(history)
         if progress is not None:
             progress(min(start + IMPORT_BATCH, len(entries)), len(entries), counts)
     return counts, [without_nul(r.to_dict()) for r in result.rejections]
@@ -196,17 +419,28 @@ def without_nul(value: Any) -> Any:
 
 
 def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
-    """The generated demo catalog (fictional names) shipped with the project."""
+    """The generated demo catalog (fictional names) shipped with the project, in the game's
+    demo catalog (never the official one)."""
     rules = _rules(game)
     cards = rules.demo_cards()
-    existing = set(Card.objects.filter(game=game).values_list("external_id", flat=True))
+    catalog = shared_catalog(game, Catalog.Kind.DEMO)
+    existing = set(Card.objects.filter(catalog=catalog).values_list("external_id", flat=True))
     new = [
-        Card(game=game, external_id=c.id, **_model_fields(c.to_dict()))
+        Card(catalog=catalog, game=game, external_id=c.id, **_model_fields(c.to_dict()))
         for c in cards
         if c.id not in existing
     ]
     Card.objects.bulk_create(new, ignore_conflicts=True)
     return {"created": len(new), "unchanged": len(cards) - len(new)}
+
+
+def demo_event_catalog(*, event: Tournament) -> EventCatalog:
+    """The demo event reads the demo catalog, whatever else is imported (idempotent)."""
+    catalog = shared_catalog(event.game, Catalog.Kind.DEMO)
+    link, _created = EventCatalog.objects.update_or_create(
+        tournament=event, defaults={"catalog": catalog}
+    )
+    return link
 
 
 # --- decklists -----------------------------------------------------------------------------
@@ -231,14 +465,20 @@ def decklist_check(
     format_key: str,
     source: str | bytes | Mapping[str, Any],
     params: Mapping[str, Any] | None = None,
+    catalog: str | None = None,
+    event: Tournament | None = None,
 ) -> dict[str, Any]:
-    """Validate a list without saving it ("check my deck"): the report plus the canonical list."""
+    """Validate a list without saving it ("check my deck"): the report plus the canonical list.
+
+    Against the catalog named by slug, else the event's, else the game's default (the official
+    catalog once it has cards, the demo one before)."""
     rules = _rules(game)
     try:
         fmt = rules.resolve_format(format_key, params)
     except ValueError as exc:
         raise ServiceError(_("format: %s") % exc, field="format") from None
-    return _evaluate(rules, catalog_for(game), fmt, source)
+    chosen = read_catalog(game=game, slug=catalog, event=event)
+    return _evaluate(rules, catalog_for(game, chosen), fmt, source)
 
 
 def _evaluate(rules: Any, catalog: Any, fmt: Any, source: Any) -> dict[str, Any]:
@@ -281,10 +521,10 @@ def decklist_submit(
 ) -> DecklistVersion:
     """Save a new version of a player's list (the player before the lock, or an organiser)."""
     with transaction.atomic():
+        # The site's lock order: the registration (its row only, not the event's), then the
+        # decklist. Two submissions of one list queue here; a check-in waits for the new list.
         registration = (
-            Registration.objects.select_for_update()
-            .select_related("tournament")
-            .get(pk=registration.pk)
+            for_update(Registration.objects).select_related("tournament").get(pk=registration.pk)
         )
         tournament = registration.tournament
         is_organiser = permissions.is_organiser_of(actor, tournament)
@@ -300,7 +540,7 @@ def decklist_submit(
         if lock and not is_organiser and not decklist.unlocked:
             raise ServiceError(lock, field="decklist", code="locked")
         rules = _rules(tournament.game)
-        result = _evaluate(rules, catalog_for(tournament.game), event_format(tournament), source)
+        result = _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
         if not result["readable"]:
             raise DecklistUnreadable(without_nul(result["report"]))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -349,11 +589,13 @@ class DecklistUnreadable(ServiceError):
 
 @transaction.atomic
 def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -> Decklist:
-    registration = Registration.objects.select_related("tournament").get(pk=registration.pk)
-    permissions.require_organiser(actor, registration.tournament)
-    decklist, _created = Decklist.objects.select_for_update().get_or_create(
-        registration=registration
+    # The site's lock order, as decklist_submit takes it: the registration, then the decklist.
+    registration = (
+        for_update(Registration.objects).select_related("tournament").get(pk=registration.pk)
     )
+    permissions.require_organiser(actor, registration.tournament)
+    Decklist.objects.get_or_create(registration=registration)
+    decklist = for_update(Decklist.objects).get(registration=registration)
     decklist.unlocked = unlocked
     decklist.save(update_fields=["unlocked"])
     audit(
@@ -367,7 +609,7 @@ def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -
 
 @transaction.atomic
 def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = True) -> Tournament:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = for_update(Tournament.objects).get(pk=tournament.pk)
     permissions.require_organiser(actor, tournament)
     if published and tournament.status != EventStatus.FINISHED:
         raise ServiceError(
@@ -471,7 +713,7 @@ def deck_check_record(
     penalty_reference: str = "",
 ) -> DeckCheckResult:
     result = (
-        DeckCheckResult.objects.select_for_update()
+        for_update(DeckCheckResult.objects)
         .select_related("deck_check__tournament")
         .get(pk=result.pk)
     )
