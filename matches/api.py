@@ -17,13 +17,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import ServiceError
+from config.pagination import Pagination, int_param
 from matches import selectors, services
 from matches import serializers as s
 from matches.models import Match
@@ -209,16 +209,7 @@ def standings_player(request: Request, slug: str, registration: int) -> Response
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise ServiceError(f"{name}: must be a whole number.", field=name) from None
-    if value < 0 or value > 1_000_000:
-        raise ServiceError(f"{name}: out of range.", field=name)
-    return value
+    return int_param(request, name, default, minimum=0, maximum=1_000_000)
 
 
 @extend_schema(
@@ -434,7 +425,7 @@ def calls(request: Request) -> Response:
     if request.query_params.get("event"):
         event = _event(request, request.query_params["event"])
     qs = selectors.judge_queue(request.user, state=state, sort=sort, event=event)
-    paginator = LimitOffsetPagination()
+    paginator = Pagination()
     page = paginator.paginate_queryset(qs, request)
     rows = s.CallOutput(page or [], many=True, context={"brief": True}).data
     return paginator.get_paginated_response(rows)
@@ -600,7 +591,7 @@ def event_penalties(request: Request, slug: str) -> Response:
     perms.require_staff(request.user, event)
     if getattr(request.accepted_renderer, "format", "") == "csv":
         return _penalty_csv_response(event)
-    paginator = LimitOffsetPagination()
+    paginator = Pagination()
     page = paginator.paginate_queryset(services.penalties_of_event(event), request)
     return paginator.get_paginated_response([_penalty_out(p) for p in page or []])
 
@@ -638,7 +629,7 @@ def registration_penalties(request: Request, pk: int) -> Response:
     if not perms.is_staff_of(request.user, registration.tournament):
         raise Http404("No such registration.")
     history = services.penalty_history(registration)
-    paginator = LimitOffsetPagination()
+    paginator = Pagination()
     page = paginator.paginate_queryset(history, request)
     return paginator.get_paginated_response([_penalty_out(p) for p in page or []])
 

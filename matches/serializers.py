@@ -13,6 +13,8 @@ from rest_framework import serializers
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
 
+MAX_ID = 2**63 - 1  # ids are BigAutoFields
+
 
 class TimerOutput(serializers.Serializer):
     state = serializers.ChoiceField(choices=["not_started", "running", "paused"])
@@ -144,8 +146,8 @@ class ExtensionInput(serializers.Serializer):
 
 
 class SwapInput(serializers.Serializer):
-    first = serializers.IntegerField(help_text="registration id")
-    second = serializers.IntegerField(help_text="registration id")
+    first = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="registration id")
+    second = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="registration id")
 
 
 class TableInput(serializers.Serializer):
@@ -296,7 +298,9 @@ class RulingInput(serializers.Serializer):
 
 
 class PenaltyInput(serializers.Serializer):
-    registration = serializers.IntegerField(min_value=1, help_text="The penalised player.")
+    registration = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The penalised player."
+    )
     infraction = serializers.CharField(
         max_length=60, help_text="A key of the catalogue (GET /api/penalties/catalogue/)."
     )
