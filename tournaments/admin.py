@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from config.admin_audit import AuditedAdmin
 from tournaments.models import AuditEntry, Registration, Tournament
 
 
@@ -11,7 +12,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(AuditedAdmin):
     list_display = ("name", "game", "format_key", "status", "starts_at", "capacity")
     list_filter = ("game", "status", "mode")
     search_fields = ("name", "slug", "venue")
@@ -20,7 +21,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(AuditedAdmin):
     list_display = ("__str__", "status", "checked_in_at", "dropped_at", "created_at")
     list_filter = ("status",)
     search_fields = ("player__display_name", "player__player_id", "walk_in_name")

@@ -87,7 +87,10 @@ def _demo_password_hash() -> str:
 
 
 def load_demo() -> tuple[Tournament, bool]:
-    organiser = _user("organiser", "Olive Organiser", is_organiser=True, is_staff=True)
+    # The Django admin changes anything site-wide: a site administrator's tool, not an
+    # organiser's (organisers run their events from the event's own pages).
+    _user("admin", "Ada Admin", is_staff=True, is_superuser=True)
+    organiser = _user("organiser", "Olive Organiser", is_organiser=True)
     judge = _user("judge", "Jules Judge")
     players = [_user(f"player{i:02d}", PLAYER_NAMES[i - 1]) for i in range(1, PLAYER_COUNT + 1)]
 
