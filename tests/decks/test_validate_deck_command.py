@@ -63,12 +63,24 @@ def test_real_manage_py_exit_codes(tmp_path: Path) -> None:
             timeout=300,
         )
 
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Heroes\n1 Solo (Fire 100)\n")
+    # Before `migrate`: say what to run, no traceback (exit 2: nothing was checked).
+    for command in (("validate_deck", str(deck)), ("import_cards", "boba", str(deck))):
+        early = manage(*command)
+        assert early.returncode == 2, (command, early.stderr)
+        assert "make migrate" in early.stderr and "Traceback" not in early.stderr
     assert manage("migrate", "-v0").returncode == 0
     csv = tmp_path / "cards.csv"
     csv.write_text("name,set,card_number,weapon,power\nSolo,S,1,Fire,100\n")
     assert manage("import_cards", "boba", str(csv)).returncode == 0
-    deck = tmp_path / "deck.txt"
-    deck.write_text("Heroes\n1 Solo (Fire 100)\n")
     result = manage("validate_deck", "--format", "rookie", "--json", str(deck))
     assert result.returncode == 1, result.stderr
     assert json.loads(result.stdout)["legal"] is False
+    # Input it cannot read is exit 2, never 1 ("read it, and it is not legal").
+    missing = manage("validate_deck", str(tmp_path / "nowhere.txt"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    broken = tmp_path / "deck.json"
+    broken.write_text("{not json")
+    assert manage("validate_deck", str(broken)).returncode == 2
+    assert manage("validate_deck", "--format", "nonsense", str(deck)).returncode == 2

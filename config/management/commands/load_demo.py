@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from config.commands import DatabaseCommand
 from decks import demo as decks_demo
 from tournaments import demo as tournaments_demo
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Load the demo data (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:

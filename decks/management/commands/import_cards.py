@@ -1,4 +1,7 @@
-"""python manage.py import_cards boba FILE... : upsert cards, print created/updated/rejected."""
+"""python manage.py import_cards boba FILE... : upsert cards, print created/updated/rejected.
+
+Into the game's official catalog, or the one `--catalog SLUG` names. Whoever runs the command
+runs the site, so it may change any catalog; every changed card keeps its history."""
 
 from __future__ import annotations
 
@@ -6,13 +9,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from config.commands import DatabaseCommand
 from config.errors import ServiceError
+from decks.models import Catalog
 from decks.services import import_cards
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = (
         "Import cards for a game from the community lists (cards.json, plays.json) or CSV files "
         "with a header row. Idempotent: a second run reports everything unchanged."
@@ -21,6 +26,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("game", help="game key, e.g. boba")
         parser.add_argument("files", nargs="+", type=Path)
+        parser.add_argument(
+            "--catalog", default="", help="the catalog's slug (default: the official catalog)"
+        )
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
         parser.add_argument("--show-rejected", type=int, default=20, help="rejected rows to list")
 
@@ -30,8 +38,15 @@ class Command(BaseCommand):
             if not path.is_file():
                 raise CommandError(f"{path}: no such file")
             payload.append((path.name, path.read_bytes()))
+        catalog = None
+        if options["catalog"]:
+            catalog = Catalog.objects.filter(slug=options["catalog"]).first()
+            if catalog is None:
+                raise CommandError(f"--catalog: no catalog {options['catalog']!r}")
         try:
-            counts, rejections = import_cards(game=game, files=payload)
+            counts, rejections = import_cards(
+                game=game, files=payload, catalog=catalog, source="command"
+            )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
         if options["json"]:

@@ -1,4 +1,6 @@
-"""python manage.py validate_deck --format playmaker FILE [--json]: exit 0 legal, 1 not."""
+"""python manage.py validate_deck --format playmaker FILE [--json]: exit 0 legal, 1 not legal,
+2 when the input cannot be read (no such file, not text, not JSON, unknown format or
+parameters) or the database is not set up."""
 
 from __future__ import annotations
 
@@ -7,13 +9,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from config.commands import DatabaseCommand
 from config.errors import ServiceError
 from decks.services import decklist_check
 
 
-class Command(BaseCommand):
+UNREADABLE = 2  # 1 means "read it, and it is not legal"
+
+
+class Command(DatabaseCommand):
     help = "Validate a decklist file against a format using the imported card catalog."
 
     def add_arguments(self, parser: Any) -> None:
@@ -27,24 +33,31 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, file: Path, format_key: str, game: str, **options: Any) -> None:
         if not file.is_file():
-            raise CommandError(f"{file}: no such file")
-        raw = file.read_bytes()
+            raise CommandError(f"{file}: no such file", returncode=UNREADABLE)
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot read it ({exc})", returncode=UNREADABLE) from None
         source: Any = raw
         if file.suffix.lower() == ".json":
             try:
                 source = json.loads(raw)
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise CommandError(f"{file}: not valid JSON ({exc})") from None
+                raise CommandError(
+                    f"{file}: not valid JSON ({exc})", returncode=UNREADABLE
+                ) from None
         params = None
         if options.get("params"):
             try:
                 params = json.loads(options["params"])
             except json.JSONDecodeError as exc:
-                raise CommandError(f"--params: not valid JSON ({exc})") from None
+                raise CommandError(
+                    f"--params: not valid JSON ({exc})", returncode=UNREADABLE
+                ) from None
         try:
             result = decklist_check(game=game, format_key=format_key, source=source, params=params)
         except ServiceError as exc:
-            raise CommandError(exc.message) from None
+            raise CommandError(exc.message, returncode=UNREADABLE) from None
         report = result["report"]
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))

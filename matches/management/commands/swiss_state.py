@@ -33,8 +33,9 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from config.commands import DatabaseCommand
 from matches import services
 from matches.models import Match, ResultChange, ResultVersion, Round, RoundStage, RoundStatus
 from tournaments.models import AuditEntry, LateEntryPolicy, Registration, Tournament
@@ -196,7 +197,7 @@ def _drift(tournament: Tournament, nxt: Round, after: int) -> list[str]:
     return notes
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = (
         "Write an event's Swiss history as the STATE.json of python -m tournaments.swiss "
         "(docs/swiss.md), to check its standings and pairings outside the site."
