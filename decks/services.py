@@ -159,7 +159,7 @@ def read_catalog(*, game: str, slug: str | None = None, event: Tournament | None
 def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -> EventCatalog:
     """An organiser picks the catalog their event reads: a shared one of the event's game, or
     one of their own. Lists already submitted keep their reports; new ones use the catalog."""
-    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+    tournament = for_update(Tournament.objects).get(pk=tournament.pk)
     permissions.require_organiser(actor, tournament)
     if catalog.game != tournament.game:
         raise ServiceError(

@@ -47,6 +47,7 @@ from matches.models import (
     StandingsSnapshot,
 )
 from tournaments import permissions, results, swiss, topcut
+from tournaments.locks import for_update
 from tournaments.models import (
     FirstRoundPairing,
     LateEntryPolicy,
@@ -70,13 +71,13 @@ MAX_ADDED_MINUTES = 240
 
 def _lock_event(tournament: Tournament | int) -> Tournament:
     pk = tournament if isinstance(tournament, int) else tournament.pk
-    return Tournament.objects.select_for_update().get(pk=pk)
+    return for_update(Tournament.objects).get(pk=pk)
 
 
 def _lock_round(round_: Round | int) -> Round:
     pk = round_ if isinstance(round_, int) else round_.pk
     try:
-        return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=pk)
+        return for_update(Round.objects).select_related("tournament").get(pk=pk)
     except Round.DoesNotExist:
         raise NotFound(_("round: this round no longer exists."), field="round") from None
 
@@ -94,9 +95,7 @@ def _lock_for_result(match: Match) -> tuple[Round, Match]:
 
 def _lock_match(match: Match | int) -> Match:
     pk = match if isinstance(match, int) else match.pk
-    return (
-        Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=pk)
-    )
+    return for_update(Match.objects).select_related("round__tournament").get(pk=pk)
 
 
 def _bump_round(round_: Round) -> None:
@@ -249,7 +248,7 @@ def registration_pairing_options(
     (invitations), a seed for round 1, a fixed table (a player who cannot move)."""
     tournament = _lock_event(registration.tournament)
     permissions.require_organiser(actor, tournament)
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    registration = for_update(Registration.objects).get(pk=registration.pk)
     rounds = sorted(set(bye_rounds or ()))
     if any(not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= 30 for r in rounds):
         raise ServiceError(_("bye_rounds: round numbers from 1 to 30."), field="bye_rounds")
@@ -607,7 +606,7 @@ def round_swap(*, actor: Any, round_: Round, first: int, second: int) -> Round:
     if first == second:
         raise ServiceError(_("second: choose two different players."), field="second")
     seats: dict[int, tuple[Match, str]] = {}
-    for m in round_.matches.select_for_update().order_by("id"):
+    for m in for_update(round_.matches.all()).order_by("id"):
         for side in ("a", "b"):
             reg_id = getattr(m, f"{side}_id")
             if reg_id in (first, second):
@@ -660,7 +659,7 @@ def round_set_table(*, actor: Any, match: Match, table: int) -> Match:
     match = _lock_match(match)
     if match.b_id is None:
         raise ServiceError(_("table: a bye has no table."), field="table")
-    other = round_.matches.select_for_update().filter(table=table).exclude(pk=match.pk).first()
+    other = for_update(round_.matches.filter(table=table)).exclude(pk=match.pk).first()
     old = match.table
     if other is not None:
         other.table = None
@@ -951,7 +950,7 @@ def _player_report(
         )
     if round_.status == RoundStatus.FINISHED:
         raise Conflict(_("round: the round is over; ask a judge."), field="round")
-    existing = {r.registration_id: r for r in match.reports.select_for_update()}
+    existing = {r.registration_id: r for r in for_update(match.reports.order_by("id"))}
     mine = existing.get(registration_id)
     battles_json = _battles_json(battles)
     if mine is not None and mine.games == games and mine.battles == battles_json:
@@ -1562,7 +1561,7 @@ CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,
 
 def _lock_call(call: JudgeCall | int) -> JudgeCall:
     pk = call if isinstance(call, int) else call.pk
-    return JudgeCall.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=pk)
+    return for_update(JudgeCall.objects).select_related("tournament").get(pk=pk)
 
 
 def _queue_changed(call: JudgeCall, actor: Any) -> None:
@@ -1596,9 +1595,7 @@ def _open_or_join_call(
     """Open a call on the match, or join the one already open (its question goes to the
     notes). The caller holds the match lock, so two callers cannot both open one."""
     existing = (
-        JudgeCall.objects.select_for_update()
-        .filter(match=match, status__in=OPEN_CALL_STATUSES)
-        .first()
+        for_update(JudgeCall.objects).filter(match=match, status__in=OPEN_CALL_STATUSES).first()
     )
     who = actor.public_name if permissions.is_authenticated(actor) else _("the site")
     if existing is not None:
@@ -1690,7 +1687,7 @@ def call_claim_next(*, actor: Any, event: Tournament | None = None) -> JudgeCall
         events = events.filter(pk=event.pk)
     with transaction.atomic():
         call = (
-            JudgeCall.objects.select_for_update(skip_locked=True, of=("self",))
+            for_update(JudgeCall.objects, skip_locked=True)
             .filter(
                 tournament__in=events.values("pk"),
                 status=CallStatus.OPEN,
@@ -2079,7 +2076,7 @@ def penalty_give(
         tournament = _lock_event(match.round.tournament_id)
         permissions.require_staff(actor, tournament)
         locked_registration = (
-            Registration.objects.select_for_update()
+            for_update(Registration.objects)
             .filter(pk=registration_id, tournament=tournament)
             .first()
         )

@@ -333,7 +333,7 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
         return
     now = timezone.now()
     # Locked in the site's order (event, then registrations by id) before they change.
-    dropped = list(missing.select_for_update().order_by("id"))
+    dropped = list(for_update(missing).order_by("id"))
     for registration in dropped:
         registration.dropped_at = now
         registration.drop_round = None
@@ -832,7 +832,7 @@ def registrations_check_in(
     if not permissions.can_run_check_in(actor, tournament):
         raise Forbidden(_("Only this event's organisers (and judges, when allowed) check in."))
     locked = list(
-        tournament.registrations.select_for_update(of=("self",))
+        for_update(tournament.registrations.all())
         .select_related("player")
         .filter(pk__in=ids)
         .order_by("id")

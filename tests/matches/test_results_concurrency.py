@@ -198,6 +198,7 @@ def test_row_locks_take_only_their_own_row(require_postgres: None) -> None:
         services._lock_round(round_.pk)
         services._lock_match(match.pk)
         services._lock_call(call.pk)
-    locking = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    locking = [q["sql"] for q in queries.captured_queries if "UPDATE OF" in q["sql"]]
     assert len(locking) == 3
-    assert all('FOR UPDATE OF "matches_' in sql for sql in locking), locking
+    # FOR NO KEY UPDATE: rows that point at the locked one (audit entries) can still be added.
+    assert all('FOR NO KEY UPDATE OF "matches_' in sql for sql in locking), locking
