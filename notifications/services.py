@@ -54,6 +54,7 @@ from notifications.models import (
     NotificationSettings,
 )
 from tournaments import permissions
+from tournaments.locks import for_update
 from tournaments.models import Registration, Tournament
 
 logger = logging.getLogger(__name__)
@@ -158,9 +159,10 @@ def settings_update(
         _check_kinds(list(webhook_kinds), "webhook_kinds") if webhook_kinds is not None else None
     )
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+        # The site's lock order (tournaments/locks.py): the event, then its settings.
+        tournament = for_update(Tournament.objects).get(pk=tournament.pk)
         permissions.require_organiser(actor, tournament)
-        prefs, _created = NotificationSettings.objects.select_for_update().get_or_create(
+        prefs, _created = for_update(NotificationSettings.objects).get_or_create(
             tournament=tournament
         )
         before, before_url = _settings_view(prefs), prefs.webhook_url
