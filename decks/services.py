@@ -671,6 +671,18 @@ def deck_check_create(
         raise ServiceError(_("count: pick at least one player."), field="count")
     if round_number < 1:
         raise ServiceError(_("round_number: rounds start at 1."), field="round_number")
+    # A check is for a round that exists or the one about to be paired, never round 42 of an
+    # event with no rounds.
+    latest = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    if round_number > latest + 1:
+        raise ServiceError(
+            _(
+                "round_number: this event has %(n)d rounds so far; a deck check is for one of "
+                "them or the next (at most %(max)d)."
+            )
+            % {"n": latest, "max": latest + 1},
+            field="round_number",
+        )
     candidates = list(
         Registration.objects.filter(
             tournament=tournament, status=RegistrationStatus.REGISTERED, dropped_at__isnull=True

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from config.errors import Forbidden, ServiceError
 from decks import services
-from decks.models import DecklistVersion
+from decks.models import DeckCheck, DecklistVersion
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, organiser_of
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry
@@ -210,10 +210,10 @@ def test_deck_check_picks_n_active_players_reproducibly_from_its_seed(legal_list
     event.judges.add(judge)
 
     first = services.deck_check_create(
-        actor=judge, tournament=event, round_number=2, count=3, seed=42
+        actor=judge, tournament=event, round_number=1, count=3, seed=42
     )
     again = services.deck_check_create(
-        actor=judge, tournament=event, round_number=2, count=3, seed=42
+        actor=judge, tournament=event, round_number=1, count=3, seed=42
     )
 
     picked = [r.registration_id for r in first.results.all()]
@@ -262,3 +262,16 @@ def test_judges_see_their_draft_events() -> None:
     event.judges.add(judge)
     assert Tournament.objects.visible_to(judge).filter(pk=event.pk).exists()
     assert not Tournament.objects.visible_to(UserFactory()).filter(pk=event.pk).exists()
+
+
+def test_a_deck_check_for_a_round_that_is_not_there_is_refused() -> None:
+    event = TournamentFactory(status="running")
+    RegistrationFactory.create_batch(3, tournament=event)
+    with pytest.raises(ServiceError) as excinfo:
+        services.deck_check_create(
+            actor=organiser_of(event), tournament=event, round_number=42, count=1
+        )
+    assert excinfo.value.field == "round_number" and "at most 1" in excinfo.value.message
+    assert not DeckCheck.objects.exists()
+    # The round about to be paired is fine: checks often happen before it starts.
+    services.deck_check_create(actor=organiser_of(event), tournament=event, round_number=1, count=1)
