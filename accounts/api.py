@@ -32,6 +32,31 @@ def me(request: Request) -> Response:
     return Response(MeOutput(request.user).data)
 
 
+class EraseInput(serializers.Serializer):
+    confirm = serializers.BooleanField(default=False, help_text="Erasing is final: send true.")
+    password = serializers.CharField(
+        required=False, allow_blank=True, max_length=128, style={"input_type": "password"}
+    )
+
+
+@extend_schema(
+    request=EraseInput,
+    responses={204: None},
+    description="Erase the current account: anonymised (results stay in their events under an "
+    "anonymous name), logged out everywhere, its tokens revoked. Needs the password and "
+    '{"confirm": true}.',
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def erase_me(request: Request) -> Response:
+    from accounts import services
+    from config.api import validated
+
+    data = validated(EraseInput, request.data)
+    services.account_erase(actor=request.user, user=request.user, **data)
+    return Response(status=204)
+
+
 class TokenView(ObtainAuthToken):
     """Exchange a username and password for an API token (send it as `Authorization: Token …`).
 

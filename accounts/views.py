@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -56,3 +56,34 @@ class PasswordResetView(auth_views.PasswordResetView):
             reason = _("Too many password reset requests: no e-mail was sent this time.")
             return too_many_requests(request, wait, reason)
         return super().post(request, *args, **kwargs)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def erase_account(request: HttpRequest) -> HttpResponse:
+    """Erase my account: a second, explicit step that says what goes and what stays, and
+    asks for the password."""
+    from accounts import services
+    from config.errors import ServiceError
+
+    error = ""
+    if request.method == "POST":
+        user = request.user
+        try:
+            services.account_erase(
+                actor=user,
+                user=user,
+                confirm=request.POST.get("confirm") == "yes",
+                password=request.POST.get("password", ""),
+            )
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            logout(request)
+            messages.success(request, _("Your account is erased."))
+            return redirect("home")
+    return render(
+        request,
+        "accounts/erase.html",
+        {"consequences": services.erase_consequences(request.user), "error": error},
+    )

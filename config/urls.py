@@ -10,17 +10,19 @@ from drf_spectacular.views import (
 from rest_framework.routers import DefaultRouter
 
 from accounts import api as accounts_api
+from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
 from matches import api as matches_api
 from tournaments import api as tournaments_api
+from tournaments import archive_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy:
 # Swagger UI loads its start-up script as a file (the split view) but keeps a <style> block and
 # data: icons; Redoc injects its styles, draws data: images and searches in a blob: worker.
 swagger_view = SpectacularSwaggerSplitView.as_view
 redoc_view = SpectacularRedocView.as_view
-swagger_csp = csp_update({"style-src": [UNSAFE_INLINE], "img-src": ["data:"]})
+swagger_csp = csp_update({})
 redoc_csp = csp_update(
     {"style-src": [UNSAFE_INLINE], "img-src": ["data:"], "worker-src": ["blob:"]}
 )
@@ -34,6 +36,7 @@ router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename=
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
+    path("me/erase/", accounts_api.erase_me, name="api-me-erase"),
     path("auth/token/", accounts_api.TokenView.as_view(), name="api-token"),
     path("formats/", decks_api.formats, name="api-formats"),
     path("decklists/check/", decks_api.decklist_check, name="api-decklist-check"),
@@ -59,6 +62,12 @@ api_urls = [
         name="api-event-deck-checks",
     ),
     path("deck-check-results/<int:pk>/", decks_api.deck_check_result, name="api-deck-check-result"),
+    path("catalogs/", decks_api.catalogs, name="api-catalogs"),
+    path(
+        "events/<slug:slug>/catalog/",
+        decks_api.EventCatalogView.as_view(),
+        name="api-event-catalog",
+    ),
     path("events/<slug:slug>/rounds/", matches_api.rounds, name="api-rounds"),
     path(
         "events/<slug:slug>/rounds/<int:number>/",
@@ -127,6 +136,10 @@ api_urls = [
         matches_api.event_penalties_csv,
         name="api-event-penalties-csv",
     ),
+    path("events/<slug:slug>/archive/", archive_api.event_archive_api, name="api-event-archive"),
+    path("events/<slug:slug>/standings.csv", archive_api.standings_csv, name="api-standings-csv"),
+    path("events/<slug:slug>/pairings.csv", archive_api.pairings_csv, name="api-pairings-csv"),
+    path("events/<slug:slug>/results.csv", archive_api.results_csv, name="api-results-csv"),
     path(
         "registrations/<int:pk>/penalties/",
         matches_api.registration_penalties,
@@ -142,6 +155,7 @@ api_urls = [
     path("calls/<int:pk>/ruling/", matches_api.call_ruling, name="api-call-ruling"),
     path("calls/<int:pk>/notes/", matches_api.call_notes, name="api-call-notes"),
     path("replay/boba/", matches_api.replay_boba, name="api-replay-boba"),
+    path("", include("notifications.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", swagger_csp(swagger_view(url_name="api-schema")), name="api-docs"),
     path("redoc/", redoc_csp(redoc_view(url_name="api-schema")), name="api-redoc"),
@@ -150,6 +164,7 @@ api_urls = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("sw.js", service_worker, name="service_worker"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urls)),
     path("accounts/", include("accounts.urls")),
@@ -160,5 +175,6 @@ urlpatterns = [
     path("", include("matches.penalty_urls")),
     path("", include("matches.judge_urls")),
     path("", include("matches.adjudication_urls")),
+    path("", include("notifications.urls")),
     path("", include("tournaments.urls")),
 ]
