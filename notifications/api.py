@@ -1,0 +1,98 @@
+"""REST API for an event's notifications: its settings and its delivery log (organisers only).
+
+Thin views over notifications.services and notifications.selectors; the page
+(notifications/views.py) calls the same ones.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.api import validated
+from config.errors import ServiceError
+from notifications import selectors, services
+from notifications import serializers as s
+from notifications.models import Channel, DeliveryStatus, Kind
+from tournaments import permissions as perms
+from tournaments.models import Tournament
+
+
+class DeliveryPagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 200
+    max_offset = 10**9
+
+    def get_offset(self, request: Request) -> int:
+        # Never past what the database's integers hold (a huge ?offset= is a 200, not a 500).
+        return min(super().get_offset(request), self.max_offset)
+
+
+def _organiser_event(request: Request, slug: str) -> Tournament:
+    event = get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    perms.require_organiser(request.user, event)
+    return event
+
+
+@extend_schema(methods=["GET"], responses=s.SettingsOutput)
+@extend_schema(
+    methods=["PUT", "PATCH"],
+    request=s.SettingsInput,
+    responses=s.SettingsOutput,
+    description="Set the event's webhook (an https URL; a Discord channel's webhook URL "
+    "works; empty for none) and which kinds go out by e-mail and to the webhook. PUT needs "
+    "every field, PATCH any of them. Organisers only.",
+)
+@api_view(["GET", "PUT", "PATCH"])
+@permission_classes([permissions.IsAuthenticated])
+def event_notifications(request: Request, slug: str) -> Response:
+    """The event's notification settings (organisers only)."""
+    event = _organiser_event(request, slug)
+    if request.method in ("PUT", "PATCH"):
+        data = validated(s.SettingsInput, request.data, partial=request.method == "PATCH")
+        prefs = services.settings_update(actor=request.user, tournament=event, **data)
+    else:
+        prefs = selectors.settings_for(event)
+    return Response(s.SettingsOutput(prefs).data)
+
+
+def _choice(request: Request, name: str, allowed: list[str]) -> str | None:
+    value = request.query_params.get(name) or None
+    if value is not None and value not in allowed:
+        raise ServiceError(
+            f"{name}: one of {', '.join(allowed)}.", field=name, code="invalid_choice"
+        )
+    return value
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("status", str, enum=DeliveryStatus.values),
+        OpenApiParameter("kind", str, enum=Kind.values),
+        OpenApiParameter("channel", str, enum=Channel.values),
+        OpenApiParameter("limit", int),
+        OpenApiParameter("offset", int),
+    ],
+    responses=s.DeliveryOutput(many=True),
+    description="The event's delivery log, newest first, paginated (at most 200 a page): "
+    "each e-mail and webhook post with its status (pending, sending, sent, failed), attempts, "
+    "last error and times. Organisers only.",
+)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def event_deliveries(request: Request, slug: str) -> Response:
+    event = _organiser_event(request, slug)
+    qs = selectors.deliveries_of_event(
+        event,
+        status=_choice(request, "status", DeliveryStatus.values),
+        kind=_choice(request, "kind", Kind.values),
+        channel=_choice(request, "channel", Channel.values),
+    )
+    paginator = DeliveryPagination()
+    page = paginator.paginate_queryset(qs, request)
+    return paginator.get_paginated_response(s.DeliveryOutput(page or [], many=True).data)

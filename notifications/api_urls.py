@@ -1,0 +1,18 @@
+"""The notifications API under /api/ (notifications/api.py)."""
+
+from django.urls import path
+
+from notifications import api
+
+urlpatterns = [
+    path(
+        "events/<slug:slug>/notifications/",
+        api.event_notifications,
+        name="api-event-notifications",
+    ),
+    path(
+        "events/<slug:slug>/notifications/deliveries/",
+        api.event_deliveries,
+        name="api-event-notification-deliveries",
+    ),
+]

@@ -1,0 +1,86 @@
+"""Input and output shapes of the notifications API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from notifications.models import (
+    MAX_WEBHOOK_URL,
+    Channel,
+    Delivery,
+    DeliveryStatus,
+    Kind,
+    NotificationSettings,
+)
+
+
+class SettingsInput(serializers.Serializer):
+    webhook_url = serializers.CharField(
+        allow_blank=True,
+        max_length=MAX_WEBHOOK_URL,
+        trim_whitespace=True,
+        help_text="An https URL (a Discord channel's webhook URL works), or empty for none.",
+    )
+    email_kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=Kind.choices),
+        max_length=len(Kind.choices),
+        allow_empty=True,
+        help_text="The kinds e-mailed to the players concerned.",
+    )
+    webhook_kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=Kind.choices),
+        max_length=len(Kind.choices),
+        allow_empty=True,
+        help_text="The kinds posted to the webhook.",
+    )
+
+
+class KindOutput(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class SettingsOutput(serializers.ModelSerializer):
+    kinds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = NotificationSettings
+        fields = ["webhook_url", "email_kinds", "webhook_kinds", "kinds", "updated_at"]
+
+    def get_kinds(self, obj: NotificationSettings) -> list[dict[str, Any]]:
+        return [{"key": key, "label": str(label)} for key, label in Kind.choices]
+
+
+class DeliveryOutput(serializers.ModelSerializer):
+    recipient = serializers.SerializerMethodField()
+    recipient_player_id = serializers.SerializerMethodField()
+    kind = serializers.ChoiceField(choices=Kind.choices)
+    channel = serializers.ChoiceField(choices=Channel.choices)
+    status = serializers.ChoiceField(choices=DeliveryStatus.choices)
+
+    class Meta:
+        model = Delivery
+        fields = [
+            "id",
+            "kind",
+            "channel",
+            "recipient",
+            "recipient_player_id",
+            "subject",
+            "body",
+            "status",
+            "attempts",
+            "error",
+            "created_at",
+            "last_attempt_at",
+            "next_attempt_at",
+            "sent_at",
+        ]
+
+    def get_recipient(self, obj: Delivery) -> str | None:
+        return obj.recipient.public_name if obj.recipient is not None else None
+
+    def get_recipient_player_id(self, obj: Delivery) -> str | None:
+        return obj.recipient.player_id if obj.recipient is not None else None
