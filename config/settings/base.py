@@ -287,6 +287,8 @@ SPECTACULAR_SETTINGS = {
         "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
         "RoundStatusEnum": "matches.models.RoundStatus",
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "NotificationKindEnum": "notifications.models.Kind",
+        "DeliveryStatusEnum": "notifications.models.DeliveryStatus",
     },
 }
 
