@@ -17,12 +17,13 @@ from matches import api as matches_api
 from tournaments import api as tournaments_api
 from tournaments import archive_api
 
-# The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy:
-# Swagger UI loads its start-up script as a file (the split view) but keeps a <style> block and
-# data: icons; Redoc injects its styles, draws data: images and searches in a blob: worker.
+# The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
+# inline <style> moved to a file (templates/drf_spectacular/): Swagger UI loads its start-up
+# script as a file (the split view) and draws data: icons; Redoc also injects its own styles
+# and searches in a blob: worker.
 swagger_view = SpectacularSwaggerSplitView.as_view
 redoc_view = SpectacularRedocView.as_view
-swagger_csp = csp_update({})
+swagger_csp = csp_update({"img-src": ["data:"]})
 redoc_csp = csp_update(
     {"style-src": [UNSAFE_INLINE], "img-src": ["data:"], "worker-src": ["blob:"]}
 )
