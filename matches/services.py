@@ -58,6 +58,7 @@ from tournaments.models import (
 from tournaments.services import audit
 from tournaments.standings import MatchRecord, Player, compute_standings
 from tournaments.status import EventStatus
+from tournaments.tasks import schedule_round_archive
 from tournaments.timer import RoundTimer, TimerError
 
 # Above this many players a round is paired in a Celery task with a progress bar.
@@ -1177,6 +1178,7 @@ def _finish_round_if_done(round_: Round) -> None:
         target=round_,
         round=round_.number,
     )
+    schedule_round_archive(round_.pk)  # the event's archive as of this round, kept
     if round_.stage == RoundStage.TOP_CUT:
         final = round_.matches.count() == 1
         if final:
@@ -2199,44 +2201,32 @@ def repeated_infractions(registration: Registration) -> dict[str, Any]:
     return out
 
 
-def _csv_cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    # A spreadsheet would run a cell starting with these as a formula.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def penalty_log_csv(tournament: Tournament) -> str:
     """The event's penalty log as CSV (one header line, one line per penalty)."""
-    import csv
-    import io
+    from config.csvfile import csv_text
 
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(PENALTY_CSV_COLUMNS)
+    rows = []
     for p in penalties_of_event(tournament):
         player = p.registration.player
-        writer.writerow(
-            [
-                _csv_cell(v)
-                for v in (
-                    p.pk,
-                    p.created_at.isoformat(),
-                    p.match.round.number,
-                    p.match.table,
-                    p.registration_id,
-                    p.registration.name,
-                    player.player_id if player is not None else "",
-                    p.category,
-                    p.infraction,
-                    p.infraction_label,
-                    p.penalty,
-                    p.suggested,
-                    p.repeat,
-                    "yes" if p.applied_to_result else "no",
-                    p.outcome,
-                    p.judge.public_name if p.judge_id else "",
-                    p.note,
-                )
-            ]
+        rows.append(
+            (
+                p.pk,
+                p.created_at.isoformat(),
+                p.match.round.number,
+                p.match.table,
+                p.registration_id,
+                p.registration.name,
+                player.player_id if player is not None else "",
+                p.category,
+                p.infraction,
+                p.infraction_label,
+                p.penalty,
+                p.suggested,
+                p.repeat,
+                "yes" if p.applied_to_result else "no",
+                p.outcome,
+                p.judge.public_name if p.judge_id else "",
+                p.note,
+            )
         )
-    return buffer.getvalue()
+    return csv_text(PENALTY_CSV_COLUMNS, rows)

@@ -1,0 +1,144 @@
+"""CSV exports of an event's standings, pairings and results, for publishers' reporting.
+
+One header line, then one line per player (standings) or per match (pairings, results); every
+cell goes through config.csvfile (cells a spreadsheet would run as a formula are neutralised).
+Reads only; the pages and the API (organisers) serve the same text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.csvfile import csv_text
+from config.errors import NotFound
+from matches import services
+from matches.models import Match, Round
+from tournaments.models import Registration, Tournament
+
+STANDINGS_COLUMNS = (
+    "round",
+    "rank",
+    "registration",
+    "player",
+    "player_id",
+    "points",
+    "record",
+    "dropped",
+)
+MATCH_COLUMNS = (
+    "round",
+    "stage",
+    "table",
+    "a_registration",
+    "a_player",
+    "a_player_id",
+    "b_registration",
+    "b_player",
+    "b_player_id",
+    "status",
+)
+PAIRINGS_COLUMNS = (*MATCH_COLUMNS, "reason")
+RESULTS_COLUMNS = (
+    *MATCH_COLUMNS,
+    "games_a",
+    "games_b",
+    "games_drawn",
+    "winner",
+    "battles",
+    "result_version",
+)
+
+
+def _player_id(registration: Registration | None) -> str:
+    if registration is None or registration.player is None:
+        return ""
+    return str(registration.player.player_id)
+
+
+def standings_csv(tournament: Tournament, round_number: int | None = None) -> str:
+    """The standings after a finished Swiss round (default the latest), one line per player
+    with every tiebreaker of the event's game in its own column."""
+    snapshot = services.standings_snapshot(tournament, round_number)
+    number = snapshot.round.number
+    tiebreakers = [t for t in tournament.tiebreakers if t != "h2h"]
+    ids = {
+        r.pk: r.player.player_id if r.player else ""
+        for r in tournament.registrations.select_related("player")
+    }
+    rows = [
+        (
+            number,
+            row["rank"],
+            row["registration"],
+            row["name"],
+            ids.get(row["registration"], ""),
+            row["points"],
+            row["record"],
+            "yes" if row["dropped"] else "no",
+            *(row["tiebreakers"].get(t, "") for t in tiebreakers),
+        )
+        for row in snapshot.rows
+    ]
+    return csv_text((*STANDINGS_COLUMNS, *tiebreakers), rows)
+
+
+def _match_cells(m: Match, round_: Round) -> list[Any]:
+    return [
+        round_.number,
+        round_.stage,
+        m.table,
+        m.a_id,
+        m.a.name,
+        _player_id(m.a),
+        m.b_id,
+        m.b.name if m.b is not None else "",
+        _player_id(m.b),
+        m.status,
+    ]
+
+
+def _matches(rounds: Any) -> Any:
+    return (
+        Match.objects.filter(round__in=rounds)
+        .select_related("round", "a__player", "b__player")
+        .order_by("round__number", "table", "id")
+    )
+
+
+def pairings_csv(tournament: Tournament, round_number: int | None = None) -> str:
+    """One round's pairings (default the newest), by table, byes last."""
+    rounds = tournament.rounds.order_by("-number")
+    round_ = (
+        rounds.filter(number=round_number).first() if round_number is not None else rounds.first()
+    )
+    if round_ is None:
+        raise NotFound(f"round: no round {round_number or ''} yet.", field="round")
+    matches = sorted(_matches([round_]), key=lambda m: (m.table is None, m.table or 0, m.pk))
+    return csv_text(PAIRINGS_COLUMNS, [[*_match_cells(m, round_), m.reason] for m in matches])
+
+
+def results_csv(tournament: Tournament) -> str:
+    """Every match of every round with its result (empty while not final)."""
+    rows = []
+    for m in _matches(tournament.rounds.all()):
+        games = m.games if m.status == "final" else None
+        winner = ""
+        if games is not None:
+            winner = "a" if games[0] > games[1] else "b" if games[1] > games[0] else "draw"
+            if m.b_id is None:
+                winner = "bye"
+        battles = (
+            " ".join(f"{a}-{b}" for a, b in m.battles)
+            if games is not None and isinstance(m.battles, list)
+            else ""
+        )
+        rows.append(
+            [
+                *_match_cells(m, m.round),
+                *(games if games is not None else ("", "", "")),
+                winner,
+                battles,
+                m.result_version,
+            ]
+        )
+    return csv_text(RESULTS_COLUMNS, rows)
