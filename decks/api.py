@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -14,16 +14,46 @@ from rest_framework.views import APIView
 
 from config.api import validated
 from config.errors import Forbidden, ServiceError
+from decks import selectors, services
 from decks import serializers as s
-from decks import services
-from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, DecklistVersion
+from decks.models import (
+    Card,
+    CardImport,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    DecklistVersion,
+    EventCatalog,
+)
 from engine.games import GAMES, get_game
 from tournaments import permissions as perms
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
 
+def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
+    """The catalog a card read names (`catalog` slug, or `event` slug), or (None, False) for
+    every game's default catalog. A name that matches nothing is a 400 naming its field."""
+    slug = request.query_params.get("catalog", "").strip()
+    if slug:
+        catalog = selectors.catalog_by_slug(slug)
+        if catalog is None:
+            raise ServiceError(f"catalog: no catalog {slug[:80]!r}.", field="catalog")
+        return catalog, True
+    event_slug = request.query_params.get("event", "").strip()
+    if event_slug:
+        event = Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
+        if event is None:
+            raise ServiceError(f"event: no event {event_slug[:80]!r}.", field="event")
+        return selectors.event_catalog(event), True
+    return None, False
+
+
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
-    """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names."""
+    """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names.
+
+    `catalog` (a catalog's slug) or `event` (an event's slug) chooses the card pool; without
+    them, each game's default catalog: the official one, the demo one while there is no
+    official card."""
 
     lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
 
@@ -31,12 +61,27 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [permissions.AllowAny]
     filterset_fields = ("game", "kind", "set_name", "weapon", "power", "cost")
 
-    @extend_schema(parameters=[OpenApiParameter("q", str, description="name contains")])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("q", str, description="name contains"),
+            OpenApiParameter("catalog", str, description="a catalog's slug"),
+            OpenApiParameter("event", str, description="an event's slug: its catalog"),
+        ]
+    )
     def list(self, request: Request, *args: object, **kwargs: object) -> Response:
         return super().list(request, *args, **kwargs)
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        qs = Card.objects.all().order_by("name", "set_name", "card_number", "id")
+        qs = Card.objects.select_related("catalog").order_by(
+            "name", "set_name", "card_number", "id"
+        )
+        if self.action != "list" or getattr(self, "swagger_fake_view", False):
+            return qs  # one card by id, whatever its catalog
+        catalog, named = _card_pool(self.request)
+        if named:
+            qs = qs.filter(catalog=catalog) if catalog is not None else qs.none()
+        else:
+            qs = qs.filter(catalog__in=selectors.default_catalogs())
         q = self.request.query_params.get("q", "").strip()
         if q:
             qs = qs.filter(Q(name__icontains=q) | Q(card_number__iexact=q))
@@ -89,13 +134,74 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
     )
     def create(self, request: Request) -> Response:
         data = {"game": request.data.get("game", "boba"), "files": request.FILES.getlist("files")}
+        if request.data.get("catalog"):
+            data["catalog"] = request.data["catalog"]
         clean = validated(s.CardImportInput, data)
         files = [(f.name, f.read()) for f in clean["files"]]
         card_import = services.card_import_start(
-            actor=request.user, game=clean["game"], files=files
+            actor=request.user, game=clean["game"], files=files, catalog=clean.get("catalog")
         )
         card_import.refresh_from_db()
         return Response(s.CardImportOutput(card_import).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("game", str, description="only this game's catalogs")],
+    responses=s.CatalogOutput(many=True),
+)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def catalogs(request: Request) -> Response:
+    """Every card catalog (official, demo, organisers' own) with its card count; `default`
+    names each game's default catalog."""
+    qs = (
+        Catalog.objects.select_related("owner")
+        .annotate(card_count=Count("cards"))
+        .order_by("game", "kind", "name")
+    )
+    game = request.query_params.get("game", "").strip()
+    if game:
+        qs = qs.filter(game=game)
+    return Response(
+        {
+            "catalogs": s.CatalogOutput(qs, many=True).data,
+            "default": {c.game: c.slug for c in selectors.default_catalogs()},
+        }
+    )
+
+
+class EventCatalogView(APIView):
+    """The catalog an event's decklists, card search and suggestions read (GET: anyone who
+    sees the event; POST: its organisers choose a shared catalog or one of their own)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, slug: str) -> Response:
+        event = _event(request, slug)
+        return Response(_event_catalog_body(event))
+
+    @extend_schema(request=s.CatalogChoiceInput, responses={200: dict})
+    def post(self, request: Request, slug: str) -> Response:
+        if not request.user.is_authenticated:
+            raise Forbidden("Log in to choose the event's catalog.")
+        event = _event(request, slug)
+        clean = validated(s.CatalogChoiceInput, request.data)
+        catalog = selectors.catalog_by_slug(clean["catalog"])
+        if catalog is None:
+            raise ServiceError(f"catalog: no catalog {clean['catalog']!r}.", field="catalog")
+        services.event_catalog_set(actor=request.user, tournament=event, catalog=catalog)
+        return Response(_event_catalog_body(event))
+
+
+def _event_catalog_body(event: Tournament) -> dict[str, object]:
+    chosen = EventCatalog.objects.filter(tournament=event).exists()
+    catalog = selectors.event_catalog(event)
+    return {
+        "event": event.slug,
+        "catalog": s.CatalogOutput(catalog).data if catalog is not None else None,
+        "chosen": chosen,
+    }
 
 
 def _source(clean: dict) -> object:  # type: ignore[type-arg]
@@ -108,11 +214,20 @@ def _source(clean: dict) -> object:  # type: ignore[type-arg]
 def decklist_check(request: Request) -> Response:
     """Validate a list against a format without saving it ("check my deck")."""
     clean = validated(s.DecklistCheckInput, request.data)
+    event = None
+    if clean.get("event"):
+        event = Tournament.objects.visible_to(request.user).filter(slug=clean["event"]).first()
+        if event is None or event.game != clean["game"]:
+            raise ServiceError(
+                f"event: no {clean['game']} event {clean['event']!r}.", field="event"
+            )
     result = services.decklist_check(
         game=clean["game"],
         format_key=clean["format"],
         source=_source(clean),
         params=clean.get("params"),
+        catalog=clean.get("catalog"),
+        event=event,
     )
     return Response(
         {"report": result["report"], "statistics": result["statistics"], "text": result["text"]}

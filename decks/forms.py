@@ -40,6 +40,14 @@ class MultipleFileField(forms.FileField):
 
 class CardImportForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    catalog = forms.ChoiceField(
+        label=_("Import into"),
+        required=False,
+        help_text=_(
+            "Shared catalogs (official, demo) change only for site administrators; organisers "
+            "import into a catalog of their own and choose it for their events."
+        ),
+    )
     files = MultipleFileField(
         label=_("Card files"),
         help_text=_(
@@ -48,15 +56,32 @@ class CardImportForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args: Any, catalogs: Any = (), default_label: str = "", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        choices = [("", default_label or _("My own catalog"))]
+        choices += [(c.slug, f"{c.name} ({c.get_kind_display()})") for c in catalogs]
+        self.fields["catalog"].choices = choices  # type: ignore[attr-defined]
+
 
 class DecklistCheckForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=_format_choices, initial="playmaker")
+    catalog = forms.ChoiceField(
+        label=_("Card list"),
+        required=False,
+        help_text=_("The official card list unless you choose another."),
+    )
     decklist = forms.CharField(
         label=_("Decklist"),
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "autocomplete": "off"}),
         help_text=DECKLIST_HELP,
         strip=False,
     )
+
+    def __init__(self, *args: Any, catalogs: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Default (official; demo while there is none)"))]
+        choices += [(c.slug, f"{c.name} ({c.get_kind_display()})") for c in catalogs]
+        self.fields["catalog"].choices = choices  # type: ignore[attr-defined]
 
 
 class DecklistSubmitForm(forms.Form):

@@ -2,26 +2,49 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, DecklistVersion
+from config import fields as input_fields
+from decks.models import Card, CardImport, Catalog, DeckCheck, DeckCheckResult, DecklistVersion
 from decks.services import UPDATE_FIELDS as CARD_MODEL_FIELDS
 from engine.games import game_choices
 
 
 class CardOutput(serializers.ModelSerializer):
+    catalog = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
     class Meta:
         model = Card
-        fields = ("id", "game", "external_id", *CARD_MODEL_FIELDS)
+        fields = ("id", "game", "external_id", *CARD_MODEL_FIELDS, "catalog")
+
+
+class CatalogOutput(serializers.ModelSerializer):
+    owner = serializers.SerializerMethodField()
+    cards = serializers.IntegerField(source="card_count", read_only=True, default=None)
+    # Plain text, not an enum: "kind" names other choice sets in the schema already.
+    kind = serializers.CharField(read_only=True, help_text="demo, official or custom")
+
+    class Meta:
+        model = Catalog
+        fields = ("slug", "name", "game", "kind", "owner", "cards")
+
+    def get_owner(self, obj: Catalog) -> str | None:
+        return obj.owner.public_name if obj.owner_id else None
+
+
+class CatalogChoiceInput(serializers.Serializer):
+    catalog = serializers.SlugField(max_length=80)
 
 
 class CardImportOutput(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     rejected_count = serializers.IntegerField(read_only=True)
+    catalog = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
         model = CardImport
         fields = (
             "id",
             "game",
+            "catalog",
             "status",
             "file_names",
             "total",
@@ -40,6 +63,12 @@ class CardImportOutput(serializers.ModelSerializer):
 
 class CardImportInput(serializers.Serializer):
     game = serializers.ChoiceField(choices=game_choices(), default="boba")
+    catalog = serializers.SlugField(
+        max_length=80,
+        required=False,
+        help_text="The catalog to import into (default: the official one for site "
+        "administrators, the organiser's own catalog for everyone else).",
+    )
     files = serializers.ListField(child=serializers.FileField(), min_length=1, max_length=5)
 
 
@@ -59,6 +88,15 @@ class DecklistCheckInput(DecklistSource):
     game = serializers.ChoiceField(choices=game_choices(), default="boba")
     format = serializers.CharField(max_length=40, default="playmaker")
     params = serializers.DictField(required=False)
+    catalog = serializers.SlugField(
+        max_length=80,
+        required=False,
+        help_text="The catalog's slug (default: the official catalog, the demo one while "
+        "there is no official card).",
+    )
+    event = serializers.SlugField(
+        max_length=140, required=False, help_text="Check against this event's catalog."
+    )
 
 
 class DecklistVersionOutput(serializers.ModelSerializer):
@@ -96,11 +134,11 @@ class DecklistVersionSummary(serializers.ModelSerializer):
 
 
 class UnlockInput(serializers.Serializer):
-    unlocked = serializers.BooleanField(default=True)
+    unlocked = input_fields.BooleanField(default=True)
 
 
 class PublishInput(serializers.Serializer):
-    published = serializers.BooleanField(default=True)
+    published = input_fields.BooleanField(default=True)
 
 
 class DeckCheckInput(serializers.Serializer):

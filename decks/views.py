@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, next_or, visible_event
-from decks import charts, services
+from decks import charts, selectors, services
 from decks.forms import (
     CardImportForm,
     DeckCheckCreateForm,
@@ -30,7 +30,15 @@ from decks.forms import (
     DecklistCheckForm,
     DecklistSubmitForm,
 )
-from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
+from decks.models import (
+    Card,
+    CardImport,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    Decklist,
+    DecklistVersion,
+)
 from engine.games import get_game
 from tournaments import permissions as perms
 from tournaments import services as tournament_services
@@ -73,15 +81,21 @@ def _section_titles() -> list[tuple[str, str]]:
     ]
 
 
-def _card_details(game: str, data_list: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Cost and DBS of the Plays named in some lists, in one query."""
+def _card_details(
+    event: Tournament, data_list: Iterable[Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Cost and DBS of the Plays named in some lists (from the event's catalog), in one query."""
     ids: set[str] = set()
     for data in data_list:
         for key in ("playbook", "bonus_plays"):
             ids.update(str(item.get("id")) for item in data.get(key, []) if isinstance(item, dict))
     if not ids:
         return {}
-    rows = Card.objects.filter(game=game, external_id__in=ids).values("external_id", "cost", "dbs")
+    rows = (
+        selectors.event_cards(event)
+        .filter(external_id__in=ids)
+        .values("external_id", "cost", "dbs")
+    )
     return {row["external_id"]: row for row in rows}
 
 
@@ -297,7 +311,19 @@ def _numbered_lines(text: str, report: Mapping[str, Any] | None) -> list[dict[st
 def card_import_upload(request: HttpRequest) -> HttpResponse:
     if not perms.can_create_events(request.user):
         raise PermissionDenied
-    form = CardImportForm(request.POST or None, request.FILES or None, initial={"game": "boba"})
+    catalogs = [
+        c
+        for c in Catalog.objects.select_related("owner")
+        if services.can_import_into(request.user, c)
+    ]
+    site_wide = services.can_manage_shared_catalogs(request.user)
+    form = CardImportForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"game": "boba"},
+        catalogs=catalogs,
+        default_label=_("The official catalog") if site_wide else _("My own catalog"),
+    )
     if request.method == "POST" and form.is_valid():
         uploads = form.cleaned_data["files"]
         size = sum(f.size or 0 for f in uploads)
@@ -314,7 +340,10 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
             files = [(f.name, f.read()) for f in uploads]
             try:
                 card_import = services.card_import_start(
-                    actor=request.user, game=form.cleaned_data["game"], files=files
+                    actor=request.user,
+                    game=form.cleaned_data["game"],
+                    files=files,
+                    catalog=form.cleaned_data["catalog"] or None,
                 )
             except Forbidden as exc:
                 raise PermissionDenied(exc.message) from None
@@ -338,7 +367,9 @@ def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "card_import": card_import,
         "running": running,
-        "catalog_size": Card.objects.filter(game=card_import.game).count(),
+        "catalog_size": Card.objects.filter(catalog=card_import.catalog_id).count()
+        if card_import.catalog_id
+        else 0,
     }
     return render(request, "decks/card_import_detail.html", context)
 
@@ -347,8 +378,22 @@ def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def decklist_check(request: HttpRequest) -> HttpResponse:
-    """Validate a pasted list against a format without saving anything; open to everyone."""
-    form = DecklistCheckForm(request.POST or None)
+    """Validate a pasted list against a format without saving anything; open to everyone.
+    The official card list by default; `?catalog=` or `?event=` chooses another."""
+    choices = selectors.catalogs_for_choice(CHECK_GAME)
+    event_slug = request.GET.get("event", "")
+    event = (
+        Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
+        if event_slug
+        else None
+    )
+    initial: dict[str, Any] = {"catalog": request.GET.get("catalog", "")}
+    if event is not None and event.game == CHECK_GAME:
+        chosen = selectors.event_catalog(event)
+        initial = {"catalog": chosen.slug if chosen else "", "format": event.format_key}
+        if chosen is not None and chosen not in choices:
+            choices.append(chosen)
+    form = DecklistCheckForm(request.POST or None, initial=initial, catalogs=choices)
     result = None
     lines: list[dict[str, Any]] = []
     fmt = None
@@ -356,13 +401,22 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
         text = form.cleaned_data["decklist"]
         try:
             result = services.decklist_check(
-                game=CHECK_GAME, format_key=form.cleaned_data["format"], source=text
+                game=CHECK_GAME,
+                format_key=form.cleaned_data["format"],
+                source=text,
+                catalog=form.cleaned_data["catalog"] or None,
             )
             fmt = get_game(CHECK_GAME).deck_rules().resolve_format(form.cleaned_data["format"])
         except ServiceError as exc:
             messages.error(request, exc.message)
             if exc.code == "too_large":
-                form = DecklistCheckForm(initial={"format": form.cleaned_data["format"]})
+                form = DecklistCheckForm(
+                    initial={
+                        "format": form.cleaned_data["format"],
+                        "catalog": form.cleaned_data["catalog"],
+                    },
+                    catalogs=choices,
+                )
         else:
             lines = _numbered_lines(text, result["report"])
     context = {
@@ -527,7 +581,7 @@ def decklist_version(request: HttpRequest, pk: int) -> HttpResponse:
         "version": version,
         "latest": latest,
         "is_latest": latest is None or latest[0] == version.pk,
-        "sections": _sections(version.data, _card_details(event.game, [version.data])),
+        "sections": _sections(version.data, _card_details(event, [version.data])),
         "charts": deck_charts(version.statistics, fmt, f"deck{version.pk}"),
         "report": version.report,
         "format_name": getattr(fmt, "name", event.format_label),
@@ -654,7 +708,7 @@ def deck_check_detail(request: HttpRequest, pk: int) -> HttpResponse:
     results = list(
         deck_check.results.select_related("registration__player", "version", "checked_by")
     )
-    details = _card_details(event.game, [r.version.data for r in results if r.version])
+    details = _card_details(event, [r.version.data for r in results if r.version])
     rows = []
     for result in results:
         rows.append(
