@@ -69,12 +69,6 @@ api_urls = [
         decks_api.EventCatalogView.as_view(),
         name="api-event-catalog",
     ),
-    path("catalogs/", decks_api.catalogs, name="api-catalogs"),
-    path(
-        "events/<slug:slug>/catalog/",
-        decks_api.EventCatalogView.as_view(),
-        name="api-event-catalog",
-    ),
     path("events/<slug:slug>/rounds/", matches_api.rounds, name="api-rounds"),
     path(
         "events/<slug:slug>/rounds/<int:number>/",
