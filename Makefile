@@ -43,6 +43,7 @@ bench: install
 	$(PY) bench/decks.py
 	$(PY) bench/rounds.py
 	$(PY) bench/judge_queue.py
+	$(PY) bench/checkin.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache
