@@ -183,6 +183,10 @@ EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="battledesk@localhost")
+# Real mail (notifications, password resets): EMAIL_URL=smtp+tls://user:password@host:587
+# sets the SMTP backend and its EMAIL_HOST, EMAIL_PORT, user, password and TLS at once.
+if env.str("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
 # The site's address as players reach it: links in notification e-mails and webhook posts.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
