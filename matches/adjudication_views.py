@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
+from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import Card
 from engine.boba.board import board, describe_action, legal_options, max_step, position, zones
@@ -128,8 +129,8 @@ def _card_json(card: Card) -> dict[str, Any]:
     return {"kind": "hot_dog", "name": card.name}
 
 
-def _catalog_card(game: str, ref: str, kind: str | None) -> Card | None:
-    cards = Card.objects.filter(game=game)
+def _catalog_card(pool: QuerySet[Card], ref: str, kind: str | None) -> Card | None:
+    cards = pool
     if kind == "hero":
         cards = cards.filter(kind="hero")
     elif kind == "play":
@@ -137,7 +138,9 @@ def _catalog_card(game: str, ref: str, kind: str | None) -> Card | None:
     return cards.filter(external_id=ref).first() or cards.filter(name__iexact=ref).first()
 
 
-def _card_ref(data: dict[str, Any], game: str, ref: str, field: str, kind: str | None) -> str:
+def _card_ref(
+    data: dict[str, Any], pool: QuerySet[Card], ref: str, field: str, kind: str | None
+) -> str:
     """A record card id for what the judge typed: a card id of the record, or a catalog card
     (by id or exact name) added to the record's cards under a fresh id."""
     ref = ref.strip()
@@ -146,7 +149,7 @@ def _card_ref(data: dict[str, Any], game: str, ref: str, field: str, kind: str |
         raise InputError("record.cards", _("must be an object of cards by id."))
     if ref in cards:
         return ref
-    card = _catalog_card(game, ref, kind)
+    card = _catalog_card(pool, ref, kind)
     if card is None:
         raise InputError(
             field, _("no card %(ref)r in the record or the event's catalog.") % {"ref": ref[:80]}
@@ -188,15 +191,13 @@ def _deck_options(call: JudgeCall) -> list[dict[str, Any]]:
     return out
 
 
-def _search(game: str, q: str) -> list[dict[str, Any]]:
+def _search(pool: QuerySet[Card], q: str) -> list[dict[str, Any]]:
     q = q.strip()[:100]
     if not q:
         return []
-    rows = (
-        Card.objects.filter(game=game)
-        .filter(Q(name__icontains=q) | Q(external_id__iexact=q))
-        .order_by("kind", "name", "power")[:SEARCH_LIMIT]
-    )
+    rows = pool.filter(Q(name__icontains=q) | Q(external_id__iexact=q)).order_by(
+        "kind", "name", "power"
+    )[:SEARCH_LIMIT]
     return [
         {
             "ref": c.external_id,
@@ -234,7 +235,7 @@ def _setup_values(request: HttpRequest, call: JudgeCall) -> dict[str, str]:
     return values
 
 
-def _setup_record(values: dict[str, str], game: str) -> dict[str, Any]:
+def _setup_record(values: dict[str, str], pool: QuerySet[Card]) -> dict[str, Any]:
     mode = values["mode"]
     data: dict[str, Any] = {
         "format": "boba-game-record/1",
@@ -269,7 +270,7 @@ def _setup_record(values: dict[str, str], game: str) -> dict[str, Any]:
                     if key == "hand":
                         continue
                     raise InputError(field, _("choose a hero."))
-                ids.append(_card_ref(data, game, ref, field, kind))
+                ids.append(_card_ref(data, pool, ref, field, kind))
             entry[key] = ids
         if mode != "rookie":
             entry["hot_dogs"] = _small_int(values[f"{p}_hot_dogs"], f"setup.{p}.hot_dogs", HOT_DOGS)
@@ -295,14 +296,18 @@ def _small_int(text: str, field: str, hi: int) -> int:
 
 
 def _action_from_form(
-    request: HttpRequest, data: dict[str, Any], game: str, option: dict[str, Any], prefix: str
+    request: HttpRequest,
+    data: dict[str, Any],
+    pool: QuerySet[Card],
+    option: dict[str, Any],
+    prefix: str,
 ) -> dict[str, Any]:
     """The chosen legal action with the outcomes the judge filled in."""
     post = request.POST
     action = dict(option["action"])
     ref = post.get(f"{prefix}card", "").strip()
     if option["do"] == "substitute":
-        action["draw"] = _card_ref(data, game, ref, f"{prefix}card", "hero") if ref else None
+        action["draw"] = _card_ref(data, pool, ref, f"{prefix}card", "hero") if ref else None
     elif option["do"] in ("draw", "reveal"):
         if not ref:
             raise InputError(
@@ -312,7 +317,7 @@ def _action_from_form(
                 else _("name the hero revealed."),
             )
         kind = "play" if option["do"] == "draw" else "hero"
-        action["card"] = _card_ref(data, game, ref, f"{prefix}card", kind)
+        action["card"] = _card_ref(data, pool, ref, f"{prefix}card", kind)
     elif option["do"] == "run":
         choices = post.get(f"{prefix}choices", "").strip()
         if choices:
@@ -326,7 +331,7 @@ def _action_from_form(
         drawn = [r.strip() for r in post.get(f"{prefix}drawn", "").split(",") if r.strip()]
         if drawn:
             action["drawn"] = [
-                _card_ref(data, game, r, f"{prefix}drawn[{i}]", None) for i, r in enumerate(drawn)
+                _card_ref(data, pool, r, f"{prefix}drawn[{i}]", None) for i, r in enumerate(drawn)
             ]
     return action
 
@@ -434,7 +439,8 @@ def _int_or_none(text: str | None) -> int | None:
 def _context(
     request: HttpRequest, call: JudgeCall, errors: list[InputError] | None = None
 ) -> dict[str, Any]:
-    game = call.tournament.game
+    # The event's catalog only: never another catalog's cards (the demo's fictional ones).
+    pool = deck_selectors.event_cards(call.tournament)
     post = request.POST if request.method == "POST" else None
     op = post.get("op", "") if post is not None else ""
     errors = list(errors or [])
@@ -477,7 +483,7 @@ def _context(
             for p in PLAYERS
         ],
     }
-    ctx["search_results"] = _search(game, ctx["search"])
+    ctx["search_results"] = _search(pool, ctx["search"])
     text = ""
     step: int | None = None
     if post is None:
@@ -495,7 +501,7 @@ def _context(
     data: dict[str, Any] | None = None
     if op == "setup":
         try:
-            data = _setup_record(values, game)
+            data = _setup_record(values, pool)
             text = _dump(data)
         except InputError as exc:
             errors.append(exc)
@@ -505,7 +511,7 @@ def _context(
         except InputError as exc:
             errors.append(exc)
     if data is not None and op == "append":
-        data, text = _append(request, data, game, errors, text)
+        data, text = _append(request, data, pool, errors, text)
         step = None
     analysis = _analysis(data, step) if data is not None else None
     if (
@@ -513,13 +519,17 @@ def _context(
         and analysis.get("record") is not None
         and op in ("whatif_pick", "whatif")
     ):
-        ctx.update(_whatif(request, data, game, analysis, op, errors))  # type: ignore[arg-type]
+        ctx.update(_whatif(request, data, pool, analysis, op, errors))  # type: ignore[arg-type]
     ctx.update(record_text=text, analysis=analysis, errors=errors, op=op)
     return ctx
 
 
 def _append(
-    request: HttpRequest, data: dict[str, Any], game: str, errors: list[InputError], text: str
+    request: HttpRequest,
+    data: dict[str, Any],
+    pool: QuerySet[Card],
+    errors: list[InputError],
+    text: str,
 ) -> tuple[dict[str, Any], str]:
     rep = replay(data, keep_states=True)
     if rep.record is None or rep.error is not None or rep.state is None:
@@ -529,7 +539,7 @@ def _append(
     try:
         option = _pick(options, request.POST.get("action_key", ""), "action")
         new = json.loads(json.dumps(data))
-        action = _action_from_form(request, new, game, option, "action_")
+        action = _action_from_form(request, new, pool, option, "action_")
     except InputError as exc:
         errors.append(exc)
         return data, text
@@ -543,7 +553,7 @@ def _append(
 def _whatif(
     request: HttpRequest,
     data: dict[str, Any],
-    game: str,
+    pool: QuerySet[Card],
     analysis: dict[str, Any],
     op: str,
     errors: list[InputError],
@@ -562,7 +572,7 @@ def _whatif(
     try:
         option = _pick(out["wi_options"], request.POST.get("wi_key", ""), "wi_key")
         new = json.loads(json.dumps(data))
-        action_json = _action_from_form(request, new, game, option, "wi_")
+        action_json = _action_from_form(request, new, pool, option, "wi_")
         alt_record = parse_record(new)
     except InputError as exc:
         errors.append(exc)

@@ -395,3 +395,16 @@ def test_existing_cards_move_to_the_catalog_of_their_origin(with_cards: bool) ->
         assert NewImport.objects.get().catalog.slug == "boba-official"
     else:
         assert not new_apps.get_model("decks", "Catalog").objects.exists()
+
+
+def test_the_adjudication_card_search_reads_only_the_events_catalog(demo_catalog) -> None:  # type: ignore[no-untyped-def]
+    from tests.matches.test_adjudication import _client, _scene, _url
+
+    _import_official()
+    demo_name = _a_demo_hero()
+    scene = _scene()
+    client = _client(scene["judge"])
+    demo = client.post(_url(scene["call"]), {"op": "search", "q": demo_name})
+    assert demo.status_code == 200 and demo.context["search_results"] == []
+    real = client.post(_url(scene["call"]), {"op": "search", "q": "Test Hero"})
+    assert [r["label"].split(" · ")[0] for r in real.context["search_results"]] == ["Test Hero"]
