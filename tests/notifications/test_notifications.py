@@ -541,3 +541,15 @@ def test_players_and_judges_cannot_open_the_organiser_page() -> None:
     assert logged_in(judge).get(url).status_code == 403
     assert logged_in(judge).post(url, {"webhook_url": GENERIC}).status_code == 403
     assert not NotificationSettings.objects.exists()
+
+
+def test_the_admin_lists_settings_and_deliveries_without_the_webhook_token(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event, _, _ = _publish(django_capture_on_commit_callbacks, players=4)
+    prefs = _settings(event, webhook_url=DISCORD)
+    client = logged_in(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get("/admin/notifications/delivery/").status_code == 200
+    assert client.get("/admin/notifications/notificationsettings/").status_code == 200
+    detail = client.get(f"/admin/notifications/notificationsettings/{prefs.pk}/change/")
+    assert detail.status_code == 200 and "secret-token" not in detail.content.decode()
