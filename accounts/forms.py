@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.validators import validate_name
 
 
 class SignUpForm(UserCreationForm):
@@ -14,6 +15,7 @@ class SignUpForm(UserCreationForm):
         max_length=80,
         required=False,
         help_text=_("How your name appears in pairings and standings."),
+        validators=[validate_name],
     )
 
     class Meta(UserCreationForm.Meta):
@@ -22,6 +24,14 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
+    # Names appear on pairings, standings and slips: one line of visible text.
+    NAME_FIELDS = ("display_name", "first_name", "last_name")
+
     class Meta:
         model = User
         fields = ("display_name", "first_name", "last_name", "email")
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        for name in self.NAME_FIELDS:
+            self.fields[name].validators.append(validate_name)

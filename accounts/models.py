@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import display_safe
 from accounts.player_ids import new_player_id
 
 
@@ -39,7 +40,9 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.get_full_name() or self.username
+        # Names are checked when typed (accounts.names); one stored before that cannot
+        # reorder or hide what is shown around it.
+        return display_safe(self.display_name or self.get_full_name() or self.username)
 
     def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         if self.player_id:

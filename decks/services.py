@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts.validators import check_name
 from config.errors import Forbidden, ServiceError
 from decks import selectors
 from decks.catalog import card_rows, catalog_for, catalog_for_event
@@ -102,6 +103,7 @@ def custom_catalog_create(*, actor: Any, game: str, name: str) -> Catalog:
     if not permissions.can_create_events(actor):
         raise Forbidden(_("Only organisers may make card catalogs."))
     _rules(game)
+    check_name("name", name)
     name = without_nul(name).strip()[:MAX_CATALOG_NAME]
     if not name:
         raise ServiceError(_("name: give the catalog a name."), field="name")

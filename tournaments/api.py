@@ -126,13 +126,13 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def registrations(self, request: Request, slug: str) -> Response:
         event = self.get_object()
         qs = services.registration_list(actor=request.user, tournament=event)
-        serializer = (
-            s.RegistrationStaffOutput
-            if perms.is_staff_of(request.user, event)
-            else s.RegistrationOutput
-        )
         page = self.paginate_queryset(qs)
-        return self.get_paginated_response(serializer(page, many=True).data)
+        if perms.is_staff_of(request.user, event):
+            organiser = perms.is_organiser_of(request.user, event)
+            data = s.RegistrationStaffOutput(page, many=True, context={"organiser": organiser}).data
+        else:
+            data = s.RegistrationOutput(page, many=True).data
+        return self.get_paginated_response(data)
 
     @extend_schema(request=None, responses={201: s.RegistrationOutput})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
@@ -149,8 +149,10 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         registration = services.registration_add_walk_in(
             actor=request.user, tournament=event, **data
         )
+        # Only organisers add walk-ins: they hand the claim code to the person.
         return Response(
-            s.RegistrationStaffOutput(registration).data, status=status.HTTP_201_CREATED
+            s.RegistrationStaffOutput(registration, context={"organiser": True}).data,
+            status=status.HTTP_201_CREATED,
         )
 
     @extend_schema(responses=s.AuditOutput(many=True))
@@ -183,7 +185,8 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     def _out(self, registration: Registration) -> dict:  # type: ignore[type-arg]
         if perms.is_staff_of(self.request.user, registration.tournament):
-            return s.RegistrationStaffOutput(registration).data
+            organiser = perms.is_organiser_of(self.request.user, registration.tournament)
+            return s.RegistrationStaffOutput(registration, context={"organiser": organiser}).data
         return s.RegistrationOutput(registration).data
 
     @extend_schema(request=None, responses=s.RegistrationOutput)

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import display_safe
 from engine.games import GAMES, game_choices, get_game
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
@@ -309,7 +310,7 @@ class Registration(models.Model):
 
     @property
     def name(self) -> str:
-        return self.player.public_name if self.player_id else self.walk_in_name
+        return self.player.public_name if self.player_id else display_safe(self.walk_in_name)
 
     @property
     def is_walk_in(self) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from accounts.validators import validate_name
+from config import fields as input_fields
 from engine.games import game_choices
 from tournaments.models import (
     TOP_CUT_CHOICES,
@@ -48,18 +50,20 @@ class EventOutput(serializers.ModelSerializer):
 
 
 class EventInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[validate_name])
     game = serializers.ChoiceField(choices=game_choices(), default="boba")
     # Every official BoBA event is a Playmaker tournament: the default.
     mode = serializers.CharField(max_length=30, default="playmaker")
     format_key = serializers.CharField(max_length=40, default="playmaker")
     format_params = serializers.DictField(required=False)
-    require_legal_decklist = serializers.BooleanField(required=False)
+    require_legal_decklist = input_fields.BooleanField(required=False)
     match_structure = serializers.CharField(max_length=10, default="bo1")
     description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
     starts_at = serializers.DateTimeField()
     time_zone = serializers.CharField(max_length=64, default="UTC")
-    venue = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    venue = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, validators=[validate_name]
+    )
     capacity = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=100_000
     )
@@ -74,17 +78,17 @@ class EventInput(serializers.Serializer):
     first_round_pairing = serializers.ChoiceField(choices=FirstRoundPairing.choices, required=False)
     late_entry_policy = serializers.ChoiceField(choices=LateEntryPolicy.choices, required=False)
     cut_policy = serializers.ChoiceField(choices=CutPolicy.choices, required=False)
-    start_timer_on_publish = serializers.BooleanField(required=False)
+    start_timer_on_publish = input_fields.BooleanField(required=False)
     auto_confirm_minutes = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=240
     )
-    hide_standings_before_final = serializers.BooleanField(required=False)
-    judges_may_check_in = serializers.BooleanField(required=False)
+    hide_standings_before_final = input_fields.BooleanField(required=False)
+    judges_may_check_in = input_fields.BooleanField(required=False)
 
 
 class TransitionInput(serializers.Serializer):
     to = serializers.ChoiceField(choices=[s.value for s in EventStatus])
-    confirm = serializers.BooleanField(
+    confirm = input_fields.BooleanField(
         required=False, default=False, help_text="Cancelling is final: send true to go on."
     )
     no_shows = serializers.ChoiceField(
@@ -117,12 +121,12 @@ class CheckInDeskInput(serializers.Serializer):
 
 class JudgeInput(serializers.Serializer):
     player_id = serializers.CharField(max_length=12)
-    assigned = serializers.BooleanField(default=True)
-    head = serializers.BooleanField(default=False, help_text="Make them the head judge.")
+    assigned = input_fields.BooleanField(default=True)
+    head = input_fields.BooleanField(default=False, help_text="Make them the head judge.")
 
 
 class PlayerCheckInInput(serializers.Serializer):
-    open = serializers.BooleanField()
+    open = input_fields.BooleanField()
 
 
 class RegistrationOutput(serializers.ModelSerializer):
@@ -152,17 +156,26 @@ class RegistrationOutput(serializers.ModelSerializer):
 
 
 class RegistrationStaffOutput(RegistrationOutput):
+    """What the event's staff see. A walk-in's claim code links the registration to whoever
+    types it, so only the event's organisers see it: pass ``context={"organiser": True}``;
+    for judges it is null."""
+
+    claim_code = serializers.SerializerMethodField()
+
     class Meta(RegistrationOutput.Meta):
         fields = (*RegistrationOutput.Meta.fields, "walk_in_name", "claim_code", "queued_at")
 
+    def get_claim_code(self, obj: Registration) -> str | None:
+        return obj.claim_code if self.context.get("organiser") is True else None
+
 
 class WalkInInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    over_capacity = serializers.BooleanField(default=False)
+    name = serializers.CharField(max_length=80, validators=[validate_name])
+    over_capacity = input_fields.BooleanField(default=False)
 
 
 class CheckInInput(serializers.Serializer):
-    checked_in = serializers.BooleanField(default=True)
+    checked_in = input_fields.BooleanField(default=True)
 
 
 class ClaimInput(serializers.Serializer):
@@ -178,7 +191,7 @@ class DropInput(serializers.Serializer):
 
 class RemoveInput(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
-    confirm = serializers.BooleanField(
+    confirm = input_fields.BooleanField(
         required=False, default=False, help_text="The place goes to the waitlist: send true."
     )
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import notifications.services
+from accounts.validators import check_name
 from config.errors import Conflict, Forbidden, ServiceError
 from tournaments import permissions
 from tournaments.locks import for_update
@@ -136,6 +137,16 @@ def _validation_error(exc: ValidationError) -> ServiceError:
     return ServiceError("; ".join(exc.messages))
 
 
+# An event's names people read on every page: one line of visible text (accounts.names).
+NAME_FIELDS = ("name", "venue")
+
+
+def _check_names(fields: dict[str, Any]) -> None:
+    for field in NAME_FIELDS:
+        if isinstance(fields.get(field), str):
+            check_name(field, fields[field])
+
+
 def _unique_slug(name: str) -> str:
     base = slugify(name)[:120] or "event"
     slug = base
@@ -155,6 +166,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
     if unknown:
         name = sorted(unknown)[0]
         raise ServiceError(_("%(field)s: not a field of an event.") % {"field": name}, field=name)
+    _check_names(fields)
     if fields.get("format_params") is None:
         fields["format_params"] = {}
     tournament = Tournament(**fields, created_by=actor)
@@ -181,6 +193,7 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
             raise ServiceError(
                 _("%(field)s: not a field of an event.") % {"field": name}, field=name
             )
+        _check_names({name: value})
         old = getattr(tournament, name)
         if old == value:
             continue
@@ -661,6 +674,7 @@ def registration_add_walk_in(
     """An organiser adds a person who has no account; an account can claim it later."""
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
+    check_name("name", name)
     name = " ".join(name.split())
     if not name:
         raise ServiceError(_("name: a walk-in needs a name."), field="name")

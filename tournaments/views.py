@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -460,7 +460,13 @@ def _confirm_page(
 @login_required
 def event_player_check_in(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    open_ = request.POST.get("open") == "1"
+    if request.POST.get("open") not in ("0", "1"):
+        # A form without the field must not close check-in (it used to read as "0").
+        return HttpResponseBadRequest(
+            _("open: send 1 to let players check in from their phones, or 0 to stop them."),
+            content_type="text/plain; charset=utf-8",
+        )
+    open_ = request.POST["open"] == "1"
     attempt(
         request,
         lambda: services.event_set_player_check_in(

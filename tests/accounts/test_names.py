@@ -1,0 +1,95 @@
+"""Names are one line of visible text: control and invisible characters are refused where a
+person types a name, and a name stored before the check is shown neutralised."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+from accounts.names import display_safe, unsafe_characters
+from tests.factories import UserFactory
+
+RLO = "\u202e"
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("Ana María Núñez", []),
+        ("李小龙", []),
+        ("Zoë O'Brien-Smith", []),
+        (f"Eve{RLO}gpj.exe", ["U+202E"]),
+        ("Bob\u200bby", ["U+200B"]),
+        ("A\u2066B\u2069", ["U+2066", "U+2069"]),
+        ("tab\there", ["U+0009"]),
+        ("line\u2028break", ["U+2028"]),
+        ("\ufeffBOM", ["U+FEFF"]),
+        ("\ud800", ["U+D800"]),
+    ],
+)
+def test_unsafe_characters_are_control_format_and_separator_characters(
+    text: str, codes: list[str]
+) -> None:
+    assert unsafe_characters(text) == codes
+
+
+def test_display_safe_shows_each_unsafe_character_as_a_replacement_mark() -> None:
+    assert display_safe(f"Eve{RLO}gpj.exe") == "Eve\ufffdgpj.exe"
+    assert display_safe("Plain Name") == "Plain Name"
+
+
+@pytest.mark.django_db
+def test_sign_up_refuses_a_display_name_with_a_right_to_left_override() -> None:
+    form = SignUpForm(
+        data={
+            "username": "eve",
+            "display_name": f"Eve{RLO}evE",
+            "email": "eve@example.com",
+            "password1": "a-long-enough-passphrase",
+            "password2": "a-long-enough-passphrase",
+        }
+    )
+    assert not form.is_valid()
+    assert "U+202E" in form.errors["display_name"][0]
+
+
+@pytest.mark.django_db
+def test_the_sign_up_page_saves_no_account_with_an_invisible_character_in_the_name() -> None:
+    response = Client().post(
+        "/accounts/signup/",
+        {
+            "username": "zed",
+            "display_name": "Z\u200bed",
+            "email": "zed@example.com",
+            "password1": "a-long-enough-passphrase",
+            "password2": "a-long-enough-passphrase",
+        },
+    )
+    assert response.status_code == 200
+    assert not User.objects.filter(username="zed").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["display_name", "first_name", "last_name"])
+def test_the_profile_refuses_control_characters_in_every_name(field: str) -> None:
+    user = UserFactory(display_name="Kim Lee")
+    data = {"display_name": "Kim Lee", "first_name": "", "last_name": "", "email": user.email}
+    data[field] = f"Kim{RLO}eeL"
+
+    form = ProfileForm(data=data, instance=user)
+
+    assert not form.is_valid()
+    assert list(form.errors) == [field]
+    user.refresh_from_db()
+    assert user.display_name == "Kim Lee"
+
+
+@pytest.mark.django_db
+def test_a_name_stored_before_the_check_is_shown_neutralised() -> None:
+    user = UserFactory()
+    User.objects.filter(pk=user.pk).update(display_name=f"Eve{RLO}evE")
+    user.refresh_from_db()
+    assert user.public_name == "Eve\ufffdevE"
+    assert str(user) == "Eve\ufffdevE"
