@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
+from django.utils import timezone
 
 from tournaments import archive
 from tournaments.archive import ArchiveError
@@ -63,29 +64,34 @@ class _DryRun(Exception):
 
 
 @contextlib.contextmanager
-def _times_as_given(*model_list: type[models.Model]) -> Iterator[None]:
+def _times_as_given(*model_list: type[models.Model]) -> Iterator[set[tuple[Any, str]]]:
     """Keep the archive's times: auto_now / auto_now_add are switched off while importing.
 
     They are attributes of the field objects (process-wide), so imports run from the
     command line or a task, never inside a web request.
     """
     saved: list[tuple[Any, bool, bool]] = []
+    switched: set[tuple[Any, str]] = set()
     for model in model_list:
         for f in model._meta.concrete_fields:
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
                 saved.append((f, f.auto_now, f.auto_now_add))
+                switched.add((model, f.name))
                 f.auto_now = f.auto_now_add = False
     try:
-        yield
+        yield switched
     finally:
         for f, now, now_add in saved:
             f.auto_now, f.auto_now_add = now, now_add
 
 
 class _Importer:
-    def __init__(self, doc: Mapping[str, Any], report: ImportReport) -> None:
+    def __init__(
+        self, doc: Mapping[str, Any], report: ImportReport, auto_times: set[tuple[Any, str]]
+    ) -> None:
         self.doc = doc
         self.report = report
+        self.auto_times = auto_times
         self.users: dict[str, Any] = {}
         self.regs: dict[str, Registration] = {}
         self.rounds: dict[int, Any] = {}
@@ -154,6 +160,10 @@ class _Importer:
         obj = existing if existing is not None else model()
         changed = self.apply(obj, item, where, refs, skip)
         if existing is None:
+            for f in model._meta.concrete_fields:
+                # A time the archive leaves out (a card's updated_at): now, as Django would.
+                if (model, f.name) in self.auto_times and getattr(obj, f.attname) is None:
+                    setattr(obj, f.attname, timezone.now())
             obj.save(force_insert=True)
             self.report.count(section, "created")
         elif changed:
@@ -566,8 +576,8 @@ def archive_import(data: str | bytes | Mapping[str, Any], *, dry_run: bool = Fal
     doc = archive.parse(data)
     report = ImportReport(slug=doc["event"]["slug"], dry_run=dry_run)
     try:
-        with _times_as_given(*_import_models()), transaction.atomic():
-            _Importer(doc, report).run()
+        with _times_as_given(*_import_models()) as auto_times, transaction.atomic():
+            _Importer(doc, report, auto_times).run()
             if dry_run:
                 raise _DryRun
     except _DryRun:

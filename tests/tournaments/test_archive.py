@@ -497,3 +497,45 @@ def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
     for module in ("tournaments/archive.py", "config/csvfile.py"):
         imported = _imports(root / module)
         assert not [n for n in imported if n.split(".")[0] in FORBIDDEN], module
+
+
+@pytest.mark.django_db
+def test_restored_on_another_installation_by_manage_py(tmp_path: Path) -> None:
+    """As an organiser runs it: a fresh process and an empty database of its own."""
+    import subprocess
+    import sys
+
+    event, _organiser, _regs = build_event(players=5)
+    first = event_archive(event)
+    path = tmp_path / "event.json"
+    path.write_text(archive.dumps(first))
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}", "PATH": "/usr/bin:/bin"}
+    repo = Path(__file__).resolve().parents[2]
+
+    def manage(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    early = manage("import_event", str(path))
+    assert early.returncode == 2 and "make migrate" in early.stderr
+    assert "Traceback" not in early.stderr
+    assert manage("migrate", "-v0").returncode == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "battledesk-event-archive", "version": 7}')
+    refused = manage("import_event", str(bad))
+    assert refused.returncode == 2 and "version 7" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    dry = manage("import_event", "--dry-run", str(path))
+    assert dry.returncode == 0 and "would create" in dry.stdout, dry.stderr
+    done = manage("import_event", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "no change" in manage("import_event", str(path)).stdout
+    again = manage("export_event", event.slug)
+    assert again.returncode == 0, again.stderr
+    assert archive.comparable(json.loads(again.stdout)) == archive.comparable(first)

@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from config.commands import DatabaseCommand
 from tournaments import archive
 from tournaments.archive_selectors import event_archive
 from tournaments.models import Tournament
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Write an event (everything about it) as one JSON archive; import_event restores it."
 
     def add_arguments(self, parser: CommandParser) -> None:

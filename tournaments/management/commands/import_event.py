@@ -12,13 +12,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from config.commands import DatabaseCommand
 from tournaments.archive import ArchiveError
 from tournaments.archive_services import archive_import
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Restore an event archive (export_event); --dry-run reports and writes nothing."
 
     def add_arguments(self, parser: CommandParser) -> None:
