@@ -26,7 +26,9 @@ import logging
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -200,6 +202,20 @@ class Message:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
+_quiet: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Queue nothing inside this block: for changes that are news to nobody, such as loading
+    the demo's history."""
+    token = _quiet.set(True)
+    try:
+        yield
+    finally:
+        _quiet.reset(token)
+
+
 def _link(path: str) -> str:
     return str(getattr(settings, "SITE_URL", "") or "").rstrip("/") + path
 
@@ -213,6 +229,8 @@ def _queue(
 ) -> int:
     """Write the deliveries of one occurrence (kind + object + version) and send them after
     commit. The builders run only for the channels that are on."""
+    if _quiet.get():
+        return 0
     prefs = selectors.settings_for(tournament)
     source = f"{kind}:{obj}"[:120]
     rows: list[Delivery] = []

@@ -4,6 +4,7 @@ backoff; webhooks get Discord's JSON or the generic one; only organisers configu
 
 from __future__ import annotations
 
+import io
 import json
 import urllib.error
 import urllib.request
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
@@ -553,3 +555,20 @@ def test_the_admin_lists_settings_and_deliveries_without_the_webhook_token(
     assert client.get("/admin/notifications/notificationsettings/").status_code == 200
     detail = client.get(f"/admin/notifications/notificationsettings/{prefs.pk}/change/")
     assert detail.status_code == 200 and "secret-token" not in detail.content.decode()
+
+
+def test_nothing_is_queued_while_quiet(django_capture_on_commit_callbacks: Any) -> None:
+    event, organiser, regs = running_event(4)
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    with django_capture_on_commit_callbacks(execute=True), services.quiet():
+        match_services.round_publish(actor=organiser, round_=round_)
+        event_services.registration_drop(actor=regs[0].player, registration=regs[0])
+    assert not Delivery.objects.exists() and mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        event_services.registration_drop(actor=regs[1].player, registration=regs[1])
+    assert len(mail.outbox) == 1
+
+
+def test_loading_the_demo_sends_nothing() -> None:
+    call_command("load_demo", stdout=io.StringIO())
+    assert mail.outbox == [] and not Delivery.objects.exists()

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 
+import notifications.services
 from config.commands import DatabaseCommand
 from decks import demo as decks_demo
 from tournaments import demo as tournaments_demo
@@ -15,7 +16,8 @@ class Command(DatabaseCommand):
     help = "Load the demo data (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with transaction.atomic():
+        # The demo's history is news to nobody: no e-mails or webhook posts while loading it.
+        with transaction.atomic(), notifications.services.quiet():
             event, created = tournaments_demo.load_demo()
             decks = decks_demo.load_demo(event)
             # After the decklists: the event starts, three rounds are played, round 4 runs.
