@@ -359,6 +359,8 @@ def test_finishing_a_round_keeps_an_archive_once(
     page = logged_in(organiser).get(f"/events/{event.slug}/manage/archive/")
     assert page.status_code == 200
     assert b"round-swiss-1.json" in page.content
+    dashboard = logged_in(organiser).get(f"/events/{event.slug}/manage/")
+    assert f"/events/{event.slug}/manage/archives/round-swiss-1.json".encode() in dashboard.content
     download = logged_in(organiser).get(f"/events/{event.slug}/manage/archives/round-swiss-1.json")
     assert json.loads(b"".join(download.streaming_content))["event"]["slug"] == event.slug
     missing = logged_in(organiser).get(f"/events/{event.slug}/manage/archives/..%2Fsecret.json")
