@@ -28,6 +28,7 @@ urlpatterns = [
         views.event_decklists_publish,
         name="event_decklists_publish",
     ),
+    path("events/<slug:slug>/catalog/", views.event_catalog, name="event_catalog"),
     path("events/<slug:slug>/deck-checks/", views.event_deck_checks, name="event_deck_checks"),
     path("decklists/<int:pk>/", views.decklist_version, name="decklist_version"),
     path("deck-checks/<int:pk>/", views.deck_check_detail, name="deck_check_detail"),

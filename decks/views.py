@@ -38,6 +38,7 @@ from decks.models import (
     DeckCheckResult,
     Decklist,
     DecklistVersion,
+    EventCatalog,
 )
 from engine.games import get_game
 from tournaments import permissions as perms
@@ -633,6 +634,11 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
         "counts": counts,
         "is_staff": is_staff,
         "is_organiser": is_organiser,
+        "catalog": selectors.event_catalog(event) if is_staff else None,
+        "catalog_chosen": is_staff and EventCatalog.objects.filter(tournament=event).exists(),
+        "catalog_choices": selectors.catalogs_for_choice(event.game, request.user)
+        if is_organiser
+        else [],
         "lock": services.decklist_lock_reason(event),
         "finished": event.status == "finished",
     }
@@ -651,6 +657,28 @@ def event_decklists_publish(request: HttpRequest, slug: str) -> HttpResponse:
         ),
         _("The decklists are public.") if published else _("The decklists are private again."),
     )
+    return redirect("decks:event_decklists", slug=event.slug)
+
+
+@require_POST
+@login_required
+def event_catalog(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser chooses the card list the event's decklists read (the same service as the
+    API's POST /api/events/{slug}/catalog/)."""
+    event = visible_event(request, slug)
+    catalog = selectors.catalog_by_slug(request.POST.get("catalog", "")[:80])
+    if catalog is None:
+        if not perms.is_organiser_of(request.user, event):
+            raise PermissionDenied
+        messages.error(request, _("Card list: choose one of the lists offered."))
+    else:
+        attempt(
+            request,
+            lambda: services.event_catalog_set(
+                actor=request.user, tournament=event, catalog=catalog
+            ),
+            _("The event's lists are now read against %(name)s.") % {"name": catalog.name},
+        )
     return redirect("decks:event_decklists", slug=event.slug)
 
 

@@ -408,3 +408,21 @@ def test_the_adjudication_card_search_reads_only_the_events_catalog(demo_catalog
     assert demo.status_code == 200 and demo.context["search_results"] == []
     real = client.post(_url(scene["call"]), {"op": "search", "q": "Test Hero"})
     assert [r["label"].split(" · ")[0] for r in real.context["search_results"]] == ["Test Hero"]
+
+
+def test_the_decklists_page_lets_the_organiser_choose_the_card_list(demo_catalog) -> None:  # type: ignore[no-untyped-def]
+    _import_official()
+    event = TournamentFactory()
+    organiser = organiser_of(event)
+    client = logged_in(organiser)
+    page = client.get(f"/events/{event.slug}/decklists/")
+    assert page.context["catalog"].slug == "boba-official"
+    assert {c.slug for c in page.context["catalog_choices"]} == {"boba-official", "boba-demo"}
+    assert 'name="catalog"' in page.content.decode()
+
+    response = client.post(f"/events/{event.slug}/catalog/", {"catalog": "boba-demo"})
+    assert response.status_code == 302 and selectors.event_catalog(event).slug == "boba-demo"
+    refused = logged_in(UserFactory()).post(
+        f"/events/{event.slug}/catalog/", {"catalog": "boba-official"}
+    )
+    assert refused.status_code == 403 and selectors.event_catalog(event).slug == "boba-demo"
