@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.player_ids import new_player_id
 from config.errors import Forbidden, ServiceError
+from tournaments.locks import for_update
 
 ERASED_NAME = "Erased player"
 
@@ -50,7 +51,8 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
         )
     if actor.pk == user.pk and not user.check_password(password or ""):
         raise ServiceError(_("password: that is not your password."), field="password")
-    user = User.objects.select_for_update().get(pk=user.pk)
+    # Locked alone (tournaments.locks): the audit entries below lock no event.
+    user = for_update(User.objects).get(pk=user.pk)
     old_player_id = user.player_id
     user.username = f"erased-{user.pk}"
     user.display_name = ERASED_NAME

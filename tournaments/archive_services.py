@@ -27,6 +27,7 @@ from django.utils import timezone
 from tournaments import archive
 from tournaments.archive import ArchiveError
 from tournaments.archive_selectors import archived_fields, event_archive, is_user_field
+from tournaments.locks import for_update
 from tournaments.models import AuditEntry, Registration, Tournament
 
 ARCHIVE_DIR = "archives"
@@ -98,6 +99,7 @@ class _Importer:
         self.matches: dict[str, Any] = {}
         self.calls: dict[str, Any] = {}
         self.versions: dict[tuple[str, int], Any] = {}
+        self.event: Tournament | None = None
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -178,7 +180,7 @@ class _Importer:
     def run(self) -> Tournament:
         self.import_users()
         self.import_cards()
-        event = self.import_event()
+        event = self.event = self.import_event()
         self.import_event_catalog(event)
         self.import_registrations(event)
         self.import_decklists()
@@ -275,7 +277,7 @@ class _Importer:
 
     def import_event(self) -> Tournament:
         item = self.doc["event"]
-        existing = Tournament.objects.select_for_update().filter(slug=item["slug"]).first()
+        existing = for_update(Tournament.objects).filter(slug=item["slug"]).first()
         event = self.upsert("event", existing, Tournament, item, "event", {})
         for key in ("organisers", "judges"):
             wanted = {self.users[name].pk for name in item.get(key, [])}
@@ -378,10 +380,14 @@ class _Importer:
     def import_reports(self) -> None:
         from matches.models import Report
 
+        have = {
+            (r.match_id, r.registration_id): r
+            for r in Report.objects.filter(match__round__tournament=self.event)
+        }
         for i, item in enumerate(self.doc["reports"]):
             match = self.matches[item["match"]]
             reg = self.regs[item["registration"]]
-            existing = Report.objects.filter(match=match, registration=reg).first()
+            existing = have.get((match.pk, reg.pk))
             self.upsert(
                 "reports",
                 existing,
@@ -394,9 +400,13 @@ class _Importer:
     def import_result_versions(self) -> None:
         from matches.models import ResultVersion
 
+        have = {
+            (v.match_id, v.number): v
+            for v in ResultVersion.objects.filter(match__round__tournament=self.event)
+        }
         for i, item in enumerate(self.doc["result_versions"]):
             match = self.matches[item["match"]]
-            existing = ResultVersion.objects.filter(match=match, number=item["number"]).first()
+            existing = have.get((match.pk, item["number"]))
             self.upsert(
                 "result_versions",
                 existing,

@@ -31,8 +31,9 @@ LOCK_ORDER: tuple[str, ...] = (
     "report",  # matches.Report
     "judge call",  # matches.JudgeCall
 )
-# Locked alone, in a transaction that takes no other lock: decks.CardImport. Locked after the
-# event and nothing else: notifications.NotificationSettings.
+# Locked alone, in a transaction that takes no other lock: decks.CardImport, and an account
+# being erased (accounts.User). Locked after the event and nothing else:
+# notifications.NotificationSettings.
 
 
 def for_update(queryset: models.QuerySet[M], *, skip_locked: bool = False) -> models.QuerySet[M]:
