@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 
-def too_many_requests(request: HttpRequest, seconds: float, reason: str) -> HttpResponse:
-    """A readable 429 page with a Retry-After header."""
+def too_many_requests(
+    request: HttpRequest, seconds: float, reason: str, *, reset_link: bool = False
+) -> HttpResponse:
+    """A readable 429 page with a Retry-After header (and a link to reset the password)."""
     seconds = max(1, math.ceil(seconds))
     retry = timezone.now() + timedelta(seconds=seconds)
     context = {
@@ -25,6 +27,7 @@ def too_many_requests(request: HttpRequest, seconds: float, reason: str) -> Http
         "minutes": math.ceil(seconds / 60),
         "retry_at": retry.astimezone(UTC).strftime("%H:%M"),
         "retry_iso": retry.isoformat(timespec="seconds"),
+        "reset_link": reset_link,
     }
     response = render(request, "accounts/too_many_requests.html", context, status=429)
     response["Retry-After"] = str(seconds)
@@ -52,4 +55,5 @@ def lockout_response(
         "Too many failed logins for this account from your connection: logins are paused, "
         "even with the right password."
     )
-    return too_many_requests(request, lockout_seconds_left(request, credentials), reason)
+    seconds = lockout_seconds_left(request, credentials)
+    return too_many_requests(request, seconds, reason, reset_link=True)

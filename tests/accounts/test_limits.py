@@ -57,6 +57,7 @@ def test_the_tenth_wrong_password_on_the_login_page_locks_the_account_even_for_t
         page = refused.content.decode()
         assert "Too many attempts" in page
         assert "try again in 15 minutes" in page
+        assert "/accounts/password/reset/" in page
     right = log_in(RIGHT)
     assert right.status_code == 429
     assert "_auth_user_id" not in client.session
