@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import display_safe
 from accounts.player_ids import new_player_id
+from accounts.validators import validate_name
 
 
 class User(AbstractUser):
@@ -20,6 +21,7 @@ class User(AbstractUser):
         max_length=80,
         blank=True,
         help_text=_("How your name appears in pairings and standings."),
+        validators=[validate_name],
     )
     player_id = models.CharField(
         _("player id"),

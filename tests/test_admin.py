@@ -67,3 +67,21 @@ def test_the_readme_demo_logins_admin_has_the_admin_and_the_organiser_is_told_no
     refused = organiser.get("/admin/", follow=True).content.decode()
     assert "not authorized to access this page" in refused
     assert organiser.get("/events/battledesk-demo-open/manage/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_name_with_a_right_to_left_override() -> None:
+    from tests.factories import TournamentFactory
+
+    event = TournamentFactory(name="Plain Open")
+    client = Client()
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = f"/admin/tournaments/tournament/{event.pk}/change/"
+    form = client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, list)}
+    data["name"] = "Evil \u202eneP"
+    response = client.post(url, data)
+    assert response.status_code == 200  # the form again, with the error
+    assert "invisible characters" in response.content.decode()
+    event.refresh_from_db()
+    assert event.name == "Plain Open"

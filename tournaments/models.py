@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import display_safe
+from accounts.validators import validate_name
 from engine.games import GAMES, game_choices, get_game
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
@@ -54,7 +55,7 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     slug = models.SlugField(_("slug"), max_length=140, unique=True)
     game = models.CharField(_("game"), max_length=20, choices=game_choices(), default="boba")
     mode = models.CharField(_("game mode"), max_length=30)
@@ -71,7 +72,7 @@ class Tournament(models.Model):
     time_zone = models.CharField(
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
     )
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[validate_name])
     capacity = models.PositiveIntegerField(
         _("capacity"), null=True, blank=True, help_text=_("Blank: no limit.")
     )
@@ -269,7 +270,9 @@ class Registration(models.Model):
         blank=True,
         related_name="registrations",
     )
-    walk_in_name = models.CharField(_("walk-in name"), max_length=80, blank=True)
+    walk_in_name = models.CharField(
+        _("walk-in name"), max_length=80, blank=True, validators=[validate_name]
+    )
     claim_code = models.CharField(max_length=12, null=True, blank=True, unique=True)
     status = models.CharField(
         max_length=20, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
