@@ -1,10 +1,11 @@
 """Refuse query parameters and form fields no page or API call can use, before any view runs.
 
 A NUL byte cannot be stored or searched for in PostgreSQL (it made searches a 500), and no
-search box or filter needs a value longer than MAX_QUERY_VALUE characters. Form fields are
-checked for NUL bytes and bounded by MAX_FORM_VALUE (the largest pasted text, a game record,
-is at most a megabyte). The answer is a 400 naming the field: JSON under /api/, a page
-elsewhere. JSON bodies are bounded by config.parsers.
+search box or filter needs a value longer than MAX_QUERY_VALUE characters. The pages' form
+fields are checked for NUL bytes and bounded by MAX_FORM_VALUE (the largest pasted text, a game
+record, is at most a megabyte). The answer is a 400 naming the field: JSON under /api/, a page
+elsewhere. API bodies are DRF's: config.parsers bounds JSON (and refuses NUL in it), DRF's
+CharField refuses NUL in form fields.
 """
 
 from __future__ import annotations
@@ -42,12 +43,16 @@ class InputLimitsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        api = request.path.startswith("/api/")
         problem = _problem(request.GET, MAX_QUERY_VALUE)
-        if problem is None and request.method == "POST" and request.content_type in _FORM_TYPES:
+        # An API body is DRF's to read (its parsers and serializers refuse NUL bytes):
+        # reading a multipart body here would leave none for a view that wants it raw.
+        form = request.method == "POST" and request.content_type in _FORM_TYPES
+        if problem is None and form and not api:
             problem = _problem(request.POST, MAX_FORM_VALUE)
         if problem is None:
             return self.get_response(request)
-        if request.path.startswith("/api/"):
+        if api:
             return JsonResponse(problem.as_dict(), status=400)
         return render(
             request,

@@ -4,8 +4,9 @@ DRF reads a JSON body straight from the request stream, so Django's
 DATA_UPLOAD_MAX_MEMORY_SIZE does not apply to it: this parser reads at most MAX_JSON_BYTES
 (the largest body the API takes is a game record of a megabyte, escaped inside JSON) and
 refuses objects and arrays nested deeper than MAX_JSON_DEPTH (the deepest real body, a game
-record, is a handful of levels; 100,000 levels made the decoder raise RecursionError).
-Every refusal is a ServiceError naming the field `body`.
+record, is a handful of levels; 100,000 levels made the decoder raise RecursionError) and NUL
+characters in strings and keys (PostgreSQL stores neither in text nor in jsonb). Every refusal
+is a ServiceError (400) naming the field: `body`, or the top-level key the problem is under.
 """
 
 from __future__ import annotations
@@ -23,21 +24,32 @@ MAX_JSON_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 32
 
 
-def json_depth_exceeds(value: Any, limit: int) -> bool:
-    """Whether arrays and objects in ``value`` nest deeper than ``limit`` (without recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+def json_problem(value: Any, max_depth: int) -> tuple[str, str] | None:
+    """(code, field) of the first problem in parsed JSON, without recursion: nesting deeper
+    than ``max_depth`` or a NUL character in a string or key. The field is the top-level key
+    the problem is under (``body`` for the body itself)."""
+    stack: list[tuple[Any, int, str]] = [(value, 1, "body")]
     while stack:
-        item, depth = stack.pop()
+        item, depth, field = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "nul", field
+            continue
         if isinstance(item, dict):
-            children: Any = item.values()
+            if any("\x00" in key for key in item):
+                return "nul", field
+            children: Any = item.items()
         elif isinstance(item, list):
-            children = item
+            children = enumerate(item)
         else:
             continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
+        if depth > max_depth:
+            return "too_deep", field
+        for key, child in children:
+            if isinstance(child, dict | list | str):
+                name = key if depth == 1 and isinstance(key, str) else field
+                stack.append((child, depth + 1, name[:60]))
+    return None
 
 
 def _strict_constant(name: str) -> None:
@@ -68,17 +80,19 @@ class BoundedJSONParser(JSONParser):
             text = raw.decode(encoding)
         except (UnicodeDecodeError, LookupError):
             raise ServiceError(f"body: not valid {encoding} text.", field="body") from None
-        too_deep = ServiceError(
-            f"body: JSON nested more than {self.max_depth} levels deep.",
-            field="body",
-            code="too_deep",
-        )
         try:
             data = json.loads(text, parse_constant=_strict_constant if self.strict else None)
         except RecursionError:
-            raise too_deep from None
+            data, problem = None, ("too_deep", "body")
         except ValueError as exc:
             raise ServiceError(f"body: JSON parse error - {exc}", field="body") from None
-        if json_depth_exceeds(data, self.max_depth):
-            raise too_deep
-        return data
+        else:
+            problem = json_problem(data, self.max_depth)
+        if problem is None:
+            return data
+        code, field = problem
+        if code == "nul":
+            message = f"{field}: NUL characters are not allowed."
+        else:
+            message = f"{field}: JSON nested more than {self.max_depth} levels deep."
+        raise ServiceError(message, field=field, code=code)

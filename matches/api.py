@@ -524,8 +524,9 @@ def replay_boba(request: Request) -> Response:
     body = request.body
     if len(body) > services.MAX_RECORD_BYTES:
         raise ServiceError(f"record: at most {services.MAX_RECORD_BYTES} bytes.", field="record")
-    # Not JSON: the engine reports it as a malformed record, as the CLI does.
-    with contextlib.suppress(ValueError):
+    # Not JSON (or nested too deep to decode): the engine reports it as a malformed record,
+    # as the CLI does.
+    with contextlib.suppress(ValueError, RecursionError):
         services.check_record_bounds(json.loads(body))
     result = replay_text(body, keep_states=False)
     out = result.to_json()

@@ -187,3 +187,28 @@ def _nested(levels: int) -> object:
     for _ in range(levels):
         value = [value]
     return value
+
+
+def test_deeply_nested_json_to_replay_is_a_400_naming_the_record() -> None:
+    depth = 100_000
+    body = "[" * depth + "]" * depth
+    response = client_for(UserFactory()).post(
+        "/api/replay/boba/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "record"
+
+
+def test_a_multipart_body_to_replay_is_read_as_the_record_not_a_500() -> None:
+    response = client_for(UserFactory()).post("/api/replay/boba/", {"a": "b"}, format="multipart")
+    assert response.status_code == 400
+
+
+def test_a_nul_character_inside_posted_json_is_a_400_naming_its_top_level_field() -> None:
+    event, organiser, _regs = _running_event()
+    body = json.dumps({"format_params": {"note": "a\u0000b"}})
+    response = client_for(organiser).patch(
+        f"/api/events/{event.slug}/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "format_params" and response.json()["code"] == "nul"
