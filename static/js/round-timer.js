@@ -67,6 +67,12 @@
       ? performance.getEntriesByType("navigation")[0] : null;
     var received = nav && performance.timeOrigin
       ? performance.timeOrigin + nav.responseStart : Date.now();
+    // A copy the service worker kept (static/js/sw.js, shown offline) arrived when it was
+    // fetched, not now.
+    var copy = document.querySelector('meta[name="battledesk-offline-copy"]');
+    if (copy && Number(copy.getAttribute("content")) > 0) {
+      received = Number(copy.getAttribute("content"));
+    }
     this.skew = isNaN(serverNow) ? 0 : serverNow - received;
     if (rendered.state === "running" && !isNaN(endsAt)) {
       rendered.end = endsAt - this.skew;
