@@ -11,7 +11,6 @@ from rest_framework.routers import DefaultRouter
 
 from accounts import api as accounts_api
 from config.offline import service_worker
-from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
 from matches import api as matches_api
@@ -166,7 +165,6 @@ api_urls = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("sw.js", service_worker, name="service_worker"),
     path("sw.js", service_worker, name="service_worker"),
     path("admin/", admin.site.urls),
     path("api/", include(api_urls)),
