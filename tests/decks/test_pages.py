@@ -437,15 +437,15 @@ def test_a_judge_picks_n_players_and_the_sheet_shows_their_lists(
     RegistrationFactory(tournament=event)
     judge = logged_in(setup["judge"])
     response = judge.post(
-        f"/events/{event.slug}/deck-checks/", {"round_number": "2", "count": "2", "seed": "42"}
+        f"/events/{event.slug}/deck-checks/", {"round_number": "1", "count": "2", "seed": "42"}
     )
     check = DeckCheck.objects.get()
     assert response["Location"] == f"/deck-checks/{check.pk}/"
-    assert (check.round_number, check.seed, check.requested) == (2, 42, 2)
+    assert (check.round_number, check.seed, check.requested) == (1, 42, 2)
     results = list(check.results.select_related("registration", "version"))
     assert len(results) == 2
     html = judge.get(f"/deck-checks/{check.pk}/").content.decode()
-    assert "Deck check, round 2" in html and "<code>42</code>" in html
+    assert "Deck check, round 1" in html and "<code>42</code>" in html
     for result in results:
         assert result.registration.name in html
         if result.version:
