@@ -454,7 +454,7 @@ def test_a_judge_picks_n_players_and_the_sheet_shows_their_lists(
             assert "No decklist submitted." in html
     assert html.count('class="deck-list"') == sum(1 for r in results if r.version)
     listing = judge.get(f"/events/{event.slug}/deck-checks/").content.decode()
-    assert "Round 2" in listing and "<code>42</code>" in listing
+    assert "Round 1" in listing and "<code>42</code>" in listing
 
 
 def test_the_same_seed_picks_the_same_players(setup) -> None:  # type: ignore[no-untyped-def]
