@@ -151,9 +151,22 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     side_a = match.a_id == ada.pk
     assert tuple(report.games) == ((1, 0, 0) if side_a else (0, 1, 0))
 
-    # Sent once: a reload sends nothing again.
+    # Offline once more, the copy shows the result sent but not the message said once then.
+    kept(page)
+    page.context.set_offline(True)
     page.reload()
+    expect(page.locator("#offline-notices .offline-copy")).to_have_text(NOTICE)
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
+    expect(
+        page.get_by_text("Result sent. Your opponent confirms it on their phone.")
+    ).to_be_hidden()
+    expect(page.locator("#offline-notices .offline-kept")).to_have_count(0)
+
+    # Sent once: back online, nothing is sent again.
+    with page.expect_navigation():
+        page.context.set_offline(False)
+    expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
+    expect(page.locator("#offline-notices")).to_be_hidden()
     assert Report.objects.filter(match=match).count() == 1
 
 

@@ -131,6 +131,15 @@
     });
   }
 
+  if (copyAt !== null) {
+    // The messages in a kept copy were said once, when it was fetched ("Result sent."...).
+    var said = document.querySelectorAll(".messages");
+    for (var m = 0; m < said.length; m++) {
+      if (said[m] !== box) {
+        said[m].hidden = true;
+      }
+    }
+  }
   showAge();
   window.setInterval(showAge, 30000);
   window.addEventListener("offline", showAge);
