@@ -8,6 +8,7 @@ become usernames. Only reads: the writer is `tournaments.archive_services`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -63,18 +64,27 @@ class Users:
         return self.names.get(user_id)
 
 
+@functools.cache
+def _plan(model: type[models.Model], skip: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """Per archived field of a model: (name, attname, "user" | "relation" | "value")."""
+    out = []
+    for field in archived_fields(model, skip):
+        kind = "user" if is_user_field(field) else "relation" if field.is_relation else "value"
+        out.append((field.name, field.attname, kind))
+    return tuple(out)
+
+
 def _row(obj: models.Model, users: Users, refs: Refs, skip: Iterable[str] = ()) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for field in archived_fields(type(obj), skip):
-        raw = getattr(obj, field.attname)
-        if field.name in refs:
-            out[field.name] = refs[field.name](raw)
-        elif is_user_field(field):
-            out[field.name] = users(raw)
-        elif field.is_relation:
-            continue  # a relation the archive does not know: not portable
-        else:
-            out[field.name] = plain(field.value_from_object(obj))
+    for name, attname, kind in _plan(type(obj), tuple(skip)):
+        raw = getattr(obj, attname)
+        if name in refs:
+            out[name] = refs[name](raw)
+        elif kind == "user":
+            out[name] = users(raw)
+        elif kind == "value":
+            out[name] = plain(raw)
+        # else: a relation the archive does not know: not portable
     return out
 
 

@@ -158,7 +158,10 @@ class _Importer:
         where: str,
         refs: Mapping[str, Any],
         skip: tuple[str, ...] = (),
+        bulk: list[Any] | None = None,
     ) -> Any:
+        """Create or update one object; with `bulk`, a new one is only appended to it (the
+        caller writes them with `_flush`, and they get their ids then)."""
         obj = existing if existing is not None else model()
         changed = self.apply(obj, item, where, refs, skip)
         if existing is None:
@@ -166,7 +169,10 @@ class _Importer:
                 # A time the archive leaves out (a card's updated_at): now, as Django would.
                 if (model, f.name) in self.auto_times and getattr(obj, f.attname) is None:
                     setattr(obj, f.attname, timezone.now())
-            obj.save(force_insert=True)
+            if bulk is not None:
+                bulk.append(obj)
+            else:
+                obj.save(force_insert=True)
             self.report.count(section, "created")
         elif changed:
             obj.save()
@@ -174,6 +180,11 @@ class _Importer:
         else:
             self.report.count(section, "unchanged")
         return obj
+
+    @staticmethod
+    def _flush(model: type[models.Model], objects: list[Any]) -> None:
+        """Insert the new objects of a section in batches (ids are set on them)."""
+        model.objects.bulk_create(objects, batch_size=500)
 
     # -- sections ---------------------------------------------------------------------------
 
@@ -293,6 +304,7 @@ class _Importer:
         walk_ins = {
             (r.walk_in_name, r.created_at): r for r in event.registrations.filter(player=None)
         }
+        new: list[Registration] = []
         for i, item in enumerate(self.doc["registrations"]):
             where = f"registrations[{i}]"
             player = self.user(item.get("player"))
@@ -318,7 +330,9 @@ class _Importer:
                 item,
                 where,
                 {"tournament": event},
+                bulk=new,
             )
+        self._flush(Registration, new)
 
     def import_decklists(self) -> None:
         from decks.models import Decklist, DecklistVersion
@@ -364,6 +378,7 @@ class _Importer:
         from matches.models import Match
 
         have = {(m.round_id, m.a_id): m for m in Match.objects.filter(round__tournament=event)}
+        new: list[Match] = []
         for i, item in enumerate(self.doc["matches"]):
             round_ = self.rounds[item["round"]]
             a = self.regs[item["a"]]
@@ -375,7 +390,9 @@ class _Importer:
                 item,
                 f"matches[{i}]",
                 {"round": round_, "a": a, "b": b},
+                bulk=new,
             )
+        self._flush(Match, new)
 
     def import_reports(self) -> None:
         from matches.models import Report
@@ -384,6 +401,7 @@ class _Importer:
             (r.match_id, r.registration_id): r
             for r in Report.objects.filter(match__round__tournament=self.event)
         }
+        new: list[Report] = []
         for i, item in enumerate(self.doc["reports"]):
             match = self.matches[item["match"]]
             reg = self.regs[item["registration"]]
@@ -395,7 +413,9 @@ class _Importer:
                 item,
                 f"reports[{i}]",
                 {"match": match, "registration": reg},
+                bulk=new,
             )
+        self._flush(Report, new)
 
     def import_result_versions(self) -> None:
         from matches.models import ResultVersion
@@ -404,6 +424,7 @@ class _Importer:
             (v.match_id, v.number): v
             for v in ResultVersion.objects.filter(match__round__tournament=self.event)
         }
+        new: list[ResultVersion] = []
         for i, item in enumerate(self.doc["result_versions"]):
             match = self.matches[item["match"]]
             existing = have.get((match.pk, item["number"]))
@@ -414,7 +435,9 @@ class _Importer:
                 item,
                 f"result_versions[{i}]",
                 {"match": match},
+                bulk=new,
             )
+        self._flush(ResultVersion, new)
 
     def import_standings(self, event: Tournament) -> None:
         from matches.models import StandingsSnapshot
