@@ -572,3 +572,15 @@ def test_nothing_is_queued_while_quiet(django_capture_on_commit_callbacks: Any) 
 def test_loading_the_demo_sends_nothing() -> None:
     call_command("load_demo", stdout=io.StringIO())
     assert mail.outbox == [] and not Delivery.objects.exists()
+
+
+def test_telling_the_same_occurrence_twice_queues_it_once(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event, _, round_ = _publish(django_capture_on_commit_callbacks, players=4)
+    first = list(Delivery.objects.order_by("id").values_list("id", "key", "status"))
+    round_.refresh_from_db()  # publishing moved its version
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify_pairings_published(round_)
+    assert list(Delivery.objects.order_by("id").values_list("id", "key", "status")) == first
+    assert len(mail.outbox) == 4
