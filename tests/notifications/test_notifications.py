@@ -584,3 +584,13 @@ def test_telling_the_same_occurrence_twice_queues_it_once(
         services.notify_pairings_published(round_)
     assert list(Delivery.objects.order_by("id").values_list("id", "key", "status")) == first
     assert len(mail.outbox) == 4
+
+
+def test_the_organiser_page_passes_the_accessibility_audit(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from tests.test_accessibility import audit
+
+    event, organiser, _ = _publish(django_capture_on_commit_callbacks, players=4)
+    url = f"/events/{event.slug}/manage/notifications/"
+    assert audit(logged_in(organiser), url) == []
