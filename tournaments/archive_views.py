@@ -32,7 +32,7 @@ def round_param(value: str | None) -> int | None:
     """`?round=N` for the CSV exports: a round number, or absent."""
     if value in (None, ""):
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 32767:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 32767:
         raise ServiceError(_("round: a round number from 1 to 32767."), field="round")
     return int(value)
 
