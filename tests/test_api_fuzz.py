@@ -15,6 +15,7 @@ so a CI run is repeatable and takes a few minutes; the check is only "not a serv
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,9 @@ from matches.models import Match
 from tests.factories import UserFactory
 from tests.matches.conftest import running_event
 
-EXAMPLES_PER_OPERATION = 12
+# CI's figure; API_FUZZ_EXAMPLES=200 API_FUZZ_COVERAGE=1 searches much deeper (tens of minutes).
+EXAMPLES_PER_OPERATION = int(os.environ.get("API_FUZZ_EXAMPLES", "12"))
+COVERAGE_PHASE = os.environ.get("API_FUZZ_COVERAGE") == "1"
 
 
 def _schema() -> dict[str, Any]:
@@ -52,7 +55,7 @@ schema = schemathesis.openapi.from_dict(
             "generation": {"deterministic": True, "max-examples": EXAMPLES_PER_OPERATION},
             # The coverage phase enumerates every boundary of every parameter: thousands of
             # requests per operation, too many for CI; examples and fuzzing remain.
-            "phases": {"coverage": {"enabled": False}},
+            "phases": {"coverage": {"enabled": COVERAGE_PHASE}},
         }
     ),
 )
