@@ -15,7 +15,6 @@ from config.commands import DatabaseCommand
 from config.errors import ServiceError
 from decks.services import decklist_check
 
-
 UNREADABLE = 2  # 1 means "read it, and it is not legal"
 
 
