@@ -537,8 +537,7 @@ def registration_remove(
     permissions.require_organiser(actor, tournament)
     if not confirm:
         raise ServiceError(
-            _("confirm: %(what)s Confirm to go on.")
-            % {"what": remove_consequences(registration)},
+            _("confirm: %(what)s Confirm to go on.") % {"what": remove_consequences(registration)},
             field="confirm",
             code="confirmation_required",
         )
@@ -875,9 +874,7 @@ def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
     table number of the event's latest round."""
     from accounts.player_ids import normalise_player_id
 
-    registrations = tournament.registrations.order_by(
-        "player__display_name", "walk_in_name", "id"
-    )
+    registrations = tournament.registrations.order_by("player__display_name", "walk_in_name", "id")
     query = query.strip()
     if not query:
         return registrations

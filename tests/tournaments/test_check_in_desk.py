@@ -187,7 +187,9 @@ def test_starting_with_no_shows_asks_and_lists_them() -> None:
     client.post(url, {"to": "running", "no_shows": "drop"})
     event.refresh_from_db()
     assert event.status == EventStatus.RUNNING
-    dropped = set(Registration.objects.filter(dropped_at__isnull=False).values_list("pk", flat=True))
+    dropped = set(
+        Registration.objects.filter(dropped_at__isnull=False).values_list("pk", flat=True)
+    )
     assert dropped == {regs[1].pk, regs[2].pk}
     assert AuditEntry.objects.filter(action="registration.dropped_no_show").count() == 2
 
