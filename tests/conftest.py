@@ -34,6 +34,18 @@ def require_redis() -> str:
 
 
 @pytest.fixture(autouse=True)
+def _celery_joins_allowed():  # type: ignore[no-untyped-def]
+    """Celery runs tasks eagerly in tests, and while one runs it sets a process-wide "joining
+    would block" flag that it restores afterwards; two threads running tasks at once (the race
+    tests, the live server) can restore it in the wrong order and leave it set, failing a later
+    test's result.get(). Every test starts with it clear, as a fresh process does."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     """SQLite gives a rolled-back test's ids to the next test, so a page copy in the
     in-memory cache could answer for another test's event; PostgreSQL never reuses an id
