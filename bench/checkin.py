@@ -12,9 +12,10 @@ players in. Against gunicorn started as in production (docker-compose.yml: ``--w
   the desk (``POST /events/{slug}/manage/check-in/do/`` with ``code``) and loads the desk again
   (``GET /events/{slug}/manage/check-in/``: the page the redirect goes to), as fast as the
   server answers;
-* ``--viewers`` clients load, without pause, the organiser dashboard
-  (``/events/{slug}/manage/``; half of them, as judges) or the event page
-  (``/events/{slug}/``; the other half, as players), until the staff are done.
+* ``--viewers`` clients load the organiser dashboard (``/events/{slug}/manage/``; half of
+  them, as judges) or the event page (``/events/{slug}/``; the other half, as players) again
+  and again, ``--viewer-pause`` seconds after each answer (default 1 s: someone refreshing
+  as fast as they can read; 0 hammers the server without pause), until the staff are done.
 
 Figures: errors (any 5xx, unexpected status or connection error; goal 0); check-ins lost (players
 whose check-in was answered but is not in the database; goal 0) and players left unchecked at the
@@ -189,9 +190,10 @@ def desk_worker(load: Load, b: Bench, client: Client, share: list[int]) -> None:
         load.send("desk page", "GET", desk, client)
 
 
-def viewer(load: Load, client: Client, kind: str, path: str) -> None:
+def viewer(load: Load, client: Client, kind: str, path: str, pause: float) -> None:
     while not load.staff_done.is_set() and time.perf_counter() < load.deadline:
         load.send(kind, "GET", path, client)
+        load.staff_done.wait(pause)
 
 
 def measure(b: Bench, db_url: str, redis: str | None) -> None:
@@ -223,7 +225,7 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         print(
             f"   {len(order):,} players checked in by {len(b.staff)} staff at the desk while "
             f"{len(b.judges_viewing)} judges load the dashboard and {len(b.players_viewing)} "
-            f"players the event page without pause; bounded at {args.bound:g} s; load average "
+            f"players the event page, {args.viewer_pause:g} s after each answer; bounded at {args.bound:g} s; load average "
             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}",
             flush=True,
         )
@@ -236,12 +238,16 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         ]
         viewers = [
             threading.Thread(
-                target=viewer, args=(load, c, "dashboard", f"/events/{slug}/manage/"), daemon=True
+                target=viewer,
+                args=(load, c, "dashboard", f"/events/{slug}/manage/", args.viewer_pause),
+                daemon=True,
             )
             for c in b.judges_viewing
         ] + [
             threading.Thread(
-                target=viewer, args=(load, c, "event page", f"/events/{slug}/"), daemon=True
+                target=viewer,
+                args=(load, c, "event page", f"/events/{slug}/", args.viewer_pause),
+                daemon=True,
             )
             for c in b.players_viewing
         ]
@@ -326,6 +332,12 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--staff", type=int, default=4)
     parser.add_argument("--viewers", type=int, default=20)
+    parser.add_argument(
+        "--viewer-pause",
+        type=float,
+        default=1.0,
+        help="seconds a viewer waits between loads (0: without pause)",
+    )
     parser.add_argument("--bound", type=float, default=300.0, help="seconds, the whole load")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")

@@ -19,12 +19,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -35,6 +33,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
 from config.pages import attempt, next_or
 from engine.boba.rule_sections import RULE_SECTIONS, section_title
@@ -170,12 +169,7 @@ FILTER_LABELS = {
 }
 MAX_PAGE = 1000  # bounds the copies of the queue a judge can make the server keep
 MINE_SHOWN = 20
-# The shared copy is rendered with this in place of the CSRF token; each answer puts in the
-# reader's own token (a constant that cannot occur in escaped text: it has no characters that
-# need escaping, and nothing a player can write is long enough to hold it).
-CSRF_PLACEHOLDER = (
-    "csrf-placeholder-5f0c7e1b2a9d4c3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"
-)
+CSRF_PLACEHOLDER = shared_copies.CSRF_PLACEHOLDER
 
 
 @dataclass(frozen=True)
@@ -247,32 +241,23 @@ def _render_list(view: QueueView, user: Any, now: datetime, shared: bool) -> dic
         "csrf_token": CSRF_PLACEHOLDER,
     }
     html = render_to_string("matches/judge/_queue_rows.html", context)
-    return {"html": html, "counts": counts, "here": here, "at": now.timestamp()}
+    return {"html": html, "counts": counts, "here": here}
 
 
 def shared_queue_list(view: QueueView, user: Any, now: datetime) -> dict[str, Any]:
     """The list every judge of these events sees, rendered once per change of their calls
-    and shared. Twenty judges re-reading a queue that changes several times a second would
-    otherwise each render it: a copy younger than JUDGE_QUEUE_MAX_STALE_SECONDS is served
-    even after a change, except to the person who made a change since (they always see
-    their own). Every copy is dropped after JUDGE_QUEUE_CACHE_SECONDS, which bounds how old
-    the waiting times can be."""
-    key = view.cache_key()
-    version_keys = [selectors.queue_version_key(e.pk) for e in view.events]
-    touch_key = selectors.queue_touch_key(user.pk)
-    got = cache.get_many([key, touch_key, *version_keys])
-    versions = [got.get(k, 0) for k in version_keys]
-    copy = got.get(key)
-    if copy is not None:
-        touched = got.get(touch_key, 0)
-        fresh = copy["versions"] == versions
-        young = now.timestamp() - copy["at"] < settings.JUDGE_QUEUE_MAX_STALE_SECONDS
-        if (fresh or young) and copy["at"] >= touched:
-            return copy
-    copy = _render_list(view, user, now, shared=True)
-    copy["versions"] = versions
-    cache.set(key, copy, settings.JUDGE_QUEUE_CACHE_SECONDS)
-    return copy
+    and shared (config.shared_copies): a copy younger than JUDGE_QUEUE_MAX_STALE_SECONDS is
+    served even after a change, except to whoever made one since; no copy outlives
+    JUDGE_QUEUE_CACHE_SECONDS, which bounds how old its waiting times can be."""
+    return shared_copies.shared_copy(
+        key=view.cache_key(),
+        kind=selectors.QUEUE_COPIES,
+        object_ids=[e.pk for e in view.events],
+        user_id=user.pk,
+        render=lambda: _render_list(view, user, now, shared=True),
+        grace=settings.JUDGE_QUEUE_MAX_STALE_SECONDS,
+        ttl=settings.JUDGE_QUEUE_CACHE_SECONDS,
+    )
 
 
 def mine_rows(user: Any, view: QueueView, now: datetime) -> list[QueueRow]:
@@ -309,7 +294,7 @@ def judge_queue(request: HttpRequest) -> HttpResponse:
         listing = shared_queue_list(view, user, now)
     if events:
         mine = mine_rows(user, view, now)
-    html = listing["html"].replace(CSRF_PLACEHOLDER, get_token(request))
+    html = shared_copies.personal(request, listing["html"])
     counts = {**listing["counts"], "mine": len(mine)}
     filter_labels = {key: FILTER_LABELS[key] for key in selectors.QUEUE_FILTERS}
     here = listing["here"]

@@ -192,14 +192,8 @@ QUEUE_FILTERS = ("open", "mine", "escalated", "resolved", "all")
 QUEUE_SORTS = ("waiting", "table")
 
 
-def queue_version_key(event_id: int) -> str:
-    """The cache counter that moves with every change to an event's calls (services)."""
-    return f"judge-queue:version:{event_id}"
-
-
-def queue_touch_key(user_id: int) -> str:
-    """When this person last changed a call (a timestamp; services)."""
-    return f"judge-queue:touched:{user_id}"
+# The kind of shared copy (config.shared_copies) the judges' queue is: one version per event.
+QUEUE_COPIES = "judge-calls"
 
 
 def judge_queue(

@@ -1557,7 +1557,6 @@ def check_record_bounds(record: Any) -> None:
         )
 
 
-QUEUE_TOUCH_SECONDS = 120  # longer than any copy of the queue is kept
 CITATION_PATTERN = re.compile(r"^(CR|Summary|BOS|Formats):? ?[0-9A-Za-z .:'-]{1,60}$")
 
 
@@ -1567,29 +1566,13 @@ def _lock_call(call: JudgeCall | int) -> JudgeCall:
 
 
 def _queue_changed(call: JudgeCall, actor: Any) -> None:
-    """The judges' queue is rendered once per version of each event's calls and shared by
-    every judge (matches.judge_views). Move the version now, for reads inside this
-    transaction, and again at commit, so no page rendered in between outlives the change; and
-    note when this person last changed the queue, so their own next look is never an older
-    copy."""
-    from matches.selectors import queue_touch_key, queue_version_key
+    """The judges' queue is one rendered copy per version of each event's calls, shared by
+    every judge (matches.judge_views): this call changed."""
+    from config import shared_copies
+    from matches.selectors import QUEUE_COPIES
 
-    key = queue_version_key(call.tournament_id)
-
-    def bump() -> None:
-        if cache.add(key, 1, timeout=None):
-            return
-        try:
-            cache.incr(key)
-        except ValueError:  # evicted between add and incr
-            cache.set(key, 1, timeout=None)
-
-    bump()
-    transaction.on_commit(bump)
-    if permissions.is_authenticated(actor):
-        touched = timezone.now().timestamp()
-        cache.set(queue_touch_key(actor.pk), touched, QUEUE_TOUCH_SECONDS)
-
+    actor_id = actor.pk if permissions.is_authenticated(actor) else None
+    shared_copies.changed(QUEUE_COPIES, call.tournament_id, actor_id)
 
 def _open_or_join_call(
     match: Match, *, kind: str, actor: Any, question: str

@@ -359,6 +359,8 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "audit entries"
+        # The dashboard's "recent changes": an event's latest entries, among thousands.
+        indexes = [models.Index(fields=["tournament", "-created_at", "-id"])]
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"

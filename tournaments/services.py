@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 
 import notifications.services
 from accounts.validators import check_name
+from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
 from tournaments import permissions
 from tournaments.locks import for_update
@@ -92,6 +93,11 @@ def _check_format_may_change(tournament: Tournament, field: str) -> None:
         )
 
 
+# The kind of shared page copy (config.shared_copies) that follows every audited change of
+# an event (the organiser dashboard's player list).
+EVENT_COPIES = "event"
+
+
 def audit(
     *,
     tournament: Tournament,
@@ -102,6 +108,11 @@ def audit(
     **data: Any,
 ) -> AuditEntry:
     target_label = f"{target._meta.model_name}:{target.pk}" if target is not None else ""
+    if tournament is not None:
+        # Every change to an event is audited: the event's shared page copies follow it.
+        shared_copies.changed(
+            EVENT_COPIES, tournament.pk, actor.pk if permissions.is_authenticated(actor) else None
+        )
     return AuditEntry.objects.create(
         tournament=tournament,
         event_slug=tournament.slug if tournament is not None else "",

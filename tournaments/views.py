@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -15,15 +17,17 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
+from config import shared_copies
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, next_or, visible_event
 from tournaments import permissions as perms
@@ -227,19 +231,54 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         )
     if status_filter in RegistrationStatus.values:
         registrations = registrations.filter(status=status_filter)
-    page = Paginator(registrations, DASHBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    is_organiser = perms.is_organiser_of(request.user, event)
+    can_check_in = perms.can_run_check_in(request.user, event)
+    page_number = min(max(_int_or_none(request.GET.get("page")) or 1, 1), 10_000)
     keep = urlencode({k: v for k, v in (("q", query), ("status", status_filter)) if v})
+    here = reverse("event_dashboard", args=[event.slug]) + (f"?{keep}" if keep else "")
+    if page_number > 1:
+        here += ("&" if keep else "?") + f"page={page_number}"
+    role = "organiser" if is_organiser else "check-in" if can_check_in else "staff"
+
+    def render_players() -> dict[str, Any]:
+        page = Paginator(registrations, DASHBOARD_PAGE_SIZE).get_page(page_number)
+        html = render_to_string(
+            "tournaments/_dashboard_players.html",
+            {
+                "event": event,
+                "registrations": page.object_list,
+                "page": page,
+                "keep_query": keep,
+                "here": here,
+                "is_organiser": is_organiser,
+                "can_check_in": can_check_in,
+                "csrf_token": shared_copies.CSRF_PLACEHOLDER,
+            },
+        )
+        return {"html": html}
+
+    # During check-in twenty people may watch this list while it changes several times a
+    # second: one rendered copy per change of the event, shared (config.shared_copies).
+    digest = hashlib.sha256(f"{query}\n{status_filter}".encode()).hexdigest()[:16]
+    players = shared_copies.shared_copy(
+        key=f"dashboard-players:{get_language()}:{event.pk}:{event.status}:{role}:{digest}:"
+        f"{page_number}",
+        kind=services.EVENT_COPIES,
+        object_ids=[event.pk],
+        user_id=request.user.pk,
+        render=render_players,
+        grace=settings.DASHBOARD_MAX_STALE_SECONDS,
+        ttl=60,
+    )
     context = {
         "event": event,
-        "registrations": page.object_list,
-        "page": page,
-        "keep_query": keep,
-        "can_check_in": perms.can_run_check_in(request.user, event),
+        "players_html": mark_safe(shared_copies.personal(request, players["html"])),
+        "can_check_in": can_check_in,
         "query": query,
         "status_filter": status_filter,
         "status_choices": RegistrationStatus.choices,
         "counts": services.registration_counts(event),
-        "is_organiser": perms.is_organiser_of(request.user, event),
+        "is_organiser": is_organiser,
         "transitions": [(s.value, LABELS[s]) for s in allowed_transitions(event.status)],
         "transition_values": [s.value for s in allowed_transitions(event.status)],
         "status_label": LABELS[event.status_enum],

@@ -178,6 +178,8 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # twenty times), and no copy is kept longer than the second figure (its waiting times).
 JUDGE_QUEUE_MAX_STALE_SECONDS = env.float("JUDGE_QUEUE_MAX_STALE_SECONDS", default=1.0)
 JUDGE_QUEUE_CACHE_SECONDS = env.int("JUDGE_QUEUE_CACHE_SECONDS", default=15)
+# The organiser dashboard's player list, shared the same way while check-in changes it.
+DASHBOARD_MAX_STALE_SECONDS = env.float("DASHBOARD_MAX_STALE_SECONDS", default=1.0)
 
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"

@@ -30,3 +30,4 @@ REST_FRAMEWORK = {
 CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}-{time.time_ns()}"
 # Every change shows at once in tests (the shared queue's short grace is tested by name).
 JUDGE_QUEUE_MAX_STALE_SECONDS = 0.0
+DASHBOARD_MAX_STALE_SECONDS = 0.0

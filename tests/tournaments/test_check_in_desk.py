@@ -222,15 +222,45 @@ def test_the_dashboard_is_paginated_and_its_query_count_does_not_grow_with_playe
     client.get(reverse("event_dashboard", args=[event.slug]))
 
     def queries() -> int:
+        from config import shared_copies
+
+        shared_copies.changed(services.EVENT_COPIES, event.pk)  # a fresh render each time
         with CaptureQueriesContext(connection) as captured:
             response = client.get(reverse("event_dashboard", args=[event.slug]))
         assert response.status_code == 200
         return len(captured.captured_queries)
 
     few = queries()
-    for _ in range(60):
-        RegistrationFactory(tournament=event)
+    for i in range(60):  # through the service, as the site adds players (audited)
+        services.registration_add_walk_in(
+            actor=organiser_of(event), tournament=event, name=f"Walk-in {i}", over_capacity=True
+        )
     many = queries()
     assert many == few, (few, many)
     page = client.get(reverse("event_dashboard", args=[event.slug])).content.decode()
     assert "Page 1 of 2" in page and page.count('id="reg-') == 50
+
+
+def test_the_dashboard_list_is_one_copy_for_its_staff_and_follows_every_change() -> None:
+    event, regs = _event(2)
+    judge = UserFactory()
+    event.judges.add(judge)
+    url = reverse("event_dashboard", args=[event.slug])
+    organiser = logged_in(organiser_of(event))
+    assert regs[0].name in organiser.get(url).content.decode()
+    with CaptureQueriesContext(connection) as captured:
+        again = organiser.get(url).content.decode()
+    assert regs[1].name in again
+    listing = [
+        q
+        for q in captured
+        if q["sql"].startswith('SELECT "tournaments_registration"') and "ORDER BY" in q["sql"]
+    ]
+    assert listing == []  # the copy, not a new read of the players
+    walk_in = services.registration_add_walk_in(
+        actor=organiser_of(event), tournament=event, name="Late Larry"
+    )
+    assert walk_in.name in organiser.get(url).content.decode()  # the change shows at once
+    # A judge sees the list without the organiser's buttons (a copy of their own role).
+    judge_page = logged_in(judge).get(url).content.decode()
+    assert "Late Larry" in judge_page and "Remove…" not in judge_page
