@@ -368,6 +368,7 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
             action="registration.dropped_no_show",
             registration=registration,
         )
+        notifications.services.notify_player_dropped(registration)
     audit(tournament=tournament, actor=actor, action="event.no_shows_dropped", count=len(dropped))
 
 

@@ -264,3 +264,17 @@ def test_the_dashboard_list_is_one_copy_for_its_staff_and_follows_every_change()
     # A judge sees the list without the organiser's buttons (a copy of their own role).
     judge_page = logged_in(judge).get(url).content.decode()
     assert "Late Larry" in judge_page and "Remove…" not in judge_page
+
+
+def test_no_shows_dropped_at_the_start_are_told_by_mail(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.core import mail
+
+    event, regs = _event(2)
+    services.registration_check_in(actor=organiser_of(event), registration=regs[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.event_transition(
+            actor=organiser_of(event), tournament=event, to="running", no_shows="drop"
+        )
+    assert [m.to for m in mail.outbox] == [[regs[1].player.email]]
