@@ -23,7 +23,9 @@ from django.middleware.csrf import get_token
 
 # Rendered into shared copies in place of the reader's CSRF token. Nothing a person can
 # write is long enough to hold it, and it has no characters escaping would change.
-CSRF_PLACEHOLDER = "csrf-placeholder-5f0c7e1b2a9d4c3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"
+CSRF_PLACEHOLDER = (
+    "csrf-placeholder-5f0c7e1b2a9d4c3e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"
+)
 TOUCH_SECONDS = 120  # longer than any copy is kept
 
 

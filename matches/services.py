@@ -1574,6 +1574,7 @@ def _queue_changed(call: JudgeCall, actor: Any) -> None:
     actor_id = actor.pk if permissions.is_authenticated(actor) else None
     shared_copies.changed(QUEUE_COPIES, call.tournament_id, actor_id)
 
+
 def _open_or_join_call(
     match: Match, *, kind: str, actor: Any, question: str
 ) -> tuple[JudgeCall, bool]:
