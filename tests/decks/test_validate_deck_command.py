@@ -84,3 +84,15 @@ def test_real_manage_py_exit_codes(tmp_path: Path) -> None:
     broken.write_text("{not json")
     assert manage("validate_deck", str(broken)).returncode == 2
     assert manage("validate_deck", "--format", "nonsense", str(deck)).returncode == 2
+
+
+def test_validate_deck_reads_the_catalog_it_is_given(tmp_path: Path, legal_list: str) -> None:
+    from django.core.management.base import CommandError
+
+    path = tmp_path / "deck.txt"
+    path.write_text(legal_list)
+    code, out = run_command("--format", "playmaker", "--catalog", "boba-demo", str(path))
+    assert code == 0 and "Legal" in out
+    with pytest.raises(CommandError) as excinfo:
+        call_command("validate_deck", "--catalog", "no-such-list", str(path))
+    assert excinfo.value.returncode == 2 and "catalog" in str(excinfo.value)

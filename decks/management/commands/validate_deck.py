@@ -28,6 +28,11 @@ class Command(DatabaseCommand):
         parser.add_argument("--format", dest="format_key", default="playmaker")
         parser.add_argument("--game", default="boba")
         parser.add_argument("--params", help="JSON object of format parameter overrides")
+        parser.add_argument(
+            "--catalog",
+            default=None,
+            help="the card list's slug (default: the official catalog once it has cards)",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: Any, file: Path, format_key: str, game: str, **options: Any) -> None:
@@ -54,7 +59,13 @@ class Command(DatabaseCommand):
                     f"--params: not valid JSON ({exc})", returncode=UNREADABLE
                 ) from None
         try:
-            result = decklist_check(game=game, format_key=format_key, source=source, params=params)
+            result = decklist_check(
+                game=game,
+                format_key=format_key,
+                source=source,
+                params=params,
+                catalog=options.get("catalog") or None,
+            )
         except ServiceError as exc:
             raise CommandError(exc.message, returncode=UNREADABLE) from None
         report = result["report"]
