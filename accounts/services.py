@@ -53,7 +53,6 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
         raise ServiceError(_("password: that is not your password."), field="password")
     # Locked alone (tournaments.locks): the audit entries below lock no event.
     user = for_update(User.objects).get(pk=user.pk)
-    old_player_id = user.player_id
     user.username = f"erased-{user.pk}"
     user.display_name = ERASED_NAME
     user.first_name = ""
@@ -78,7 +77,6 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
             target=user,
             at=timezone.now(),
         )
-    del old_player_id  # not kept anywhere: that is the point
     return user
 
 

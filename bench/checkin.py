@@ -36,7 +36,6 @@ import argparse
 import http.client
 import os
 import random
-import string
 import sys
 import threading
 import time
@@ -45,30 +44,12 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import harness  # bench/harness.py; importing it puts the repository on sys.path
-from harness import HTML, fmt, percentile, yes
+from harness import HTML, Client, fmt, percentile, yes
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_checkin"
 SECRET_KEY = "bench-checkin-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz01234"
 USER_PREFIX = "bench-checkin-"
 P95_GOAL_MS = 300.0
-
-
-@dataclass
-class Client:
-    """One person's browser: a session, and a CSRF cookie with the same token in the header."""
-
-    user_id: int
-    session: str
-    csrf: str = field(
-        default_factory=lambda: "".join(random.choices(string.ascii_letters + string.digits, k=32))
-    )
-
-    def headers(self) -> dict[str, str]:
-        return {
-            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
-            "X-CSRFToken": self.csrf,
-            "Accept": HTML,
-        }
 
 
 @dataclass
@@ -81,7 +62,6 @@ class Bench(harness.BaseBench):
 
 def build_event(b: Bench) -> None:
     """Players, the organiser, judges, the event, registrations and sessions, in bulk."""
-    from accounts.models import User
     from tournaments.models import Tournament
     from tournaments.status import EventStatus
 
@@ -93,17 +73,7 @@ def build_event(b: Bench) -> None:
     b.organiser, players, unusable = harness.new_people(
         USER_PREFIX, n, organiser_number=n + judges_needed
     )
-    judges = User.objects.bulk_create(
-        [
-            User(
-                username=f"{USER_PREFIX}judge-{k:02d}",
-                display_name=f"Judge {k + 1:02d}",
-                password=unusable,
-                player_id=harness.player_id(n + k),
-            )
-            for k in range(judges_needed)
-        ]
-    )
+    judges = harness.new_judges(USER_PREFIX, judges_needed, n, unusable)
     harness.new_event(b, f"Bench Check-in Open {n}", slug, 8)
     Tournament.objects.filter(pk=b.event.pk).update(
         status=EventStatus.REGISTRATION_CLOSED.value, judges_may_check_in=True
@@ -147,7 +117,7 @@ class Load:
     def send(
         self, kind: str, method: str, path: str, client: Client, form: dict[str, str] | None = None
     ) -> int | str:
-        headers = client.headers()
+        headers = client.headers(HTML)
         body = None
         if form is not None:
             body = urlencode(form).encode()

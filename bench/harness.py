@@ -19,6 +19,7 @@ import re
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import sys
 import tempfile
@@ -328,6 +329,41 @@ def new_people(prefix: str, n: int, organiser_number: int) -> tuple[Any, list[An
         batch_size=1000,
     )
     return organiser, players, unusable
+
+
+def new_judges(prefix: str, count: int, first_number: int, unusable: str) -> list[Any]:
+    """`count` judges in bulk (player ids numbered from `first_number`, after the players')."""
+    from accounts.models import User
+
+    return User.objects.bulk_create(
+        [
+            User(
+                username=f"{prefix}judge-{k:02d}",
+                display_name=f"Judge {k + 1:02d}",
+                password=unusable,
+                player_id=player_id(first_number + k),
+            )
+            for k in range(count)
+        ]
+    )
+
+
+@dataclass
+class Client:
+    """One person's browser: a session, and a CSRF cookie with the same token in the header."""
+
+    user_id: int
+    session: str
+    csrf: str = field(
+        default_factory=lambda: "".join(random.choices(string.ascii_letters + string.digits, k=32))
+    )
+
+    def headers(self, accept: str) -> dict[str, str]:
+        return {
+            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
+            "X-CSRFToken": self.csrf,
+            "Accept": accept,
+        }
 
 
 def new_event(b: BaseBench, name: str, slug: str, planned_rounds: int) -> None:

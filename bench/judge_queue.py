@@ -43,7 +43,6 @@ import json
 import os
 import random
 import re
-import string
 import sys
 import threading
 import time
@@ -53,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import harness  # bench/harness.py; importing it puts the repository on sys.path
-from harness import HTML, JSON, REQUEST_TIMEOUT_S, fmt, percentile, yes
+from harness import HTML, JSON, REQUEST_TIMEOUT_S, Client, fmt, percentile, yes
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_judge"
 # Shared by this process (which signs the sessions) and gunicorn (which reads them).
@@ -74,24 +73,6 @@ PAGE_CLAIM = re.compile(r'action="/judge/calls/(\d+)/claim/"')
 
 
 @dataclass
-class Client:
-    """One person's browser: a session, and a CSRF cookie with the same token in the header."""
-
-    user_id: int
-    session: str
-    csrf: str = field(
-        default_factory=lambda: "".join(random.choices(string.ascii_letters + string.digits, k=32))
-    )
-
-    def headers(self, accept: str) -> dict[str, str]:
-        return {
-            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
-            "X-CSRFToken": self.csrf,
-            "Accept": accept,
-        }
-
-
-@dataclass
 class Bench(harness.BaseBench):
     round_: Any = None
     judges: list[Client] = field(default_factory=list)
@@ -100,24 +81,13 @@ class Bench(harness.BaseBench):
 
 def build_event(b: Bench) -> None:
     """Players, judges, the organiser, the event, registrations and sessions, in bulk."""
-    from accounts.models import User
 
     n, j = b.args.players, b.args.judges
     slug = f"{USER_PREFIX}{n}"
     deleted = harness.delete_previous(USER_PREFIX)
     started = time.perf_counter()
     b.organiser, players, unusable = harness.new_people(USER_PREFIX, n, organiser_number=n + j)
-    judges = User.objects.bulk_create(
-        [
-            User(
-                username=f"{USER_PREFIX}judge-{k:02d}",
-                display_name=f"Judge {k + 1:02d}",
-                password=unusable,
-                player_id=harness.player_id(n + k),
-            )
-            for k in range(j)
-        ]
-    )
+    judges = harness.new_judges(USER_PREFIX, j, n, unusable)
     harness.new_event(b, f"Bench Judging Open {n}", slug, 8)
     b.event.judges.add(*judges)
     harness.register(b.event, players)

@@ -36,16 +36,13 @@ def event_of(obj: Any) -> Any:
 
 
 def _record(request: HttpRequest, obj: Model, action: str, message: Any) -> None:
+    from tournaments.models import Registration
     from tournaments.services import audit
 
     event = event_of(obj)
     if event is None or event.pk is None:
         return
-    registration = getattr(obj, "registration", None)
-    from tournaments.models import Registration
-
-    if isinstance(obj, Registration):
-        registration = obj
+    registration = obj if isinstance(obj, Registration) else getattr(obj, "registration", None)
     audit(
         tournament=event,
         actor=request.user,

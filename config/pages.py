@@ -13,6 +13,20 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from config.errors import Forbidden, ServiceError
 
+# A whole number typed into a page's form or address: beyond this the database's bigint could
+# not hold it (a 500), so it reads as no number at all.
+MAX_PAGE_INT = 2**63 - 1
+
+
+def int_or_none(value: Any, default: int | None = None) -> int | None:
+    """A whole number from a form field or query parameter ("12", " 3 "), else `default`
+    (blank, junk, or out of the database's range)."""
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return default
+    return number if -MAX_PAGE_INT <= number <= MAX_PAGE_INT else default
+
 
 def attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
     """Run a service call; report its outcome to the person as a message."""

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
+from config.pages import int_or_none
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import Card
@@ -429,13 +430,6 @@ def adjudicate(request: HttpRequest, call_id: int) -> HttpResponse:
     return render(request, "matches/adjudicate/page.html", ctx, status=status)
 
 
-def _int_or_none(text: str | None) -> int | None:
-    try:
-        return int(text) if text not in (None, "") else None  # type: ignore[arg-type]
-    except ValueError:
-        return None
-
-
 def _context(
     request: HttpRequest, call: JudgeCall, errors: list[InputError] | None = None
 ) -> dict[str, Any]:
@@ -488,16 +482,16 @@ def _context(
     step: int | None = None
     if post is None:
         text = _initial_record(call)
-        step = _int_or_none(request.GET.get("step"))
+        step = int_or_none(request.GET.get("step"))
     else:
         try:
             text = _record_text(request)
         except InputError as exc:
             errors.append(exc)
             text = ""
-        step = _int_or_none(post.get("goto")) if post.get("goto") else None
+        step = int_or_none(post.get("goto")) if post.get("goto") else None
         if step is None and op == "show":
-            step = _int_or_none(post.get("step"))
+            step = int_or_none(post.get("step"))
     data: dict[str, Any] | None = None
     if op == "setup":
         try:
@@ -561,7 +555,7 @@ def _whatif(
     rep: Replay = analysis["replay"]
     record = rep.record
     assert record is not None
-    k = _int_or_none(request.POST.get("wi_index"))
+    k = int_or_none(request.POST.get("wi_index"))
     top = min(len(record.actions) - 1, max_step(rep))
     if k is None or not 0 <= k <= top:
         errors.append(InputError("wi_index", _("choose an action from 0 to %(n)d.") % {"n": top}))

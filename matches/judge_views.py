@@ -35,7 +35,7 @@ from django.views.decorators.http import require_POST
 
 from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
-from config.pages import attempt, next_or
+from config.pages import attempt, int_or_none, next_or
 from engine.boba.rule_sections import RULE_SECTIONS, section_title
 from matches import selectors, services
 from matches.models import (
@@ -46,7 +46,7 @@ from matches.models import (
     Ruling,
     RulingDecision,
 )
-from matches.staff_views import _int, _result_text, _timer_context
+from matches.staff_views import _result_text, _timer_context
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
@@ -187,7 +187,7 @@ class QueueView:
         state = request.GET.get("status", "open")
         sort = request.GET.get("sort", "waiting")
         slug = request.GET.get("event", "")
-        page = _int(request.GET.get("page")) or 1
+        page = int_or_none(request.GET.get("page")) or 1
         return cls(
             events=events,
             state=state if state in selectors.QUEUE_FILTERS else "open",
@@ -534,7 +534,7 @@ def judge_call_extend(request: HttpRequest, pk: int) -> HttpResponse:
     """Extra minutes for the call's table: the extension feeds that match's timer."""
     call = _staff_call(request, pk)
     match = call.match
-    minutes = _int(request.POST.get("minutes"))
+    minutes = int_or_none(request.POST.get("minutes"))
     if minutes is None:
         messages.error(
             request,
@@ -571,7 +571,7 @@ def _result_from(request: HttpRequest) -> dict[str, Any] | None:
     raw = [request.POST.get(n, "").strip() for n in ("games_a", "games_b", "games_drawn")]
     if not any(raw):
         return None
-    values = [_int(v or ("0" if i == 2 else "")) for i, v in enumerate(raw)]
+    values = [int_or_none(v or ("0" if i == 2 else "")) for i, v in enumerate(raw)]
     if any(v is None or v < 0 for v in values):
         raise ServiceError(
             _("result: whole numbers of games, 0 or more, for both players."), field="result"

@@ -34,7 +34,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or, visible_event
 from matches import selectors, services
 from matches.models import (
     Match,
@@ -92,13 +92,6 @@ def _round_url(round_: Round, anchor: str = "") -> str:
 def _match_url(match: Match, anchor: str = "") -> str:
     url = reverse("match_staff", args=[match.pk])
     return f"{url}#{anchor}" if anchor else url
-
-
-def _int(value: Any, default: int | None = None) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return default
 
 
 def parse_result(text: str) -> tuple[int, int, int] | None:
@@ -161,7 +154,7 @@ def filtered_matches(round_: Round, state: str, query: str) -> QuerySet[Match]:
         qs = qs.filter(status=state)
     query = query.strip()
     if query:
-        table = _int(query.lstrip("#tT"))
+        table = int_or_none(query.lstrip("#tT"))
         if table is not None:
             qs = qs.filter(table=table)
         else:
@@ -401,8 +394,8 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 def round_set_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _staff_round(request, slug, number)
-    current = _int(request.POST.get("from_table"))
-    target = _int(request.POST.get("table"))
+    current = int_or_none(request.POST.get("from_table"))
+    target = int_or_none(request.POST.get("table"))
     match = round_.matches.filter(table=current).first() if current is not None else None
     if match is None:
         messages.error(
@@ -484,7 +477,7 @@ def round_delete(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _staff_round(request, slug, number)
     action = request.POST.get("action", "")
-    minutes = _int(request.POST.get("minutes"), 0) or 0
+    minutes = int_or_none(request.POST.get("minutes"), 0) or 0
     success = {
         "start": _("Timer started."),
         "pause": _("Timer paused."),
@@ -506,7 +499,7 @@ def round_timer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _games_from(request: HttpRequest) -> tuple[int, int, int] | None:
     values = [
-        _int(request.POST.get(name, "0" if name == "games_drawn" else ""))
+        int_or_none(request.POST.get(name, "0" if name == "games_drawn" else ""))
         for name in ("games_a", "games_b", "games_drawn")
     ]
     if any(v is None or v < 0 for v in values):
@@ -605,7 +598,7 @@ def match_staff(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def match_extend(request: HttpRequest, pk: int) -> HttpResponse:
     match = _staff_match(request, pk)
-    minutes = _int(request.POST.get("minutes"))
+    minutes = int_or_none(request.POST.get("minutes"))
     if minutes is None:
         messages.error(request, _("Minutes: a whole number from 0 to 60."))
     else:
@@ -643,7 +636,7 @@ def scorekeeper(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def _scorekeeper_enter(request: HttpRequest, round_: Round) -> bool:
     table_text = request.POST.get("table", "").strip()
     result_text = request.POST.get("result", "").strip()
-    table = _int(table_text.lstrip("#tT"))
+    table = int_or_none(table_text.lstrip("#tT"))
     if table is None:
         messages.error(request, _("Table: type the table number from the slip."))
         return False

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or, visible_event
 from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
@@ -233,7 +233,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         registrations = registrations.filter(status=status_filter)
     is_organiser = perms.is_organiser_of(request.user, event)
     can_check_in = perms.can_run_check_in(request.user, event)
-    page_number = min(max(_int_or_none(request.GET.get("page")) or 1, 1), 10_000)
+    page_number = min(max(int_or_none(request.GET.get("page")) or 1, 1), 10_000)
     keep = urlencode({k: v for k, v in (("q", query), ("status", status_filter)) if v})
     here = reverse("event_dashboard", args=[event.slug]) + (f"?{keep}" if keep else "")
     if page_number > 1:
@@ -359,7 +359,7 @@ def event_check_in_action(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(name)s checked in.") % {"name": registration.name})
         elif request.POST.get("one") or request.POST.get("undo"):
             undo = bool(request.POST.get("undo"))
-            pk = _int_or_none(request.POST.get("undo") or request.POST.get("one"))
+            pk = int_or_none(request.POST.get("undo") or request.POST.get("one"))
             registration = get_object_or_404(Registration, pk=pk or 0, tournament=event)
             services.registration_check_in(
                 actor=request.user, registration=registration, checked_in=not undo
@@ -368,8 +368,8 @@ def event_check_in_action(request: HttpRequest, slug: str) -> HttpResponse:
             text = _("%(name)s is no longer checked in.") if undo else _("%(name)s checked in.")
             messages.success(request, text % {"name": registration.name})
         else:
-            ids = [_int_or_none(v) for v in request.POST.getlist("registrations")]
-            if any(i is None for i in ids):
+            ids = [int_or_none(v) for v in request.POST.getlist("registrations")]
+            if any(i is None or i < 1 for i in ids):
                 raise ServiceError(_("registrations: not a list of ids."), field="registrations")
             result = services.registrations_check_in(
                 actor=request.user, tournament=event, registration_ids=[i for i in ids if i]
@@ -388,14 +388,6 @@ def event_check_in_action(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect(back + anchor)
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        number = int(str(value))
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2**31 else None
 
 
 @require_POST
