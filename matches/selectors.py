@@ -27,6 +27,7 @@ from matches.models import (
 )
 from tournaments import permissions
 from tournaments.models import Registration, Tournament
+from tournaments.status import PUBLIC
 from tournaments.timer import RoundTimer, table_ends_at
 
 
@@ -54,17 +55,20 @@ def round_matches(round_: Round) -> QuerySet[Match]:
 
 
 def match_visible(user: Any, match_id: int) -> Match:
-    match = (
-        Match.objects.select_related("round__tournament", "a__player", "b__player")
-        .filter(pk=match_id)
-        .first()
+    # A pk filter finds one row or none: no ORDER BY to build (first() would add one).
+    found = list(
+        Match.objects.select_related("round__tournament", "a__player", "b__player").filter(
+            pk=match_id
+        )
     )
-    if match is None:
+    if not found:
         raise Http404("No such match.")
+    match = found[0]
     tournament = match.round.tournament
-    if not Tournament.objects.visible_to(user).filter(pk=tournament.pk).exists():
-        raise Http404("No such match.")
-    if not match.round.is_visible_to_players and not permissions.is_staff_of(user, tournament):
+    # Tournament.objects.visible_to, decided on the row already loaded: a public event's
+    # published rounds are everyone's; anything else is for its staff.
+    public = tournament.status in PUBLIC and match.round.is_visible_to_players
+    if not public and not permissions.is_staff_of(user, tournament):
         raise Http404("No such match.")
     return match
 
@@ -271,9 +275,10 @@ def call_visible(user: Any, call_id: int, *, lean: bool = False) -> JudgeCall:
         qs = qs.select_related(
             "tournament", "holder", "match__round", "match__a__player", "match__b__player"
         )
-    call = qs.first()
-    if call is None:
+    found = list(qs)  # one row or none: no ORDER BY to build
+    if not found:
         raise Http404("No such call.")
+    call = found[0]
     if permissions.is_staff_of(user, call.tournament):
         return call
     match = call.match

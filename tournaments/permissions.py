@@ -6,6 +6,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
@@ -23,14 +24,14 @@ def can_create_events(user: Any) -> bool:
 
 # Within one request a person's role at an event is asked several times (the view, then
 # the service, then the response): each answer is remembered until the request ends.
-_roles_this_request: ContextVar[dict[tuple[str, int, int], bool] | None] = ContextVar(
+_roles_this_request: ContextVar[dict[tuple[int, int], tuple[bool, bool]] | None] = ContextVar(
     "roles_this_request", default=None
 )
 
 
 class RolesPerRequestMiddleware:
-    """Remembers is_organiser_of / is_judge_of answers for the length of one request only
-    (a change of staff applies from the next request)."""
+    """Remembers a person's roles at an event for the length of one request only (a change
+    of staff applies from the next request)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -43,13 +44,24 @@ class RolesPerRequestMiddleware:
             _roles_this_request.reset(token)
 
 
-def _has_role(role: str, user: Any, tournament: Tournament) -> bool:
+def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
+    """(organiser, judge) of the event, asked in one query: a judge's staff check would
+    otherwise ask twice."""
     memo = _roles_this_request.get()
-    key = (role, user.pk, tournament.pk)
+    key = (user.pk, tournament.pk)
     if memo is not None and key in memo:
         return memo[key]
-    people = tournament.organisers if role == "organiser" else tournament.judges
-    answer = people.filter(pk=user.pk).exists()
+    organisers = Tournament.organisers.through.objects.filter(
+        tournament_id=OuterRef("pk"), user_id=user.pk
+    )
+    judges = Tournament.judges.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)
+    # One row or none: a pk filter needs no ORDER BY (first() would build one).
+    rows = list(
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(organiser=Exists(organisers), judge=Exists(judges))
+        .values_list("organiser", "judge")
+    )
+    answer = (bool(rows[0][0]), bool(rows[0][1])) if rows else (False, False)
     if memo is not None:
         memo[key] = answer
     return answer
@@ -60,11 +72,11 @@ def is_organiser_of(user: Any, tournament: Tournament) -> bool:
         return False
     if user.is_superuser:
         return True
-    return _has_role("organiser", user, tournament)
+    return _roles(user, tournament)[0]
 
 
 def is_judge_of(user: Any, tournament: Tournament) -> bool:
-    return is_authenticated(user) and _has_role("judge", user, tournament)
+    return is_authenticated(user) and _roles(user, tournament)[1]
 
 
 def is_staff_of(user: Any, tournament: Tournament) -> bool:
