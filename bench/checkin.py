@@ -192,6 +192,7 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         order = list(b.player_ids)
         b.rng.shuffle(order)
         shares = [order[k :: len(b.staff)] for k in range(len(b.staff))]
+        print(f"   {harness.settle()}")
         print(
             f"   {len(order):,} players checked in by {len(b.staff)} staff at the desk while "
             f"{len(b.judges_viewing)} judges load the dashboard and {len(b.players_viewing)} "

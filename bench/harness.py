@@ -181,11 +181,38 @@ def start(
 
 
 def analyze() -> None:
-    """Fresh planner statistics after the bulk writes, as autovacuum keeps them in service."""
+    """Fresh planner statistics and no dead rows after the bulk writes and the previous run's
+    deletes, as autovacuum keeps them in service (so autovacuum does not start mid-load)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+        cursor.execute("VACUUM ANALYZE")
+
+
+def _busy_jiffies() -> tuple[int, int]:
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return sum(fields) - idle, sum(fields)
+
+
+def settle(quiet: float = 0.2, bound_s: float = 30.0) -> str:
+    """Wait (at most bound_s) until the machine's cores are busy less than `quiet` of a
+    second: what the build left running (database writes, autovacuum) would otherwise be
+    measured as the load's. Says how long it waited and how busy the machine was."""
+    if not os.path.exists("/proc/stat"):
+        return "no /proc/stat: did not wait for a quiet machine"
+    started = time.perf_counter()
+    busy = 1.0
+    while time.perf_counter() - started < bound_s:
+        busy0, total0 = _busy_jiffies()
+        time.sleep(1.0)
+        busy1, total1 = _busy_jiffies()
+        busy = (busy1 - busy0) / max(total1 - total0, 1)
+        if busy < quiet:
+            break
+    waited = time.perf_counter() - started
+    return f"waited {waited:.0f} s for a quiet machine: cores {busy:.0%} busy"
 
 
 # --- timing and the summary -----------------------------------------------------------------

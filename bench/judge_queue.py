@@ -3,6 +3,7 @@
     .venv/bin/python bench/judge_queue.py [--players 2048] [--judges 20] [--calls 500]
                                           [--disputes 200] [--window 60] [--bound 180]
                                           [--player-clients 32] [--workers 3] [--seed 2026]
+                                          [--table-seconds 2] [--idle-seconds S]
 
 Round 1 of the event is paired and published through the services (1,024 matches). Then,
 against gunicorn started as in production (docker-compose.yml: ``--workers 3 --timeout 60``,
@@ -18,11 +19,18 @@ DEBUG off, Redis cache when reachable) on loopback, at once:
   ``GET /api/calls/?status=open&sort=waiting``), take the next call
   (``POST /api/calls/claim-next/``, the queue page's "Take the next call": the
   longest-waiting call nobody holds, so judges never race each other for one), and rule on it
-  (``POST /api/calls/{id}/ruling/`` with a citation, and for a dispute a result), until every
-  call and dispute is resolved or ``--bound`` seconds have passed since the start.
+  (``POST /api/calls/{id}/ruling/`` with a citation, and for a dispute a result) after
+  ``--table-seconds`` at the table (2 s: a real ruling takes minutes, compressed so that 20
+  judges keep up with 700 items in a minute; 0 runs the judges flat out, a stress test), then
+  back to the page, with no pause while there is something to take; with nothing to take a judge
+  watches the open page, which looks again on its own as often as it polls
+  (``data-poll-seconds``, 10 s; ``--idle-seconds`` to change), fetching the list alone
+  (``data-poll-url``); until every call and dispute is resolved or ``--bound`` seconds have
+  passed since the start.
 
 Figures: errors (any 5xx, any unexpected 4xx or connection error, any call or dispute missing
-or left unresolved; goal 0); the queue read's p50/p95/p99 (goal p95 < 300 ms); every other
+or left unresolved; goal 0); the queue read's p50/p95/p99 over the page's loads and its polls
+(goal p95 < 300 ms); every other
 request's latency; total time, rulings per second, the CPU the server and this load generator
 used (they share the machine's cores), and how many database sessions were waiting on a lock
 (sampled from pg_stat_activity).
@@ -38,6 +46,7 @@ the test suite.
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import os
@@ -60,13 +69,20 @@ SECRET_KEY = "bench-judge-not-a-secret-0123456789abcdefghijklmnopqrstuvwxyz0123"
 USER_PREFIX = "bench-judge-"
 QUEUE_P95_GOAL_MS = 300.0
 CLAIM_TRIES = 5  # unclaimed items a judge tries from one read of the queue before reading again
-IDLE_S = 0.5  # a judge with nothing to claim looks again after this long
+# A ruling takes minutes on a real floor; compressed to this, 20 judges still keep up with
+# 700 items in a minute (the run is time-compressed, not the judges instant). 0: flat out.
+TABLE_SECONDS = 2.0
+IDLE_S = 0.5  # while the page does not say how often it polls, or the API is read
 QUEUE_API = "/api/calls/?status=open&sort=waiting"
 QUEUE_PAGE = "/judge/"
 # The judges' page (templates/matches/judge/_queue_list.html): its open count and the claim
 # buttons, oldest first.
 PAGE_OPEN_COUNT = re.compile(r'data-open-count="(\d+)"')
 PAGE_CLAIM = re.compile(r'action="/judge/calls/(\d+)/claim/"')
+# How the open page keeps itself current (templates/matches/judge/queue.html): the list alone,
+# fetched every data-poll-seconds by static/js/judge-queue.js.
+PAGE_POLL_URL = re.compile(r'data-poll-url="([^"]+)"')
+PAGE_POLL_SECONDS = re.compile(r'data-poll-seconds="(\d+)"')
 
 
 # --- building the event ---------------------------------------------------------------------------
@@ -193,6 +209,9 @@ class Load:
     port: int
     deadline: float
     page: bool  # the judges' page answers: it is what judges read
+    poll_url: str = ""  # what the open page fetches to stay current ("": read the page)
+    idle_seconds: float = IDLE_S  # how long a judge with nothing to take waits to look again
+    table_seconds: float = 0.0  # how long a judge is at the table between taking and ruling
     hits: list[Hit] = field(default_factory=list)
     conflicts: Counter[str] = field(default_factory=Counter)
     rulings: int = 0
@@ -250,14 +269,16 @@ def run_players(load: Load, tasks: list[tuple[float, Any, tuple[Any, ...]]], cli
         load.players_done.set()
 
 
-def read_queue(load: Load, judge: Client) -> tuple[list[int], int] | None:
+def read_queue(load: Load, judge: Client, poll: bool = False) -> tuple[list[int], int] | None:
     """The queue as a judge sees it: (the ids a judge can claim, oldest first; how many items
     are open or claimed), or None when it did not answer. From the judges' page when it is
-    served (its claim buttons and its open count); from the API while it is not, or when the
-    page's markup no longer says (then from both, and the output says so)."""
+    served (its claim buttons and its open count; ``poll``: the list alone, as the open page
+    fetches it to stay current); from the API while it is not, or when the page's markup no
+    longer says (then from both, and the output says so)."""
     if load.page:
-        status, body, seconds = send(load.port, "GET", QUEUE_PAGE, judge, accept=HTML)
-        load.record("queue page", status, seconds, status == 200, body)
+        path, kind = (load.poll_url, "queue page (poll)") if poll else (QUEUE_PAGE, "queue page")
+        status, body, seconds = send(load.port, "GET", path or QUEUE_PAGE, judge, accept=HTML)
+        load.record(kind, status, seconds, status == 200, body)
         if status != 200:
             return None
         html = body.decode(errors="replace")
@@ -298,10 +319,14 @@ def rule(load: Load, judge: Client, item: dict[str, Any]) -> bool:
 
 def judge_loop(load: Load, judge: Client) -> None:
     """Read the queue (as a judge looks at the page), take the next call ("Take the next
-    call": the longest-waiting one nobody holds, no race with the other judges), rule on it;
-    until the players are done and nothing is open, or the deadline."""
+    call": the longest-waiting one nobody holds, no race with the other judges), rule on it,
+    and go back to the page; flat out while there is something to take. With nothing to
+    take, the judge watches the open page, which looks again on its own every
+    ``idle_seconds`` (its poll). Until the players are done and nothing is open, or the
+    deadline."""
     held: dict[str, Any] | None = None  # claimed, but the ruling failed: tried twice more
     tries = 0
+    idle = False  # nothing to take at the last look
     while time.perf_counter() < load.deadline:
         if held is not None and tries < 2:
             tries += 1
@@ -309,46 +334,68 @@ def judge_loop(load: Load, judge: Client) -> None:
                 held = None
             continue
         held = None
-        queue = read_queue(load, judge)
+        if idle:
+            time.sleep(load.idle_seconds)
+        queue = read_queue(load, judge, poll=idle)
         if queue is None:
-            time.sleep(IDLE_S)
+            idle = True
             continue
-        _unclaimed, open_count = queue
+        unclaimed, open_count = queue
+        if idle and not unclaimed:  # the page still shows nothing to take: no click
+            if open_count == 0 and load.players_done.is_set():
+                return
+            continue
         status, body, seconds = send(load.port, "POST", "/api/calls/claim-next/", judge)
         if status == 204:  # nothing waiting that nobody holds
             load.record("claim next (none waiting)", status, seconds, True, body)
             if open_count == 0 and load.players_done.is_set():
                 return
-            time.sleep(IDLE_S)
+            idle = True
             continue
+        idle = False
         load.record("claim next", status, seconds, status == 200, body)
         if status == 200:
             item = json.loads(body)
+            if load.table_seconds > 0:
+                time.sleep(load.table_seconds)
             if not rule(load, judge, item):
                 held, tries = item, 0
 
 
-def choose_queue(port: int, judge: Client) -> bool:
-    """Whether the judges' page answers (another engineer is building it): then it is the
-    figure; while it does not, the API behind it is."""
+def choose_queue(port: int, judge: Client, idle_seconds: float | None) -> tuple[bool, str, float]:
+    """(whether the judges' page answers: then it is the figure, else the API behind it is;
+    what the open page polls; how long an idle judge waits to look again: ``idle_seconds``,
+    else the page's own poll)."""
     status, page, _ = send(port, "GET", QUEUE_PAGE, judge, accept=HTML)
     api_status, body, _ = send(port, "GET", QUEUE_API, judge)
     if api_status != 200:
         raise RuntimeError(f"GET {QUEUE_API} as a judge answers {api_status}: {body[:200]!r}")
-    if status == 200:
-        readable = PAGE_OPEN_COUNT.search(page.decode(errors="replace")) is not None
+    if status != 200:
+        why = "not built yet" if status == 404 else "not serving yet"
         print(
-            f"   the judges' page GET {QUEUE_PAGE} answers 200: it is what judges read (its "
-            "claim buttons say what to claim), its p95 the figure"
-            + ("" if readable else "; its markup has no open count: the API is read too")
+            f"   the judges' page GET {QUEUE_PAGE} answers {status} ({why}): the figure is "
+            f"GET {QUEUE_API}"
         )
-        return True
-    why = "not built yet" if status == 404 else "not serving yet"
+        return False, "", IDLE_S if idle_seconds is None else idle_seconds
+    text = page.decode(errors="replace")
+    readable = PAGE_OPEN_COUNT.search(text) is not None
+    poll_url = PAGE_POLL_URL.search(text)
+    poll_seconds = PAGE_POLL_SECONDS.search(text)
+    url = html.unescape(poll_url.group(1)) if poll_url else ""
+    idle = idle_seconds
+    if idle is None:
+        idle = float(poll_seconds.group(1)) if poll_seconds else IDLE_S
     print(
-        f"   the judges' page GET {QUEUE_PAGE} answers {status} ({why}): the figure is "
-        f"GET {QUEUE_API}"
+        f"   the judges' page GET {QUEUE_PAGE} answers 200: it is what judges read (its "
+        "claim buttons say what to claim), its p95 the figure"
+        + ("" if readable else "; its markup has no open count: the API is read too")
     )
-    return False
+    print(
+        f"   a judge with nothing to take watches the open page: it looks again every "
+        f"{idle:g} s ({'--idle-seconds' if idle_seconds is not None else 'the page polls'} "
+        f"GET {url or QUEUE_PAGE})"
+    )
+    return True, url, idle
 
 
 def plan_players(b: Bench) -> tuple[list[tuple[float, Any, tuple[Any, ...]]], int, int]:
@@ -417,7 +464,7 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         )
         status, _, _ = send(server.port, "GET", "/api/me/", b.judges[0])
         print(f"   a judge's session: GET /api/me/ answers {status}")
-        page = choose_queue(server.port, b.judges[0])
+        page, poll_url, idle_seconds = choose_queue(server.port, b.judges[0], args.idle_seconds)
         # Warm every worker up (imports, URLconf) as a server already serving would be.
         warm = Load(server.port, time.perf_counter() + 60, page)
         for judge in b.judges:
@@ -426,17 +473,19 @@ def measure(b: Bench, db_url: str, redis: str | None) -> None:
         print(f"   the empty queue, one judge at a time: median {fmt(percentile(alone, 50))}")
 
         tasks, n_calls, n_disputes = plan_players(b)
+        print(f"   {harness.settle()}")
         print(
             f"   {n_calls} calls and {n_disputes} disputes at seeded random moments of "
             f"{args.window:g} s ({args.player_clients} player threads), {len(b.judges)} judges "
-            f"claiming and ruling; bounded at {args.bound:g} s; load average "
+            f"claiming and ruling ({args.table_seconds:g} s at the table each"
+            f"{'' if args.table_seconds else ': flat out'}); bounded at {args.bound:g} s; load average "
             f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}",
             flush=True,
         )
         sampler = LockSampler(db_url)
         cpu_server, cpu_client = server.cpu_seconds(), time.process_time()
         t0 = time.perf_counter()
-        load = Load(server.port, t0 + args.bound, page)
+        load = Load(server.port, t0 + args.bound, page, poll_url, idle_seconds, args.table_seconds)
         sampler.start()
         players = threading.Thread(
             target=run_players, args=(load, tasks, args.player_clients), daemon=True
@@ -535,8 +584,9 @@ def report(
         )
     for text, count in load.unexpected.most_common(6):
         print(f"   error x{count}: {text}")
-    figure = "queue page" if load.page else "queue (API)"
-    queue_ms = [h.seconds * 1000 for h in hits if h.kind == figure]
+    # Every read of the page counts: a judge's loads and the open page's own polls.
+    figure = ("queue page", "queue page (poll)") if load.page else ("queue (API)",)
+    queue_ms = [h.seconds * 1000 for h in hits if h.kind in figure]
     p95 = percentile(queue_ms, 95)
     label = f"GET {QUEUE_PAGE}" if load.page else "GET /api/calls/ (page not built)"
     b.summary += [
@@ -580,6 +630,19 @@ def main() -> int:
         "--threads", type=int, default=1, help="gunicorn threads per worker (production: 1)"
     )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument(
+        "--table-seconds",
+        type=float,
+        default=TABLE_SECONDS,
+        help="how long a judge is at the table between taking a call and ruling (0: flat out)",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=None,
+        help="how long a judge with nothing to take waits to look again (default: as often "
+        "as the open page polls, its data-poll-seconds)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.players < 4 or args.judges < 1 or args.calls < 0 or args.disputes < 0:
