@@ -588,7 +588,7 @@ def report(
     figure = ("queue page", "queue page (poll)") if load.page else ("queue (API)",)
     queue_ms = [h.seconds * 1000 for h in hits if h.kind in figure]
     p95 = percentile(queue_ms, 95)
-    label = f"GET {QUEUE_PAGE}" if load.page else "GET /api/calls/ (page not built)"
+    label = f"GET {QUEUE_PAGE} (loads, polls)" if load.page else "GET /api/calls/ (page not built)"
     b.summary += [
         ("errors (5xx, unexpected 4xx, unresolved)", f"{n_errors}", "0", yes(n_errors == 0)),
         (f"queue read {label}: p95", f"{p95:.0f} ms", "< 300 ms", yes(p95 < QUEUE_P95_GOAL_MS)),
