@@ -1881,7 +1881,8 @@ def call_ruling(
             result=_match_result(match) if result is not None else None,
         )
         call.status = CallStatus.RESOLVED
-        call.holder = call.holder or actor
+        if call.holder_id is None:  # (reading call.holder would load the user)
+            call.holder = actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
         notifications.services.notify_dispute_ruled(ruling)

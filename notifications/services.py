@@ -530,6 +530,8 @@ def _result_to_confirm(match: Match) -> int:
 
 def notify_dispute_ruled(ruling: Ruling) -> int:
     """Both players of a disputed match: the judge's ruling. Other calls: nothing."""
+    if ruling.call.kind != CallKind.DISPUTE:  # the caller's call, already loaded
+        return 0
     return _safely("dispute ruling", lambda: _dispute_ruled(ruling))
 
 
