@@ -461,6 +461,11 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
         {"target": _TARGET},
         "the active hero's power can't drop below what it is now (this battle)",
     ),
+    "become_hot_dog": (
+        _check_true,
+        {},
+        "this play becomes one more hot dog for its runner, discarded as a Play when spent",
+    ),
     "exchange_hot_dogs": (
         _check_true,
         {},
@@ -584,8 +589,14 @@ _SPEC: dict[str, tuple[Checker, dict[str, Checker], str]] = {
     ),
     "on": (
         _check_event,
-        {"who": _WHO, "battles": check_battles, "do": check_steps, "once": check_bool},
-        "a trigger: run `do` whenever the event happens",
+        {
+            "who": _WHO,
+            "battles": check_battles,
+            "do": check_steps,
+            "once": check_bool,
+            "hero": _one_of(("chosen",)),
+        },
+        "a trigger: run `do` whenever the event happens (hero: when choices.hero is revealed)",
     ),
     "cancel": (_one_of(CANCEL_WHAT), {"who": _WHO}, "nullify ongoing effects (CR 5.1.7)"),
     "copy": (_one_of(("last_own_play",)), {}, "run the last play its player used, as it"),
@@ -636,6 +647,11 @@ def check_step(v: Any, path: str) -> None:
         _fail(path, "a then step needs an if")
     if kind in ("repeat", "on") and "do" not in v:
         _fail(path, f"a {kind} step needs do")
+    if kind == "on" and "hero" in v:
+        if v["on"] != "reveal":
+            _fail(f"{path}.hero", "only a reveal trigger can follow a hero")
+        if "battles" in v:
+            _fail(f"{path}.battles", "a trigger that follows a hero has no battles")
 
 
 def validate_effect(effect: Any, path: str = "effect") -> tuple[dict[str, Any], ...]:

@@ -292,7 +292,20 @@ def _parse_record(data: Any) -> Record:
     if len(actions_raw) > MAX_ACTIONS:
         raise RecordError("actions", f"lists more than {MAX_ACTIONS} actions")
     actions = tuple(action_from_json(a, f"actions[{i}]", cards) for i, a in enumerate(actions_raw))
+    for i, action in enumerate(actions):
+        _check_chosen_hero(action, f"actions[{i}].choices.hero", cards)
     return Record(mode, options, players, honors, direction, cards, setup, actions, raw_cards)
+
+
+def _check_chosen_hero(action: Action, path: str, cards: Mapping[str, Card]) -> None:
+    """``choices.hero`` given as a card id (a hero a play chooses: Delayed Recovery, or the
+    hero a replacement brings in) must be a hero of the record's cards; whether it is one the
+    play may choose is a rules question, checked when the play runs (invalid_choice)."""
+    cid = action.choices.get("hero")
+    if not isinstance(cid, str):
+        return  # absent, false (a declined replacement) or per player: checked when run
+    if not isinstance(cards.get(cid), Hero):
+        raise RecordError(path, f"must be the card id of a hero, not {cid[:40]!r}")
 
 
 def load_record(text: str | bytes) -> Record:

@@ -502,7 +502,13 @@ class Resolver(Context):
         if not done and step.get("required"):
             self.nullified = True  # CR 5.2.3 A: the rest of the effect is nullified
 
-    def ongoing(self, kind: str, step: dict[str, Any], amount: int = 0) -> Ongoing:
+    def ongoing(
+        self,
+        kind: str,
+        step: dict[str, Any],
+        amount: int = 0,
+        battles: frozenset[int] | None = None,
+    ) -> Ongoing:
         o = Ongoing(
             self.s.new_instance(),
             self.me,
@@ -510,7 +516,9 @@ class Resolver(Context):
             self.key,
             kind,
             self.bind(step),
-            _battles(self.s, step.get("battles"), self.choice("battle")),
+            battles
+            if battles is not None
+            else _battles(self.s, step.get("battles"), self.choice("battle")),
             amount,
             self.s.battle,
         )
@@ -626,11 +634,26 @@ class Resolver(Context):
         # Each player's 10 hot dogs stay available or discarded (README decision 9): the
         # available counts switch, the discards make up the rest. Neither a loss nor a
         # recovery, so recovery rules (Bun Shortage) do not touch it.
+        # Ghost dogs (plays that are hot dogs) stay with their owner, out of the switch.
         a, b = self.s.p[self.me], self.s.p[self.opp]
-        ta, tb = a.hot_dogs + a.hot_dogs_discarded, b.hot_dogs + b.hot_dogs_discarded
-        na, nb = min(b.hot_dogs, ta), min(a.hot_dogs, tb)
-        a.hot_dogs, a.hot_dogs_discarded = na, ta - na
-        b.hot_dogs, b.hot_dogs_discarded = nb, tb - nb
+        ga, gb = len(a.ghost), len(b.ghost)
+        pa, pb = a.hot_dogs - ga, b.hot_dogs - gb
+        ta, tb = pa + a.hot_dogs_discarded, pb + b.hot_dogs_discarded
+        na, nb = min(pb, ta), min(pa, tb)
+        a.hot_dogs, a.hot_dogs_discarded = na + ga, ta - na
+        b.hot_dogs, b.hot_dogs_discarded = nb + gb, tb - nb
+        return True
+
+    def do_become_hot_dog(self, step: dict[str, Any]) -> bool:
+        """The play being run becomes one more hot dog for its runner (Ghost Dog, README
+        decision 9): available until spent, then discarded as a Play (PlayerState.spend). A
+        copy or a play not being run as a card (already a hot dog or discarded) cannot."""
+        ps = self.s.p[self.me]
+        cid = self.source
+        if self.play is None or self.play.id != cid or cid in ps.ghost or cid in ps.discard:
+            return False
+        ps.ghost.append(cid)
+        ps.hot_dogs += 1
         return True
 
     def do_swap_power(self, step: dict[str, Any]) -> bool:
@@ -654,7 +677,7 @@ class Resolver(Context):
         done = True
         for pi in _who(self.me, step.get("who", "own"), self.actor):
             ps = self.s.p[pi]
-            k = ps.spend(n)
+            k = ps.spend(n, by_opp=pi != self.me)
             done = done and k == n
         return done or step["lose_hot_dogs"] == "all"
 
@@ -792,7 +815,7 @@ class Resolver(Context):
             ps = s.p[pi]
             n = ALL if n_raw == "all" else self.amount(n_raw)
             if zone == "hot_dogs":
-                k = ps.spend(n)
+                k = ps.spend(n, by_opp=pi != self.me)
                 done = done and k == n
                 continue
             if zone == "last_drawn":
@@ -862,7 +885,7 @@ class Resolver(Context):
         deck's size is not recorded: taken as large enough)."""
         ps = self.s.p[pi]
         if zone == "hot_dogs":
-            return ps.hot_dogs
+            return ps.hot_dogs - (len(ps.ghost) if pi != self.me else 0)
         if zone == "last_drawn":
             return 1 if self.last_drawn in ps.hand else 0
         if zone == "hero_deck_top":
@@ -1083,11 +1106,45 @@ class Resolver(Context):
         return True
 
     def do_on(self, step: dict[str, Any]) -> bool:
-        o = self.ongoing("on", step)
+        if step.get("hero") == "chosen":
+            # "Choose one of your unrevealed Heroes. When that Hero is revealed": the trigger
+            # follows that card through moves in the lineup and ends if it leaves (CR 3.2).
+            cid = self.chosen_hero()
+            if cid is None:
+                return False
+            rest = frozenset(range(self.s.battle, BATTLES + 1))
+            o = self.ongoing("on", {**step, "once": True}, battles=rest)
+            o.step["hero"] = cid
+        else:
+            o = self.ongoing("on", step)
         later = self.choice("trigger")
         if isinstance(later, dict) and step["on"] in _DETACHED_EVENTS:
             o.step["outcomes"] = later  # a fresh dict from bind(): taken when it fires
         return True
+
+    def chosen_hero(self) -> str | None:
+        """``choices.hero``: one of the runner's unrevealed heroes (the lineup's future
+        battles). A version-1 record without it names a battle (``choices.battle``): the hero
+        in that battle when the play is run. None: no unrevealed hero is left (if able)."""
+        s = self.s
+        ps = s.p[self.me]
+        unrevealed = tuple(ps.lineup[s.battle :])
+        if "hero" not in self.cur.choices:
+            b = self.choice("battle")  # a bare number answers it too
+            if isinstance(b, int) and not isinstance(b, bool):
+                b = next(iter(_battles(s, "chosen", b)))
+                return ps.lineup[b - 1]
+        if not unrevealed:
+            return None
+        pick = self.choice("hero")
+        if not isinstance(pick, str) or pick not in unrevealed:
+            raise _invalid(
+                "hero",
+                f"choices.hero must be the card id of one of {PLAYERS[self.me]}'s unrevealed "
+                f"heroes (battles {s.battle + 1}-{BATTLES}): {', '.join(unrevealed)}.",
+                unrevealed,
+            )
+        return pick
 
     def do_cancel(self, step: dict[str, Any]) -> bool:
         s = self.s
@@ -1177,7 +1234,8 @@ class Resolver(Context):
         sub = Resolver(s, runner, play, cur, cid, self.depth + 1)
         sub.run(play.effect)
         self.cur.ri, self.cur.di = cur.ri, cur.di
-        ps.discard.append(cid)
+        if cid not in ps.ghost:  # a play that became a hot dog stays one (Ghost Dog)
+            ps.discard.append(cid)
         return True
 
     # ---------------------------------------------------------------- heroes
@@ -1195,6 +1253,8 @@ class Resolver(Context):
                     done = False
                     break
                 ps.discard.append(ps.lineup[slot])
+                if s.triggers:
+                    s.hero_left(ps.lineup[slot])  # discarded unrevealed (CR 3.2)
                 ps.lineup[slot] = new
         return done
 
@@ -1228,6 +1288,9 @@ class Resolver(Context):
                 ps.lineup[slot] = new
                 ps.clear_hero()
                 ps.revealed[-1:] = [new]
+                if s.triggers:
+                    # the hero swapped in is revealed now: effects following it fire
+                    fire(s, "reveal", pi, self, hero_only=True)
                 continue
             else:
                 zone = ps.bench if where == "hand" else ps.discard
@@ -1261,6 +1324,8 @@ class Resolver(Context):
             else:
                 ps.discard.append(old)
             ps.clear_hero()  # CR 3.2: the old hero's effects end; the new one starts fresh
+            if s.triggers:
+                s.hero_left(old)
             if ps.revealed:
                 ps.revealed[-1] = new
             for _ in range(step.get("draw_heroes", 0)):
@@ -1370,7 +1435,9 @@ def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int
     if s.triggers:
         fire(s, "play_run", me, r)
     r.run(play.effect)
-    s.p[me].discard.append(play.id)
+    ps = s.p[me]
+    if play.id not in ps.ghost:  # a play that became a hot dog stays one (Ghost Dog)
+        ps.discard.append(play.id)
     if cur.ri < len(cur.random):
         raise IllegalActionError(
             "unexpected_random",
@@ -1418,9 +1485,13 @@ def _play_key(name: str) -> str:
     return normalise_name(base_name(name))
 
 
-def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -> None:
+def fire(
+    s: GameState, event: str, actor: int | None, parent: Resolver | None, hero_only: bool = False
+) -> None:
     """Run the triggers (``on`` effects) listening for ``event`` now. ``actor`` is the player
-    the event is about (the winner, the loser, the one who flipped, ran or revealed)."""
+    the event is about (the winner, the loser, the one who flipped, ran or revealed). A
+    trigger bound to a hero (``hero``) fires only on that card's reveal, in whichever battle
+    it is; ``hero_only``: only those (a hero swapped into the battle zone mid-battle)."""
     depth = parent.depth + 1 if parent else 0
     if depth > MAX_DEPTH:
         return
@@ -1430,6 +1501,12 @@ def fire(s: GameState, event: str, actor: int | None, parent: Resolver | None) -
             continue
         if o not in s.triggers:
             continue  # cancelled by an earlier trigger
+        hero = o.step.get("hero")
+        if hero is not None:
+            if actor is None or s.p[actor].lineup[b - 1] != hero:
+                continue
+        elif hero_only:
+            continue
         who = o.step.get("who", _DEFAULT_WHO.get(event, "both"))
         if actor is not None and who != "both" and (actor == o.owner) != (who == "own"):
             continue

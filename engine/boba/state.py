@@ -57,6 +57,7 @@ class PlayerState:
         "decided",
         "discard",
         "floor",
+        "ghost",
         "hand",
         "hot_dogs",
         "hot_dogs_discarded",
@@ -82,8 +83,12 @@ class PlayerState:
         self.bench: list[str] = []
         self.hand: list[str] = []
         self.discard: list[str] = []
-        self.hot_dogs = 0  # available (CR 2.1.4)
-        self.hot_dogs_discarded = 0  # in the discard pile: available + discarded == 10
+        self.hot_dogs = 0  # available (CR 2.1.4), ghost dogs included
+        # in the discard pile: available + discarded == 10 + ghost dogs (README decision 9)
+        self.hot_dogs_discarded = 0
+        # Plays that are now hot dogs (Ghost Dog), counted in hot_dogs while available; spent,
+        # they go to the discard pile as the Play card they are (not to the hot dog discard).
+        self.ghost: list[str] = []
         self.playbook_size = 0
         self.trophies = 0
         self.results: list[str] = []  # per battle: won / lost / draw
@@ -108,11 +113,24 @@ class PlayerState:
         self.mods.clear()
         self.floor = None
 
-    def spend(self, n: int) -> int:
-        """Move up to n available hot dogs to the discard; how many moved."""
-        k = min(n, self.hot_dogs)
+    def spend(self, n: int, by_opp: bool = False) -> int:
+        """Move up to n available hot dogs to the discard; how many moved. Ordinary hot dogs
+        go first; a ghost dog (a Play that is a hot dog, Ghost Dog) goes only when none is
+        left, to the discard as a Play, and never when the opponent's play removes them
+        (``by_opp``: "It can't be removed by your opponent's Plays")."""
+        ghosts = len(self.ghost)
+        if not ghosts:
+            k = min(n, self.hot_dogs)
+            self.hot_dogs -= k
+            self.hot_dogs_discarded += k
+            return k
+        plain = self.hot_dogs - ghosts
+        k = min(n, plain if by_opp else self.hot_dogs)
+        from_plain = min(k, plain)
         self.hot_dogs -= k
-        self.hot_dogs_discarded += k
+        self.hot_dogs_discarded += from_plain
+        for _ in range(k - from_plain):
+            self.discard.append(self.ghost.pop())
         return k
 
     def recover(self, n: int) -> int:
@@ -130,6 +148,7 @@ class PlayerState:
         c.discard = self.discard[:]
         c.hot_dogs = self.hot_dogs
         c.hot_dogs_discarded = self.hot_dogs_discarded
+        c.ghost = self.ghost[:]
         c.playbook_size = self.playbook_size
         c.trophies = self.trophies
         c.results = self.results[:]
@@ -674,6 +693,8 @@ class GameState:
         ps.lineup[slot] = card
         ps.discard.append(old)  # face-down, not revealed (README decision 8)
         ps.clear_hero()  # CR 3.2
+        if self.triggers:
+            self.hero_left(old)  # never revealed: effects waiting for its reveal end (CR 3.2)
         if action.draw is not None:
             ps.bench.append(action.draw)
             self.take(action.draw, pi)
@@ -1033,6 +1054,12 @@ class GameState:
         if self.triggers:
             self.triggers = [o for o in self.triggers if not gone(o)]
 
+    def hero_left(self, cid: str) -> None:
+        """Hero ``cid`` left the lineup (to the discard, hand or deck): effects that follow it
+        (``on`` reveal with a ``hero``, Delayed Recovery) end with it (CR 3.2). Moves within
+        the lineup keep them: they follow the card, not a battle."""
+        self.drop(lambda o: o.step.get("hero") == cid)
+
     def new_instance(self) -> int:
         self.serial += 1
         return self.serial
@@ -1053,6 +1080,7 @@ class GameState:
                 "discard": ps.discard[:],
                 "hot_dogs": ps.hot_dogs,
                 "hot_dogs_discarded": ps.hot_dogs_discarded,
+                "ghost_dogs": ps.ghost[:],
                 "playbook_size": ps.playbook_size,
                 "trophies": ps.trophies,
             }
@@ -1061,10 +1089,15 @@ class GameState:
             "phase": self.phase,
             "honors": PLAYERS[self.honors],
             "players": players,
-            "ongoing": [
-                {"source": o.source, "kind": o.kind} for o in (*self.ongoing, *self.triggers)
-            ],
+            "ongoing": [_ongoing_json(o) for o in (*self.ongoing, *self.triggers)],
         }
+
+
+def _ongoing_json(o: Ongoing) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": o.source, "kind": o.kind}
+    if "hero" in o.step:
+        out["hero"] = o.step["hero"]  # the hero the effect follows (Delayed Recovery)
+    return out
 
 
 def _compare(pa: int, pb: int, wa: str, wb: str, use_super: bool) -> tuple[int | None, str]:

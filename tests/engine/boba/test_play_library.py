@@ -39,10 +39,10 @@ REPO = Path(__file__).resolve().parents[3]
 PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
-MAX_JUDGE_STEPS = 1
-# A card that becomes an 11th hot dog (README decision 9): see docs/game-record.md, "Rulings
-# on card texts".
-JUDGED_PLAYS = {"Ghost Dog"}
+# None left: Ghost Dog, the last, is a `become_hot_dog` step (README decision 9; see
+# docs/game-record.md, "Rulings on card texts").
+MAX_JUDGE_STEPS = 0
+JUDGED_PLAYS: set[str] = set()
 MAX_JUDGE_TEXT = 90
 FILLER = {"name": "Filler", "cost": 9, "effect": []}
 

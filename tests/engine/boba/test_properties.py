@@ -44,9 +44,12 @@ def test_hot_dogs_available_plus_discarded_always_ten(seed: int, mode: str) -> N
     r = replay(random_game(seed, mode))
     for state in r.states:
         for player in state.snapshot()["players"].values():
-            # two counters moved independently by every payment and recovery
-            assert player["hot_dogs"] + player["hot_dogs_discarded"] == HOT_DOGS
-            assert 0 <= player["hot_dogs"] <= HOT_DOGS
+            # two counters moved independently by every payment and recovery; a play that
+            # became a hot dog (Ghost Dog) is one more while available (README decision 9)
+            ghosts = len(player["ghost_dogs"])
+            assert player["hot_dogs"] + player["hot_dogs_discarded"] == HOT_DOGS + ghosts
+            assert ghosts <= player["hot_dogs"] <= HOT_DOGS + ghosts
+            assert not set(player["ghost_dogs"]) & set(player["discard"] + player["hand"])
 
 
 @FAST
