@@ -18,7 +18,7 @@ from typing import Any
 from .actions import Action
 from .effects import WEAPONS
 from .errors import IllegalActionError
-from .play_library import library_names, lookup_play
+from .play_library import base_name, library_names, lookup_play, normalise_name
 from .record import RECORD_FORMAT, parse_record
 from .rules import BATTLES, BENCH_SIZE, HOT_DOGS, OPENING_PLAYS, PLAYERS
 from .state import GameState
@@ -64,16 +64,41 @@ class Catalog:
 
 @cache
 def default_catalog(seed: int = 0) -> Catalog:
-    """A generated catalog: 150 synthetic heroes, the play library and synthetic plays."""
+    """A generated catalog: 150 synthetic heroes, the whole play library (variants included:
+    they resolve to their base play's effect at their own cost, CR 2.1.2) and synthetic plays."""
     rng = random.Random(seed)
     heroes = tuple(
         (f"Hero {i}", "Base", rng.randrange(55, 251, 5), rng.choice(WEAPONS)) for i in range(150)
     )
     plays: list[tuple[str, int | None, list[dict[str, Any]] | None]] = [
-        (name, None, None) for name in library_names() if "htd" not in name.lower()
+        (name, None, None) for name in library_names()
     ]
     plays.extend((n, c, e) for n, c, e in SYNTHETIC_PLAYS)
     return Catalog(heroes, tuple(plays))
+
+
+def _deal_plays(
+    rng: random.Random, plays: tuple[tuple[str, int | None, Any], ...], n: int
+) -> list[int]:
+    """Indices of up to ``n`` catalog plays, no two of them the same Play: a variant and its
+    base count as one card, and a playbook holds one copy of a Play (CR 2.1.2)."""
+    picks = rng.sample(range(len(plays)), min(n, len(plays)))
+    seen: set[str] = set()
+    out: list[int] = []
+    for k in picks:
+        key = normalise_name(base_name(plays[k][0]))
+        if key not in seen:
+            seen.add(key)
+            out.append(k)
+    if len(out) < len(picks):  # a variant came with its base (rare): deal others instead
+        for k in rng.sample(range(len(plays)), len(plays)):
+            key = normalise_name(base_name(plays[k][0]))
+            if key not in seen:
+                seen.add(key)
+                out.append(k)
+                if len(out) == len(picks):
+                    break
+    return out
 
 
 class _Dealer:
@@ -97,8 +122,7 @@ class _Dealer:
                 }
                 self.heroes[i].append(cid)
             if mode == "playmaker":
-                picks = rng.sample(range(len(catalog.plays)), min(PLAYBOOK, len(catalog.plays)))
-                for n, k in enumerate(picks):
+                for n, k in enumerate(_deal_plays(rng, catalog.plays, PLAYBOOK)):
                     name, cost, effect = catalog.plays[k]
                     cid = f"{pid}p{n}"
                     entry: dict[str, Any] = {"kind": "play", "name": name}
