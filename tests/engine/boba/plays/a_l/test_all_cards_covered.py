@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from engine.boba.play_library import LIBRARY_PATH, normalise_name
 from tests.engine.boba.plays.a_l import (
@@ -55,6 +56,28 @@ def test_every_a_to_l_card_has_a_row() -> None:
 
 def test_rows_name_only_library_cards_in_range() -> None:
     assert sorted(covered() - library_cards()) == []
+
+
+def _steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for step in steps:
+        out.append(step)
+        for key in ("then", "else", "do"):
+            out += _steps(step.get(key, []))
+        for option in step.get("choose", {}).values():
+            out += _steps(option)
+    return out
+
+
+def test_no_card_in_range_is_left_to_a_judge() -> None:
+    """A judge step cannot be executed: a row would then have to test choices.judge."""
+    plays = json.loads(LIBRARY_PATH.read_text(encoding="utf-8"))["plays"]
+    judged = [
+        n
+        for n, entry in plays.items()
+        if in_range(n) and any("judge" in s for s in _steps(entry.get("effect", [])))
+    ]
+    assert judged == []
 
 
 def test_range_rule() -> None:

@@ -138,21 +138,30 @@ ROWS = [
         choices={"trigger": {"drawn": ["BD3"]}},
         extra=1,
     ),
-    # the chosen hero (battle 2) gets -10 when revealed, and 2 hot dogs come back
+    # the chosen face-down hero gets -10 when it is revealed, and 2 hot dogs come back
     row(
         "Delayed Recovery",
         {"power": (100, 100), "next": (90, 100), "dogs": (6, 10)},
         dogs=(5, 10),
-        choices={"battle": 2},
+        choices={"hero": "A2"},
         extra=1,
     ),
     row(
         "Delayed Recovery",
         {"next": (100, 100), "dogs": (4, 10)},
-        "not until that battle",
+        "not until that hero is revealed",
         dogs=(5, 10),
-        choices={"battle": 3},
+        choices={"hero": "A3"},
         extra=1,
+    ),
+    row(
+        "Delayed Recovery",
+        {"heroes": ("A3", "B1"), "power": (160, 100), "dogs": (3, 10)},
+        "revealed early by a swap",
+        dogs=(5, 10),
+        later_a=[100, 170],
+        choices={"hero": "A3"},
+        post=[("Last-Minute Re-Org", {"choices": {"battle": 3}})],
     ),
     row("Bench Blocker", {"power": (100, 80), "dogs": (7, 10)}),
     row(
