@@ -32,6 +32,7 @@ lint: install
 	$(PY) manage.py makemigrations --check --dry-run
 
 test: lint
+	@if [ -f ../shared/data/boba/plays.json ]; then $(PY) -m engine.boba coverage ../shared/data/boba/plays.json --baseline engine/boba/coverage_baseline.json; else echo "engine coverage skipped: ../shared/data/boba/plays.json is absent"; fi
 	$(VENV)/bin/pytest
 
 test-fast: install

@@ -170,6 +170,7 @@ urlpatterns = [
     path("api/", include(api_urls)),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("config.rulings_urls")),
     path("", include("decks.urls")),
     path("", include("matches.urls")),
     path("", include("matches.staff_urls")),

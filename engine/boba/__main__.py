@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from .coverage import run as run_coverage
 from .replay import EXIT_MALFORMED, Replay, ReplayError, describe, dumps, replay_text
 
 
@@ -23,7 +24,16 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument(
         "--trace", action="store_true", help="with --json: add the position after each action"
     )
+    cov = sub.add_parser("coverage", help="which real Play cards the engine can run")
+    cov.add_argument("plays", help="path to a plays list (../shared/data/boba/plays.json)")
+    cov.add_argument("--json", action="store_true", help="print the coverage as JSON")
+    cov.add_argument("--baseline", help="fail (exit 1) if a card listed there is not executable")
+    cov.add_argument("--write-baseline", help="write the executable cards to this file")
     args = parser.parse_args(argv)
+    if args.command == "coverage":
+        status, text = run_coverage(args.plays, args.json, args.baseline, args.write_baseline)
+        print(text)
+        return status
     try:
         if args.record == "-":
             data: bytes = sys.stdin.buffer.read()

@@ -17,6 +17,7 @@ from .errors import IllegalActionError, RecordError
 from .record import Record, load_record, parse_record
 from .results import BattleResult, Outcome
 from .rules import PLAYERS
+from .rulings import rulings_in_game
 from .state import GameState
 
 REPLAY_FORMAT = "boba-replay/1"
@@ -85,6 +86,7 @@ class Replay:
             "hot_dogs": {p: s.p[i].hot_dogs for i, p in enumerate(PLAYERS)} if s else None,
             "result": self.result.to_json() if self.result else None,
             "error": self.error.to_json() if self.error else None,
+            "rulings": rulings_in_game(self.record, s),
         }
         if s is not None and self.error is None and s.result is None:
             out["next"] = s.next_expected()

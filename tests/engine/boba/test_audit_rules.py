@@ -680,6 +680,7 @@ def test_spec_cli_json_field_names_and_exit_codes(tmp_path: Path) -> None:
         "result",
         "error",
         "next",
+        "rulings",  # added: the rulings on the cards run (docs/game-record.md)
     }
     assert out["format"] == "boba-replay/1"
     assert out["battles"] == [
