@@ -97,6 +97,7 @@ def scene(
     next_b: Sequence[RunSpec] = (),
     next_sub_b: str | None = None,
     earlier: Sequence[RunSpec] = (),
+    earlier_b: Sequence[RunSpec] = (),
     runner: str = "A",
     **run: Any,
 ) -> Out:
@@ -109,7 +110,8 @@ def scene(
     same battle (before A when B has honors, else after); ``sub``/``opp_sub``: a bench hero
     substituted in this battle (a 2-hot-dog substitution). ``extra``: battles played after
     it (``next_a``/``next_b`` run there). Remaining keywords (``choices``, ``random``,
-    ``drawn``) go into the card's run action; ``drawn`` entries may be hero tuples or play
+    ``drawn``) go into the card's run action; ``earlier``/``earlier_b``: plays A/B run in
+    the battle before the card's; ``drawn`` entries may be hero tuples or play
     specs, turned into fresh cards.
     """
     n = len(prior) + 1
@@ -176,8 +178,8 @@ def scene(
     plan: dict[int, dict[str, list[dict[str, Any]]]] = {}
     mine = [*runs(pre, "p", runner), act(runner, "run", "a1", **run), *runs(post, "q", runner)]
     other = "B" if runner == "A" else "A"
-    if earlier:
-        plan[n - 1] = {"A": runs(earlier, "e", "A"), "B": []}
+    if earlier or earlier_b:
+        plan[n - 1] = {"A": runs(earlier, "e", "A"), "B": runs(earlier_b, "c", "B")}
     plan[n] = {runner: mine, other: runs(opp_runs, "b", other)}
     if extra:
         plan[n + 1] = {"A": runs(next_a, "a", "A"), "B": runs(next_b, "b", "B")}

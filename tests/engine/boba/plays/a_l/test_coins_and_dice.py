@@ -251,6 +251,13 @@ ROWS = [
         opp_runs=[("Buff Up 15", {"random": [2]})],
     ),
     row(
+        "Leave It To Chance",
+        {"next": (100, 100), "dogs": (5, 8)},
+        "for the rest of the game",
+        extra=1,
+        next_b=[("Buff Up 15", {"random": [6]})],
+    ),
+    row(
         "Luck Of The Draw",
         {"power": (115, 100), "dogs": (10, 10), "playbook": (25, 26)},
         "I roll higher: my top play free",
@@ -270,6 +277,18 @@ ROWS = [
         "Deep In The Playbook",
         {"power": (110, 100), "hand": (1, 0), "dogs": (8, 10)},
         post=[("Lucky Bounce", {"random": [2], "drawn": ["Filler"]})],
+    ),
+    row(
+        "Deep In The Playbook",
+        {"power": (200, 100), "hand": (2, 0)},
+        "a play for each die",
+        post=[("Lucky 7", {"random": [3, 4], "drawn": ["Filler", "Filler"]})],
+    ),
+    row(
+        "Deep In The Playbook",
+        {"power": (100, 125), "hand": (1, 1)},
+        "both players' dice",
+        post=[("Dice Duel", {"random": [3, 4], "drawn": ["Filler", "Filler"]})],
     ),
     row(
         "Deep In The Playbook",

@@ -34,6 +34,13 @@ ROWS = [
     row("Bundle Deal", {"dogs": (9, 10), "power": (115, 100)}, post=["Buff Up 15"]),
     row(
         "Bundle Deal",
+        {"dogs": (9, 10), "next": (115, 100)},
+        "the next play in a later battle",
+        extra=1,
+        next_a=["Buff Up 15"],
+    ),
+    row(
+        "Bundle Deal",
         {"dogs": (7, 10), "power": (130, 100)},
         "only the next play",
         post=["Buff Up 15", "Buff Up 15"],

@@ -113,6 +113,13 @@ ROWS = [
         prior="D",
         earlier=[prep()],
     ),
+    row(
+        "Free Booster",
+        {"power": (120, 100), "dogs": (10, 10)},
+        "only my own plays last battle count",
+        prior="D",
+        earlier_b=[prep()],
+    ),
     row("Free Booster", {"error": "play_condition_not_met"}, "battle 1"),
     row("Gavel of Justice", {"power": (100, 70), "dogs": (6, 10)}),
     row("Gavel of Justice - htd", {"power": (100, 70), "dogs": (7, 10)}),
@@ -184,6 +191,7 @@ ROWS = [
     ),
     row("Low Turnover", {"power": (115, 100), "dogs": (9, 10)}, "no hero discarded"),
     row("Low Turnover", {"power": (100, 100)}, "heroes discarded", pre=[DISCARD_2]),
+    row("Low Turnover", {"power": (115, 100)}, "a play discarded is no hero", pre=[prep()]),
     row("High Turnover", {"power": (125, 100), "dogs": (8, 10)}, "3 discarded", pre=[DISCARD_3]),
     row("High Turnover", {"power": (100, 100)}, "2 discarded", pre=[DISCARD_2]),
     row(
@@ -236,6 +244,18 @@ ROWS = [
         {"power": (130, 100), "dogs": (6, 10)},
         "copies Buff Up 15 and its cost",
         pre=["Buff Up 15"],
+    ),
+    row(
+        "Copycat",
+        {"power": (100, 40), "dogs": (2, 10)},
+        "copies Gavel of Justice at 4",
+        pre=["Gavel of Justice"],
+    ),
+    row(
+        "Copycat",
+        {"power": (100, 40), "dogs": (4, 10)},
+        "a variant's own cost",
+        pre=["Gavel of Justice - htd"],
     ),
     row(
         "Emergency Shutdown",

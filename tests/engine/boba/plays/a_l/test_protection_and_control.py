@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.boba.helpers import act, run_json
 from tests.engine.boba.plays.a_l._table import check, row, scene
 
 ROWS = [
@@ -109,3 +110,14 @@ ROWS = [
 @pytest.mark.parametrize(("card", "setup", "expected"), ROWS)
 def test_control_card_text(card: str, setup: dict[str, Any], expected: dict[str, Any]) -> None:
     check(scene(card, **setup), expected)
+
+
+def test_call_it_a_day_leaves_the_opponent_no_play_after_it() -> None:
+    """The battle is won "now": B, who has not acted yet, can no longer run a play."""
+    out = scene("Call it a Day", a=120, opp_hand=["Buff Up 15"])
+    record = out.record
+    k = next(i for i, a in enumerate(record["actions"]) if a.get("card") == "a1")
+    record["actions"] = [*record["actions"][: k + 1], act("B", "run", "b1")]
+    result = run_json(record)
+    assert result["battles"][0]["winner"] == "A"
+    assert result["error"]["code"] == "wrong_phase"

@@ -77,6 +77,15 @@ ROWS = [
         extra=1,
     ),
     row("Fire Boost", {"power": (100, 100)}, "no Fire", a=ICE, b=STEEL),
+    # CR 5.1.6: the same ongoing effect does not stack, whoever else runs it
+    row(
+        "Fire Boost",
+        {"power": (110, 110), "dogs": (8, 8)},
+        "run by both: +10 once",
+        a=FIRE,
+        b=FIRE,
+        opp_runs=["Fire Boost"],
+    ),
     row(
         "Ice Boost",
         {"power": (110, 110), "next": (100, 110), "dogs": (8, 10)},
@@ -86,6 +95,14 @@ ROWS = [
         extra=1,
     ),
     row("Ice Boost", {"power": (100, 100)}, "no Ice", a=FIRE, b=STEEL),
+    row(
+        "Ice Boost",
+        {"power": (110, 110), "dogs": (8, 8)},
+        "run by both: +10 once",
+        a=ICE,
+        b=ICE,
+        opp_runs=["Ice Boost"],
+    ),
     row(
         "Fire Comeback",
         {"power": (150, 100), "heroes": ("AB1", "B1"), "dogs": (8, 10)},
