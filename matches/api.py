@@ -513,7 +513,8 @@ def call_ruling(request: Request, pk: int) -> Response:
     request=OpenApiTypes.OBJECT,
     responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
     description="Replay a BoBA game record: exactly the JSON of `python -m engine.boba replay "
-    "--json` (legal or not: `legal` says which). A malformed record is a 400 with the same "
+    "--json` (legal or not: `legal` says which; an engine bug is `error.code` "
+    "`internal_error`, logged, still a 200). A malformed record is a 400 with the same "
     "JSON and its `error.field`.",
 )
 @api_view(["POST"])
@@ -528,6 +529,8 @@ def replay_boba(request: Request) -> Response:
     # as the CLI does.
     with contextlib.suppress(ValueError, RecursionError):
         services.check_record_bounds(json.loads(body))
+    # An engine bug comes back as error.code internal_error (logged by the engine with its
+    # traceback): the same JSON as the CLI's (exit 3), a 200 like any replay, never a 500.
     result = replay_text(body, keep_states=False)
     out = result.to_json()
     if result.error is not None and result.error.action is None:

@@ -34,18 +34,20 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from engine.errors import BattledeskError
+
 OUTCOMES: Final = ("win", "draw", "loss")
 VERDICTS: Final = ("certain", "possible", "impossible")
 CUT_POLICIES: Final = ("strict", "points")
 
 
-class CutCalcError(ValueError):
+class CutCalcError(BattledeskError, ValueError):
     """Bad input; ``field`` names the offending argument."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 class ScoringLike(Protocol):

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, TypeGuard
 
+from engine.errors import BattledeskError
+
 Outcome = Literal["a", "b", "draw"]
 Games = tuple[int, int, int]
 Battles = tuple[tuple[int, int], ...]
@@ -31,13 +33,13 @@ Battles = tuple[tuple[int, int], ...]
 BYE_GAMES: Games = (2, 0, 0)
 
 
-class ResultError(ValueError):
+class ResultError(BattledeskError, ValueError):
     """An impossible result; ``field`` names the part of the request that is wrong."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 def _count(value: object) -> TypeGuard[int]:

@@ -58,6 +58,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from engine.errors import BattledeskError
+
 Result = Literal["a", "b", "draw"]
 Tiebreaker = Literal["omw", "gw", "ogw", "battle_diff", "h2h"]
 
@@ -76,13 +78,13 @@ TIEBREAKER_LABELS: Mapping[str, str] = {
 _KEY_DIGITS = 9
 
 
-class StateError(ValueError):
+class StateError(BattledeskError, ValueError):
     """Bad input. ``field`` is a path into the state, e.g. ``rounds[2][0].games``."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 @dataclass(frozen=True)

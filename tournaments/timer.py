@@ -25,16 +25,18 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from engine.errors import BattledeskError
+
 TimerState = Literal["not_started", "running", "paused"]
 
 
-class TimerError(ValueError):
+class TimerError(BattledeskError, ValueError):
     """The operation does not apply to the timer's state; ``field`` names what was wrong."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from engine.errors import BattledeskError
+
 BRACKET_SIZES = (2, 4, 8, 16)
 MAX_BRACKET: Final = 64
 
@@ -49,13 +51,13 @@ TIEBREAKER_LABELS: Mapping[str, str] = {
 _KEY_DIGITS = 9  # the standings core compares tiebreaker values rounded to 9 digits
 
 
-class BracketError(ValueError):
+class BracketError(BattledeskError, ValueError):
     """Bad bracket or cut input; ``field`` names the offending argument."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 # -- the cut line ----------------------------------------------------------------------------------

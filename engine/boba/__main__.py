@@ -1,7 +1,8 @@
 """CLI: ``python -m engine.boba replay RECORD.json [--json] [--upto K]``.
 
-Exit status 0 when every action is legal, 1 at an illegal action, 2 for a malformed record
-(spec: Replay).
+Exit status 0 when every action is legal, 1 at an illegal action, 2 for a malformed record,
+3 when the engine itself failed (a bug to report; its traceback is logged to stderr) (spec:
+Replay).
 """
 
 from __future__ import annotations

@@ -13,16 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import BattledeskError
 
-class RecordError(ValueError):
+
+class RecordError(BattledeskError, ValueError):
     """A malformed record: `field` names the offending part (``setup.A.battles``)."""
 
     code = "malformed_record"
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,12 +38,15 @@ class Need:
     player: int | None = None
 
 
-class IllegalActionError(Exception):
-    """An action the rules do not allow at this point."""
+class IllegalActionError(BattledeskError):
+    """An action the rules do not allow at this point: a rules verdict (``field`` None), never
+    an engine failure (those are internal errors, reported by the replay with exit status 3)."""
 
     def __init__(self, code: str, rule: str, message: str, needs: Need | None = None) -> None:
-        super().__init__(message)
+        super().__init__(None, message)
         self.code = code
         self.rule = rule
-        self.message = message
         self.needs = needs
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**super().as_dict(), "rule": self.rule}

@@ -38,6 +38,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from engine.errors import BattledeskError
+
 Side = Literal["a", "b"]
 Games = tuple[int, int, int]
 
@@ -72,13 +74,14 @@ CATEGORY_LABELS: dict[str, str] = {
 }
 
 
-class PenaltyError(ValueError):
+class PenaltyError(BattledeskError, ValueError):
     """An unknown infraction or penalty: ``field`` names the input at fault."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
+        self.args = (message,)  # str(error) is the message alone, as it always was
 
 
 @dataclass(frozen=True)

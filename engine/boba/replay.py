@@ -4,15 +4,21 @@
 the first illegal one; :func:`what_if` replaces action k and carries on with the rest;
 :func:`replay_text` is the CLI's entry (JSON text in, exit status and output out). Nothing
 here raises on bad input: malformed records and illegal actions come back as an ``error``.
+Nor on the engine's own failure (a ``KeyError``, a ``TypeError``... while applying an action):
+that is an internal error (code ``internal_error``, exit status 3), never a rules verdict; the
+replay keeps the record and the positions before the failing action.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import ENGINE_VERSION
 from .actions import Action
+from .effects import EffectError
 from .errors import IllegalActionError, RecordError
 from .record import Record, load_record, parse_record
 from .results import BattleResult, Outcome
@@ -22,18 +28,29 @@ from .state import GameState
 
 REPLAY_FORMAT = "boba-replay/1"
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
+EXIT_INTERNAL = 3  # the engine failed (a bug): not a verdict on the record
+INTERNAL_ERROR = "internal_error"
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayError:
     """Why a replay stopped: an illegal action (``action`` its index) or a malformed record
-    (``field`` the offending part, ``action`` None)."""
+    (``field`` the offending part, ``action`` None), or the engine's own failure (code
+    ``internal_error``, with ``engine_version`` and the ``exception`` to report)."""
 
     code: str
     rule: str | None
     message: str
     action: int | None = None
     field: str | None = None
+    engine_version: str | None = None
+    exception: str | None = None
+
+    @property
+    def internal(self) -> bool:
+        return self.code == INTERNAL_ERROR
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -44,6 +61,9 @@ class ReplayError:
         }
         if self.field is not None or self.action is None:
             out["field"] = self.field
+        if self.internal:
+            out["engine_version"] = self.engine_version
+            out["exception"] = self.exception
         return out
 
 
@@ -55,6 +75,7 @@ class Replay:
     state: GameState | None
     states: list[GameState] = field(default_factory=list)
     error: ReplayError | None = None
+    failure: BaseException | None = None  # an internal error's exception (to log; not JSON)
 
     @property
     def legal(self) -> bool:
@@ -64,6 +85,8 @@ class Replay:
     def exit_status(self) -> int:
         if self.error is None:
             return EXIT_OK
+        if self.error.internal:
+            return EXIT_INTERNAL
         return EXIT_MALFORMED if self.error.action is None else EXIT_ILLEGAL
 
     @property
@@ -115,11 +138,16 @@ def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Repl
             state.apply(action)
         except IllegalActionError as exc:
             error = ReplayError(exc.code, exc.rule, exc.message, i)
-        except (RecursionError, ValueError, KeyError, TypeError, AssertionError) as exc:
-            # A corner the rules code did not foresee: report it, never crash (STYLE).
+        except (RecursionError, RecordError, EffectError) as exc:
+            # The record asks for more than the engine follows (effects nested too deep, an
+            # effect outside the vocabulary): reported against the action, never a crash.
             error = ReplayError(
                 "unresolvable_action", "CR 5.2.1", f"The action cannot be resolved: {exc!r}", i
             )
+        except Exception as exc:  # any other failure is the engine's own bug
+            error = internal_error(exc, i)
+            out.failure = exc
+            _log.exception("BoBA engine failure on action %d (%s)", i, ENGINE_VERSION)
         else:
             if keep_states:
                 out.states.append(state.clone())
@@ -132,6 +160,20 @@ def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Repl
     if keep_states and out.states:
         out.state = out.states[-1]
     return out
+
+
+def internal_error(exc: BaseException, action: int) -> ReplayError:
+    """The engine failed while applying ``action``: a bug to report, not a rules verdict."""
+    return ReplayError(
+        INTERNAL_ERROR,
+        None,
+        f"The engine failed on action {action} ({type(exc).__name__}). This is a bug in "
+        f"the engine ({ENGINE_VERSION}), not a verdict on the record: please report it with "
+        "the record and this message.",
+        action,
+        engine_version=ENGINE_VERSION,
+        exception=f"{type(exc).__name__}: {exc}",
+    )
 
 
 def _position(record: Record, actions: tuple[Action, ...]) -> GameState:
@@ -213,7 +255,14 @@ def describe(r: Replay) -> str:
             )
         who = "a draw" if res.winner is None else f"{PLAYERS[res.winner]} wins"
         lines.append(f"Result: {who}, decided after battle {res.decided_after_battle}.")
-    if r.error is not None:
+    if r.error is not None and r.error.internal:
+        e = r.error
+        lines.append(
+            f"Internal error at action {e.action}: the engine failed ({e.exception}). This is a "
+            f"bug in the engine ({e.engine_version}), not a verdict on the record: please "
+            "report it with the record and this message."
+        )
+    elif r.error is not None:
         e = r.error
         where = f"action {e.action}" if e.action is not None else f"field {e.field}"
         lines.append(f"Error at {where}: {e.message} ({e.code}, {e.rule or 'record format'})")

@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.boba.deckbuilding.cards import normalise_name
+from engine.errors import BattledeskError
 
 
 class GameMode(StrEnum):
@@ -96,13 +97,13 @@ CARD_POOLS: dict[str, tuple[str, ...]] = {
 """Named card pools (Formats: card pools) as set lists; `card_pool` accepts a name or a list."""
 
 
-class FormatError(ValueError):
+class FormatError(BattledeskError, ValueError):
     """A bad format parameter; `field` names it (as in `Format.from_dict` input)."""
 
+    field: str
+
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
 
 
 @dataclass(frozen=True, slots=True)
