@@ -33,6 +33,13 @@ ROWS = [
         run={"random": [2], "choices": {"number": 4}, "drawn": ["x1"]},
     ),
     row(
+        "Only Upside",
+        {"error": "invalid_choice"},
+        tag="a number from 1 to 6",
+        xfail="Only Upside: the number picked is 1-6; the engine accepts 7 (and 0)",
+        run={"random": [6], "choices": {"number": 7}, "drawn": ["x1"]},
+    ),
+    row(
         "Only Upside - htd",
         {"power": {"A": 120}, "hot_dogs": {"A": 10}},
         run={"random": [1], "choices": {"number": 1}},

@@ -274,6 +274,14 @@ ROWS = [
         run={"choices": {"search": "a2"}},
     ),
     row(
+        "Reload",  # a play used in this battle is not from a previous one: nothing comes back
+        {"hand": {"A": []}, "discard_has": {"A": ["a2"]}, "hot_dogs": {"A": 9}},
+        tag="used this battle",
+        hand_a={"a2": ZERO},
+        pre_a=["a2"],
+        run={"choices": {"search": "a2"}},
+    ),
+    row(
         "Second Wind",  # the zero play and A1 leave the discard; two plays drawn
         {
             "discard": {"A": ["c"]},

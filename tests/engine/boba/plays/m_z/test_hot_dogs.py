@@ -78,6 +78,13 @@ ROWS = [
         b_runs=["b1"],
     ),
     row(
+        "The Champion's Lasso",  # B's substitution (2) is hot dogs used this battle
+        {"hot_dogs": {"A": 7, "B": 8}},
+        tag="substitution",
+        hot_dogs=(5, 10),
+        sub_b="BB1",
+    ),
+    row(
         "The Champion's Lasso",  # "or uses": 2 spent after it
         {"hot_dogs": {"A": 7, "B": 8}},
         tag="uses later",
@@ -199,6 +206,16 @@ ROWS = [
         hot_dogs=(5, 10),
         hand_a={"a2": named("Roller Dogs")},
         post_a=[{"player": "A", "do": "run", "card": "a2", "random": [6]}],
+    ),
+    row(
+        "Snack Sanction",  # Trash Bandit recovers 1; Make Up Meal's 1 is over the cap
+        {"hot_dogs": {"A": 5}},
+        tag="second recovery",
+        hot_dogs=(5, 10),
+        b=LOSE,
+        before=1,
+        hand_a={"a2": named("Trash Bandit"), "a3": named("Make Up Meal")},
+        post_a=["a2", "a3"],
     ),
     row(
         "Ultimatum Dog",  # A ends the turn with 0 hot dogs: loses despite 200 against 100

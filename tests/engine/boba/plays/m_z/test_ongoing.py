@@ -333,6 +333,13 @@ ROWS = [
         after=1,
         draw_after=True,
     ),
+    row(
+        "Play Lockdown",  # a card's draw for B is blocked too (Risky Recovery, tails)
+        {"hand": {"A": [], "B": []}, "playbook": {"B": 26}},
+        tag="a card's draw",
+        hand_a={"a2": named("Risky Recovery")},
+        post_a=[{"player": "A", "do": "run", "card": "a2", "random": ["tails"]}],
+    ),
     # ------------------------------------------------------------- triggers
     row(
         "Pay The Price",  # A rolls a die (Roll And Hope, a 2): B's hero -5
