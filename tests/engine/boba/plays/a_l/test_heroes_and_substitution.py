@@ -154,6 +154,13 @@ ROWS = [
         choices={"hero": "A3"},
         extra=1,
     ),
+    row("Delayed Recovery", {"error": "invalid_choice"}, "a revealed hero", choices={"hero": "A1"}),
+    row(
+        "Delayed Recovery",
+        {"error": "invalid_choice"},
+        "the opponent's hero",
+        choices={"hero": "B2"},
+    ),
     row(
         "Delayed Recovery",
         {"heroes": ("A3", "B1"), "power": (160, 100), "dogs": (3, 10)},

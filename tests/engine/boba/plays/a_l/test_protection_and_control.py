@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.engine.boba.helpers import act, run_json
-from tests.engine.boba.plays.a_l._table import check, row, scene
+from tests.engine.boba.plays.a_l._table import check, disagreement, row, scene
 
 ROWS = [
     row("Full Court Press", {"error": "plays_prevented"}, opp_runs=["Buff Up 15"]),
@@ -21,6 +21,30 @@ ROWS = [
         opp_runs=["Buff Up 15", "Ha! Gotcha"],
     ),
     row("Immunity", {"power": (100, 115)}, "their own hero still gains", opp_runs=["Buff Up 15"]),
+    row(
+        "Immunity",
+        {"power": (100, 100)},
+        "nor their gift: Even Money tails",
+        opp_runs=[("Even Money", {"random": ["tails"]})],
+    ),
+    row(
+        "Immunity",
+        {"next": (70, 100), "dogs": (9, 6)},
+        "only this hero: the next one is hit",
+        extra=1,
+        next_b=["Gavel of Justice"],
+    ),
+    row(
+        "Immunity",
+        {"heroes": ("A1", "B1"), "power": (100, 100), "dogs": (9, 8)},
+        "the opponent's Forced Retreat cannot discard it",
+        opp_runs=[("Forced Retreat", {"choices": {"hero": "AB1"}})],
+        marks=disagreement(
+            "Immunity",
+            "the hero can't be affected in any way by the opponent's plays; the engine lets"
+            " the opponent's Forced Retreat discard and replace it",
+        ),
+    ),
     row("Indestructible", {"power": (100, 100), "dogs": (9, 6)}, opp_runs=["Gavel of Justice"]),
     row(
         "Indestructible",
