@@ -158,7 +158,9 @@ def test_cr_2_1_2_two_reductions_on_a_cheap_play_stop_at_zero() -> None:
 
 def test_cr_3_2_a_next_battle_power_effect_reaches_the_substituted_hero() -> None:
     # Transfer Portal: "your hero in the next battle gets +30". A substitutes AB1 (200) in
-    # battle 2 before the reveal: AB1 is that hero, A2 never entered the battle.
+    # battle 2 before the reveal (CR 4.3.2): AB1 is that hero; A2 never entered the battle,
+    # so it had no effect to lose (CR 3.2). Rulings "transfer-portal-substituted-hero" and
+    # "which-hero-a-later-battle-effect-reaches" (engine/boba/rulings.json) say the same.
     g = game("Transfer Portal", after=1, after_sub_a="AB1")
     check(g, {"hero+1": {"A": "AB1"}, "power+1": {"A": 230}, "discard_has": {"A": ["A2"]}})
 
