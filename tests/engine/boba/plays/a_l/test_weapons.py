@@ -307,6 +307,14 @@ ROWS = [
     row("Ice Climber", {"power": (100, 100)}, "opponent not Steel", a=ICE, b=FIRE),
     row("Ice Climber", {"power": (100, 100)}, "not Ice", a=STEEL, b=STEEL),
     row(
+        "Ice Climber",
+        {"power": (135, 100), "dogs": (7, 10)},
+        "Ice by Frost-Hardened",
+        a=STEEL,
+        b=STEEL,
+        pre=["Frost-Hardened"],
+    ),
+    row(
         "Lunch Break",
         {"bench": (3, 4), "dogs": (7, 10)},
         bench=[(120, "Glow")],
