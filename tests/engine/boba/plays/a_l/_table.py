@@ -9,8 +9,9 @@ end-of-battle draws are fillers), and returns the replay JSON and the final posi
 Cards: the card under test is ``a1`` in A's hand; extra plays in A's hand ``a2``, ``a3``...;
 B's plays ``b1``...; plays run before/after the card ``p1``.../``q1``... Heroes: the battle
 lineups are ``A1``..``A7`` / ``B1``..``B7``, heroes in hand (the bench) ``AB1``.. / ``BB1``..,
-spare heroes ``AD1``..``AD9`` (power 100 + 10 n, Steel) as in the helpers. The default weapon
-is Brawl, which no card in this range names.
+spare heroes ``AD1``..``AD9`` (power 100 + 10 n, Steel) as in the helpers; the default bench
+is 4 heroes of 200 Ice. The default weapon of the lineups is Brawl, which no Play names.
+Expected outcomes are worked out from the card texts and the rules, never read off the engine.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any
 
 import pytest
 
-from engine.boba.play_library import lookup_play
 from engine.boba.replay import Replay, replay
 from tests.engine.boba.helpers import act, make_record
 
@@ -303,18 +303,6 @@ def check(out: Out, expected: dict[str, Any]) -> None:
 
 def _pair(d: dict[str, Any]) -> tuple[Any, Any]:
     return (d["A"], d["B"])
-
-
-def cost_of(card: str) -> int:
-    """The printed cost the library gives a card (a variant: its own)."""
-    definition = lookup_play(card)
-    assert definition is not None and definition.cost is not None, card
-    return definition.cost
-
-
-def ids(*tables: Sequence[Any]) -> list[str]:
-    """Row ids of pytest.param tables."""
-    return [p.id for t in tables for p in t]
 
 
 def row(
