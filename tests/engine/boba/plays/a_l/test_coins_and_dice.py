@@ -302,6 +302,19 @@ ROWS = [
         {"power": (120, 100), "playbook": (21, 26), "discard": (6, 0), "dogs": (8, 10)},
         drawn=[cheap(3), cheap(4), cheap(1), cheap(0), cheap(2)],
     ),
+    # CR 5.2.3 A: a discard at the start of the text is a prerequisite of the effect
+    row(
+        "Big Spender Bonus",
+        {"power": (100, 100), "dogs": (8, 10)},
+        "only 3 plays left to discard",
+        playbook=(3, 26),
+        drawn=[cheap(3), cheap(4), cheap(1)],
+        marks=disagreement(
+            "Big Spender Bonus",
+            "the discard of 5 opens the text, a prerequisite (CR 5.2.3 A): with 3 plays left"
+            " the +10s are nullified; the engine discards 3 and gives +20",
+        ),
+    ),
 ]
 
 
