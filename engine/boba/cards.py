@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .effects import WEAPONS
+from .checks import WEAPONS
 
 
 @dataclass(frozen=True, slots=True)

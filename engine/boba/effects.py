@@ -40,66 +40,80 @@ meaning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-WEAPONS: tuple[str, ...] = (
-    "Alt",
-    "Brawl",
-    "Cyber",
-    "Fire",
-    "Glow",
-    "Gum",
-    "Hex",
-    "Ice",
-    "Steel",
-    "Super",
+from .checks import (
+    COUNT_PARAMS,
+    WEAPON_REFS,
+    WEAPONS,
+    WHO,
+    WHOSE,
+    Checker,
+    EffectError,
+    check_battles,
+    check_bool,
+    check_int,
+    check_int_list,
+    check_text,
+    check_weapon,
+)
+from .checks import check_true as _check_true
+from .checks import fail as _fail
+from .checks import one_of as _one_of
+from .vocabulary import (
+    COMPARE_OPS,
+    CONDITION_WORDS,
+    COUNT_WORDS,
+    check_amount,
+    check_amount_or_all,
+    check_condition,
 )
 
-WHO = ("own", "opp", "both", "actor")
-WHOSE = ("own", "opp", "target", "actor")
+__all__ = [
+    "CANCEL_WHAT",
+    "COMPARE_OPS",
+    "COND_KINDS",
+    "COUNTS",
+    "COUNT_PARAMS",
+    "EVENTS",
+    "PREVENTS",
+    "RECOVERY_RULES",
+    "RULES",
+    "RUN_FROM",
+    "SEARCHABLE",
+    "SHUFFLE_WHAT",
+    "STEP_KINDS",
+    "WEAPONS",
+    "WEAPON_REFS",
+    "WHO",
+    "WHOSE",
+    "ZONES_DISCARD_FROM",
+    "ZONES_HERO_FROM",
+    "Checker",
+    "EffectError",
+    "StepKind",
+    "check_amount",
+    "check_amount_or_all",
+    "check_battles",
+    "check_bool",
+    "check_condition",
+    "check_int",
+    "check_int_list",
+    "check_play_extras",
+    "check_step",
+    "check_steps",
+    "check_text",
+    "check_weapon",
+    "step_kind",
+    "validate_effect",
+]
 
-# Counts an amount can scale with, and the conditions can compare (see docs/game-record.md).
-COUNTS: dict[str, str] = {
-    "paid": "hot dogs paid by this Play's pay step",
-    "heads": "coins that landed heads during this Play",
-    "tails": "coins that landed tails during this Play",
-    "die": "the last die rolled during this Play",
-    "dice_sum": "the sum of the dice rolled during this Play",
-    "rolls_matching": "dice rolled during this Play showing one of `values`",
-    "hot_dogs": "available hot dogs (whose)",
-    "hot_dogs_discarded": "hot dogs in the discard (whose)",
-    "hot_dogs_spent_this_battle": "hot dogs paid this battle, substitution included (whose)",
-    "heroes_in_discard": "heroes in the discard pile, optionally of `weapon` (whose)",
-    "cards_in_discard": "heroes and plays in the discard pile (whose)",
-    "hand_size": "heroes and plays in hand (whose)",
-    "hand_heroes": "heroes in hand (whose)",
-    "hand_plays": "plays in hand (whose)",
-    "plays_this_battle": "plays run this battle, this one included (whose)",
-    "plays_last_battle": "plays run in the previous battle (whose)",
-    "battles_won": "battles won so far (whose)",
-    "battles_lost": "battles lost so far (whose)",
-    "battles_remaining": "battles after this one",
-    "battle": "the current battle number (1-7)",
-    "heroes_revealed": "heroes revealed so far this game, this battle's included (whose)",
-    "weapon_types_revealed": "different weapon types revealed this game (both players)",
-    "heroes_used_with_weapon": "heroes of `weapon` (or the active hero's) revealed (whose)",
-    "power": "current power of the active hero (whose)",
-    "starting_power": "printed power of the active hero (whose)",
-    "power_margin": "own current power minus the opponent's",
-    "extra_power_previous": "power the previous battle's hero had above its printed power (whose)",
-    "discarded": "cards discarded by this Play so far",
-    "drawn_power": "power of the last hero drawn or revealed by this Play",
-    "drawn_cost": "cost of the last play drawn or revealed by this Play",
-    "win_streak": "battles won in a row up to this one (whose)",
-    "weapon_streak": "previous battles in a row whose hero had the active hero's weapon (whose)",
-    "hot_dogs_before_cost": "hot dogs the runner had before paying this Play's cost",
-    "shuffled": "cards this Play shuffled back into decks",
-    "revealed_power": "power of the last hero this Play revealed or drew for `whose`",
-    "max_cost_this_battle": "highest printed cost of the plays `whose` ran this battle (-1: none)",
-    "power_change": "current power minus printed power of the active hero (whose)",
-}
+# The counts an amount can scale with and the conditions can compare, and the condition kinds,
+# with their documentation: views of the registry (engine/boba/vocabulary.py).
+COUNTS: dict[str, str] = {name: word.doc for name, word in COUNT_WORDS.items()}
+COND_KINDS: dict[str, str] = {name: word.doc for name, word in CONDITION_WORDS.items()}
 
 EVENTS = (
     "win",  # the battle ends and `who` won it
@@ -147,15 +161,6 @@ CANCEL_WHAT = ("ongoing", "rest_of_game", "opp_plays_this_battle", "triggering_p
 RUN_FROM = ("playbook_top", "playbook", "hand", "last_drawn")
 
 
-class EffectError(ValueError):
-    """An effect that breaks the vocabulary; `field` is the path of the offending part."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
 @dataclass(frozen=True, slots=True)
 class StepKind:
     """One step kind: its main value's checker and the extra fields it accepts."""
@@ -163,255 +168,6 @@ class StepKind:
     name: str
     doc: str
     fields: tuple[str, ...]
-
-
-Checker = Callable[[Any, str], None]
-
-
-def _fail(path: str, message: str) -> None:
-    raise EffectError(path, message)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def check_int(v: Any, path: str) -> None:
-    if not _is_int(v):
-        _fail(path, "must be an integer")
-
-
-def check_bool(v: Any, path: str) -> None:
-    if not isinstance(v, bool):
-        _fail(path, "must be true or false")
-
-
-def check_text(v: Any, path: str) -> None:
-    if not isinstance(v, str) or not v:
-        _fail(path, "must be a non-empty string")
-
-
-def _one_of(options: Sequence[str]) -> Checker:
-    def check(v: Any, path: str) -> None:
-        if v not in options:
-            _fail(path, f"must be one of {', '.join(options)}")
-
-    return check
-
-
-def check_weapon(v: Any, path: str) -> None:
-    if isinstance(v, list):
-        if not v:
-            _fail(path, "must name at least one weapon")
-        for i, w in enumerate(v):
-            check_weapon(w, f"{path}[{i}]")
-        return
-    if v not in WEAPONS and v not in WEAPON_REFS:
-        _fail(
-            path, f"must be a weapon type ({', '.join(WEAPONS)}) or one of {', '.join(WEAPON_REFS)}"
-        )
-
-
-# Weapon references resolved when the step resolves (and frozen into ongoing effects):
-# chosen = choices.weapon, active = the runner's active hero's, same = the other active hero's
-# (seen from the player the condition or count is about), discarded = the last hero this Play
-# discarded, drawn = the last hero this Play drew or revealed.
-WEAPON_REFS = ("chosen", "active", "same", "discarded", "drawn")
-
-
-def check_int_list(v: Any, path: str) -> None:
-    if not isinstance(v, list) or not v or not all(_is_int(x) for x in v):
-        _fail(path, "must be a non-empty list of integers")
-
-
-def check_battles(v: Any, path: str) -> None:
-    if v in ("this", "rest", "later", "chosen"):
-        return
-    if isinstance(v, list) and v and all(_is_int(x) and 0 <= x <= 6 for x in v):
-        return
-    if isinstance(v, dict) and set(v) <= {"from", "to"} and v:
-        for key, val in v.items():
-            if not _is_int(val) or not 1 <= val <= 7:
-                _fail(f"{path}.{key}", "must be a battle number 1-7")
-        return
-    _fail(
-        path,
-        "must be 'this', 'rest', 'later', 'chosen', a list of offsets 0-6 or "
-        "{from, to} battle numbers",
-    )
-
-
-COUNT_PARAMS = {"whose", "weapon", "values", "min_cost"}
-
-
-def check_amount(v: Any, path: str) -> None:
-    if _is_int(v):
-        return
-    if not isinstance(v, dict):
-        _fail(path, "must be an integer, a {'count': ...} or a {'choice': key} object")
-    if "choice" in v:
-        check_text(v["choice"], f"{path}.choice")
-        for key, val in v.items():
-            if key in ("times", "plus", "min", "max"):
-                check_int(val, f"{path}.{key}")
-            elif key != "choice":
-                _fail(f"{path}.{key}", "unknown field of an amount")
-        return
-    if v.get("count") not in COUNTS:
-        _fail(f"{path}.count", f"must be one of {', '.join(COUNTS)}")
-    for key, val in v.items():
-        sub = f"{path}.{key}"
-        if key == "count":
-            continue
-        if key in ("times", "plus", "min", "max", "min_cost"):
-            check_int(val, sub)
-        elif key == "whose":
-            _one_of(WHOSE)(val, sub)
-        elif key == "weapon":
-            check_weapon(val, sub)
-        elif key == "values":
-            check_int_list(val, sub)
-        else:
-            _fail(sub, "unknown field of an amount")
-
-
-def check_amount_or_all(v: Any, path: str) -> None:
-    if v == "all" or v == "any":
-        return
-    check_amount(v, path)
-
-
-# ---------------------------------------------------------------- conditions
-
-COND_KINDS: dict[str, str] = {
-    "weapon": "the active hero of `whose` (default own) has this weapon (or one of a list)",
-    "same_weapon": "true: both active heroes share a weapon type; false: they differ",
-    "battle": "the current battle number: an integer or {min, max}",
-    "count": "a count compared with min / max / eq (count params allowed)",
-    "previous": "won / lost / draw: the result for `whose` of the previous `battles` battles",
-    "result_of": "the result (`is`: won/lost/draw) of battle number N for `whose`",
-    "result": "won / lost / draw: this battle's result (only inside battle-end triggers)",
-    "coin": "heads / tails: the last coin flipped by this Play",
-    "die": "the last die rolled by this Play is one of the listed values",
-    "chose": "the action's choices.option equals this text",
-    "choice": "{key, eq}: the action's choices[key] equals eq",
-    "hero_name": "the active hero of `whose` has this name",
-    "honors": "own / opp: who has honors this battle",
-    "substituted": "own / opp: that player substituted this battle",
-    "first_play": "true: this is the first Play its player runs this battle",
-    "compare": "{left: AMOUNT, op: < <= == != >= >, right: AMOUNT}",
-    "drawn_weapon": "the last hero this Play drew or revealed has this weapon",
-    "previous_same_weapon": "N: the N heroes `whose` revealed before this battle's share a weapon",
-    "all": "every condition in the list holds",
-    "any": "at least one condition in the list holds",
-    "not": "the condition does not hold",
-}
-
-_RESULTS = ("won", "lost", "draw")
-COMPARE_OPS = ("<", "<=", "==", "!=", ">=", ">")
-
-
-def _check_range(v: Any, path: str, extra: Sequence[str] = ()) -> None:
-    for key, val in v.items():
-        if key in ("min", "max", "eq"):
-            check_int(val, f"{path}.{key}")
-        elif key not in extra:
-            _fail(f"{path}.{key}", "unknown field of a condition")
-
-
-def check_condition(v: Any, path: str) -> None:
-    if not isinstance(v, dict):
-        _fail(path, "a condition must be an object")
-    # A count condition may carry count parameters, `weapon` among them: `count` decides.
-    kinds = ["count"] if "count" in v else [k for k in v if k in COND_KINDS]
-    if len(kinds) != 1:
-        _fail(path, f"a condition needs exactly one of {', '.join(COND_KINDS)}")
-    kind = kinds[0]
-    val = v[kind]
-    sub = f"{path}.{kind}"
-    extra = set(v) - {kind}
-    if kind == "weapon":
-        check_weapon(val, sub)
-        _only(v, path, {kind, "whose"})
-    elif kind == "same_weapon":
-        check_bool(val, sub)
-        _only(v, path, {kind})
-    elif kind == "battle":
-        if _is_int(val):
-            pass
-        elif isinstance(val, dict):
-            _check_range(val, sub)
-        else:
-            _fail(sub, "must be an integer or {min, max}")
-        _only(v, path, {kind})
-    elif kind == "count":
-        check_amount({k: x for k, x in v.items() if k not in ("min", "max", "eq")}, path)
-        if not extra & {"min", "max", "eq"}:
-            _fail(path, "a count condition needs min, max or eq")
-        for key in ("min", "max", "eq"):
-            if key in v:
-                check_int(v[key], f"{path}.{key}")
-    elif kind == "previous":
-        _one_of(_RESULTS)(val, sub)
-        if "battles" in v:
-            check_int(v["battles"], f"{path}.battles")
-        _only(v, path, {kind, "battles", "whose"})
-    elif kind == "result_of":
-        check_int(val, sub)
-        _one_of(_RESULTS)(v.get("is"), f"{path}.is")
-        _only(v, path, {kind, "is", "whose"})
-    elif kind == "result":
-        _one_of(_RESULTS)(val, sub)
-        _only(v, path, {kind, "whose"})
-    elif kind == "coin":
-        _one_of(("heads", "tails"))(val, sub)
-        _only(v, path, {kind})
-    elif kind == "die":
-        check_int_list(val, sub)
-        _only(v, path, {kind})
-    elif kind in ("chose", "hero_name"):
-        check_text(val, sub)
-        _only(v, path, {kind, "whose"})
-    elif kind == "choice":
-        if not isinstance(val, dict) or "key" not in val or "eq" not in val:
-            _fail(sub, "must be {key, eq}")
-        _only(v, path, {kind})
-    elif kind in ("honors", "substituted"):
-        _one_of(("own", "opp"))(val, sub)
-        _only(v, path, {kind})
-    elif kind == "first_play":
-        check_bool(val, sub)
-        _only(v, path, {kind})
-    elif kind == "compare":
-        if not isinstance(val, dict) or set(val) != {"left", "op", "right"}:
-            _fail(sub, "must be {left, op, right}")
-        check_amount(val["left"], f"{sub}.left")
-        _one_of(COMPARE_OPS)(val["op"], f"{sub}.op")
-        check_amount(val["right"], f"{sub}.right")
-        _only(v, path, {kind})
-    elif kind == "drawn_weapon":
-        check_weapon(val, sub)
-        _only(v, path, {kind})
-    elif kind == "previous_same_weapon":
-        check_int(val, sub)
-        _only(v, path, {kind, "whose"})
-    elif kind in ("all", "any"):
-        if not isinstance(val, list) or not val:
-            _fail(sub, "must be a non-empty list of conditions")
-        for i, c in enumerate(val):
-            check_condition(c, f"{sub}[{i}]")
-        _only(v, path, {kind})
-    elif kind == "not":
-        check_condition(val, sub)
-        _only(v, path, {kind})
-    if "whose" in v:
-        _one_of(WHOSE)(v["whose"], f"{path}.whose")
-
-
-def _only(v: Mapping[str, Any], path: str, allowed: set[str]) -> None:
-    for key in v:
-        if key not in allowed:
-            _fail(f"{path}.{key}", "unknown field here")
 
 
 # ---------------------------------------------------------------- steps
@@ -433,11 +189,6 @@ def _check_options(v: Any, path: str) -> None:
 
 def _check_event(v: Any, path: str) -> None:
     _one_of(EVENTS)(v, path)
-
-
-def _check_true(v: Any, path: str) -> None:
-    if v is not True:
-        _fail(path, "must be true")
 
 
 _WHO = _one_of(WHO)

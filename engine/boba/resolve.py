@@ -9,6 +9,7 @@ reading coins and dice from the action's ``random``, cards from hidden zones fro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -18,6 +19,7 @@ from .errors import IllegalActionError, Need
 from .play_library import base_name, normalise_name
 from .results import Ongoing
 from .rules import BATTLES, HOT_DOGS, OTHER, PLAYERS, weapon_in
+from .vocabulary import CONDITION_WORDS, COUNT_WORDS, condition_kind
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -33,16 +35,6 @@ def _who(me: int, who: str, actor: int | None = None) -> tuple[int, ...]:
     if who == "actor":
         return (me if actor is None else actor,)
     return (me,) if who == "own" else (OTHER[me],)
-
-
-_OPS = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    ">=": lambda a, b: a >= b,
-    ">": lambda a, b: a > b,
-}
 
 
 class Cursor:
@@ -145,7 +137,7 @@ class Context:
             n = max(n, v["min"])
         return n
 
-    def _weapon_param(self, v: Any, pi: int) -> Any:
+    def weapon_param(self, v: Any, pi: int) -> Any:
         if v == "active":
             return self.s.weapon(self.me)
         if v == "chosen":
@@ -171,198 +163,23 @@ class Context:
             return self.me if self.target is None else self.target
         return self.me if self.actor is None else self.actor
 
-    def count(self, spec: dict[str, Any]) -> int:
-        s = self.s
-        name = spec["count"]
-        pi = self.whose(spec)
-        ps = s.p[pi]
-        if name == "paid":
-            return self.paid
-        if name == "heads":
-            return self.heads
-        if name == "tails":
-            return self.tails
-        if name == "die":
-            dice = self.opp_dice if pi != self.me else self.dice
-            return dice[-1] if dice else 0
-        if name == "dice_sum":
-            return sum(self.dice)
-        if name == "rolls_matching":
-            values = spec.get("values", [])
-            return sum(1 for d in self.dice if d in values)
-        if name == "hot_dogs":
-            return ps.hot_dogs
-        if name == "hot_dogs_discarded":
-            return ps.hot_dogs_discarded
-        if name == "hot_dogs_spent_this_battle":
-            return ps.spent_battle
-        if name == "heroes_in_discard":
-            w = self._weapon_param(spec.get("weapon"), pi)
-            return sum(
-                1
-                for c in ps.discard
-                if isinstance(h := s.cards[c], Hero) and (w is None or weapon_in(h.weapon, w))
+    def count(self, spec: Mapping[str, Any]) -> int:
+        """The value of the count ``spec`` names (the registry's evaluator)."""
+        word = COUNT_WORDS.get(spec["count"])
+        if word is None:
+            raise IllegalActionError(
+                "unknown_count", "CR 5.1.1", f"Unknown count {spec['count']!r}."
             )
-        if name == "cards_in_discard":
-            return len(ps.discard)
-        if name == "hand_size":
-            return len(ps.bench) + len(ps.hand)
-        if name == "hand_heroes":
-            return len(ps.bench)
-        if name == "hand_plays":
-            return len(ps.hand)
-        if name == "plays_this_battle":
-            if "min_cost" in spec:
-                return sum(1 for c in ps.plays_battle if _cost(s.cards[c]) >= spec["min_cost"])
-            return len(ps.plays_battle)
-        if name == "plays_last_battle":
-            return sum(1 for b, _c in ps.used if b == s.battle - 1)
-        if name == "battles_won":
-            return ps.results.count("won")
-        if name == "battles_lost":
-            return ps.results.count("lost")
-        if name == "battles_remaining":
-            return BATTLES - s.battle
-        if name == "battle":
-            return s.battle
-        if name == "heroes_revealed":
-            return len(ps.revealed)
-        if name == "weapon_types_revealed":
-            kinds = set()
-            for p in s.p:
-                for c in p.revealed:
-                    h = s.cards[c]
-                    if isinstance(h, Hero):
-                        kinds.add(h.weapon)
-            return len(kinds)
-        if name == "heroes_used_with_weapon":
-            w = self._weapon_param(spec.get("weapon", "active"), pi)
-            return sum(
-                1
-                for c in ps.revealed
-                if isinstance(h := s.cards[c], Hero) and weapon_in(h.weapon, w)
-            )
-        if name == "power":
-            return s.power(pi)
-        if name == "starting_power":
-            return s.hero(pi).power
-        if name == "power_margin":
-            return s.power(self.me) - s.power(self.opp)
-        if name == "extra_power_previous":
-            for rec in reversed(s.history):
-                if rec.battle == s.battle - 1:
-                    base = s.cards[rec.heroes[pi]]
-                    return max(0, rec.power[pi] - (base.power if isinstance(base, Hero) else 0))
-            return 0
-        if name == "discarded":
-            if "min_cost" in spec:
-                return sum(1 for c in self.discarded_ids if _cost(s.cards[c]) >= spec["min_cost"])
-            return self.discarded
-        if name == "drawn_power":
-            return self.drawn_power
-        if name == "drawn_cost":
-            return self.drawn_cost
-        if name == "weapon_streak":
-            w = s.weapon(pi)
-            n = 0
-            for rec in reversed(s.history):
-                h = s.cards[rec.heroes[pi]]
-                if not isinstance(h, Hero) or h.weapon != w:
-                    break
-                n += 1
-            return n
-        if name == "hot_dogs_before_cost":
-            return self.before_cost
-        if name == "shuffled":
-            return self.shuffled
-        if name == "max_cost_this_battle":
-            return max((_cost(s.cards[c]) for c in ps.plays_battle), default=-1)
-        if name == "revealed_power":
-            return self.revealed_powers.get(pi, 0)
-        if name == "power_change":
-            return s.power(pi) - s.hero(pi).power
-        if name == "win_streak":
-            n = 0
-            for r in reversed(ps.results):
-                if r != "won":
-                    break
-                n += 1
-            return n
-        raise IllegalActionError("unknown_count", "CR 5.1.1", f"Unknown count {name!r}.")
+        return word.evaluate(self, spec, self.whose(spec))
 
     # ---------------------------------------------------------------- conditions
 
-    def cond(self, c: dict[str, Any]) -> bool:
-        s = self.s
-        pi = self.whose(c)
-        if "count" in c:  # first: a count condition may carry a `weapon` parameter
-            return _in_range(self.count(c), c)
-        if "weapon" in c:
-            return weapon_in(s.weapon(pi), self._weapon_param(c["weapon"], pi))
-        if "same_weapon" in c:
-            return (s.weapon(self.me) == s.weapon(self.opp)) == bool(c["same_weapon"])
-        if "battle" in c:
-            return _in_range(s.battle, c["battle"])
-        if "previous" in c:
-            n = c.get("battles", 1)
-            res = s.p[pi].results
-            return len(res) >= n and all(r == c["previous"] for r in res[-int(n) :])
-        if "result_of" in c:
-            res = s.p[pi].results
-            i = int(c["result_of"]) - 1
-            return 0 <= i < len(res) and res[i] == str(c["is"])
-        if "result" in c:
-            mine = self.result
-            if mine is None:
-                return False
-            if pi != self.me and mine != "draw":
-                mine = "lost" if mine == "won" else "won"
-            return mine == str(c["result"])
-        if "coin" in c:
-            return self.coin == str(c["coin"])
-        if "die" in c:
-            return bool(self.dice) and self.dice[-1] in c["die"]
-        if "chose" in c:
-            return bool(self.choice("option") == c["chose"])
-        if "choice" in c:
-            return bool(self.choice(c["choice"]["key"]) == c["choice"]["eq"])
-        if "hero_name" in c:
-            return s.hero(pi).name.lower() == str(c["hero_name"]).lower()
-        if "honors" in c:
-            return (s.honors == self.me) == bool(c["honors"] == "own")
-        if "substituted" in c:
-            return s.p[self.me if c["substituted"] == "own" else self.opp].substituted
-        if "first_play" in c:
-            return (len(s.p[self.me].plays_battle) <= 1) == bool(c["first_play"])
-        if "compare" in c:
-            cmp = c["compare"]
-            return bool(_OPS[cmp["op"]](self.amount(cmp["left"]), self.amount(cmp["right"])))
-        if "drawn_weapon" in c:
-            return self.drawn_weapon is not None and weapon_in(
-                self.drawn_weapon, self._weapon_param(c["drawn_weapon"], pi)
-            )
-        if "previous_same_weapon" in c:
-            n = int(c["previous_same_weapon"])
-            before = s.p[pi].revealed[: s.battle - 1][-n:]
-            weapons = {h.weapon for cid in before if isinstance(h := s.cards[cid], Hero)}
-            return len(before) == n and len(weapons) == 1
-        if "all" in c:
-            return all(self.cond(x) for x in c["all"])
-        if "any" in c:
-            return any(self.cond(x) for x in c["any"])
-        if "not" in c:
-            return not self.cond(c["not"])
-        return False
-
-
-def _in_range(v: int, spec: Any) -> bool:
-    if isinstance(spec, int):
-        return v == spec
-    if "eq" in spec and v != spec["eq"]:
-        return False
-    if "min" in spec and v < spec["min"]:
-        return False
-    return not ("max" in spec and v > spec["max"])
+    def cond(self, c: Mapping[str, Any]) -> bool:
+        """Whether condition ``c`` holds now (the registry's evaluator; unknown: False)."""
+        kind = condition_kind(c)
+        if kind is None:
+            return False
+        return CONDITION_WORDS[kind].holds(self, c, self.whose(c))
 
 
 def _cost(card: Any) -> int:
@@ -538,7 +355,7 @@ class Resolver(Context):
             if k == "do":
                 out[k] = self.bind(v, ("chosen",))
             elif k in ("weapon", "set_weapon", "drawn_weapon") and v in refs:
-                out[k] = self._weapon_param(v, self.me)
+                out[k] = self.weapon_param(v, self.me)
             elif (
                 isinstance(v, dict)
                 and "choice" in v
@@ -582,7 +399,7 @@ class Resolver(Context):
         done = True
         w = step.get("weapon")
         for pi in _who(self.me, step.get("target", "own"), self.actor):
-            if w is not None and not weapon_in(self.s.weapon(pi), self._weapon_param(w, pi)):
+            if w is not None and not weapon_in(self.s.weapon(pi), self.weapon_param(w, pi)):
                 continue
             self.target = pi
             done = self.modify(pi, self.amount(step["power"])) and done
@@ -850,7 +667,7 @@ class Resolver(Context):
                 eligible += [
                     c
                     for c in ps.bench
-                    if w is None or weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
+                    if w is None or weapon_in(self._hero(c).weapon, self.weapon_param(w, pi))
                 ]
             if zone in ("hand", "hand_plays"):
                 eligible += ps.hand
@@ -898,7 +715,7 @@ class Resolver(Context):
             n += sum(
                 1
                 for c in ps.bench
-                if w is None or weapon_in(self._hero(c).weapon, self._weapon_param(w, pi))
+                if w is None or weapon_in(self._hero(c).weapon, self.weapon_param(w, pi))
             )
         if zone in ("hand", "hand_plays"):
             n += len(ps.hand)
@@ -1298,7 +1115,7 @@ class Resolver(Context):
                     c
                     for c in zone
                     if isinstance(h := s.cards[c], Hero)
-                    and (w is None or weapon_in(h.weapon, self._weapon_param(w, pi)))
+                    and (w is None or weapon_in(h.weapon, self.weapon_param(w, pi)))
                 ]
                 if not eligible:
                     done = False

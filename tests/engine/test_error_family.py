@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.boba.deckbuilding.formats import FormatError
+from engine.boba.effects import EffectError
 from engine.boba.errors import IllegalActionError, Need, RecordError
 from engine.boba.penalties import PenaltyError, infraction
 from engine.errors import BattledeskError
@@ -21,6 +22,7 @@ from tournaments.topcut import BracketError
 
 FIELD_ERRORS: tuple[type[BattledeskError], ...] = (
     RecordError,
+    EffectError,
     FormatError,
     PenaltyError,
     StateError,
