@@ -257,6 +257,23 @@ ROWS = [
         "a variant's own cost",
         pre=["Gavel of Justice - htd"],
     ),
+    # CR 5.1.6-5.1.7: a copied ongoing effect is a new instance, never a second one
+    row(
+        "Copycat",
+        {"power": (110, 100), "next": (110, 100), "dogs": (6, 10)},
+        "of Fire Boost: +10 once",
+        a=(100, "Fire"),
+        later_a=[(100, "Fire")],
+        pre=["Fire Boost"],
+        extra=1,
+    ),
+    row(
+        "Copycat",
+        {"power": (110, 100), "next": (110, 100), "dogs": (6, 10)},
+        "of 2 Get 10: +10 once",
+        pre=["2 Get 10"],
+        extra=1,
+    ),
     row(
         "Emergency Shutdown",
         {"power": (100, 100), "dogs": (2, 8)},
