@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,11 @@ def _library() -> dict[str, tuple[str, dict[str, Any]]]:
     return {normalise_name(k): (k, v) for k, v in plays.items() if isinstance(v, dict)}
 
 
+@lru_cache(maxsize=4096)
 def lookup_play(name: str) -> PlayDefinition | None:
-    """The library's definition of a play by name (variants resolve to their base play)."""
+    """The library's definition of a play by name (variants resolve to their base play).
+    Validated once per name and shared (frozen): every record running a play reads the same
+    effect, so its steps are parsed once (engine.boba.vocabulary.parsed_steps)."""
     lib = _library()
     key = normalise_name(name)
     base = base_name(name)

@@ -14,12 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Hero, Play
-from .effects import WEAPONS, EffectError, step_kind, validate_effect
+from .checks import WEAPONS
 from .errors import IllegalActionError, Need
-from .play_library import base_name, normalise_name
 from .results import Ongoing
 from .rules import BATTLES, HOT_DOGS, OTHER, PLAYERS, weapon_in
-from .vocabulary import CONDITION_WORDS, COUNT_WORDS, condition_kind
+from .vocabulary import (
+    CONDITION_WORDS,
+    COUNT_WORDS,
+    ParsedStep,
+    condition_kind,
+    parse_step,
+    parsed_steps,
+)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -298,31 +304,30 @@ class Resolver(Context):
     # ---------------------------------------------------------------- running
 
     def run(self, steps: Any) -> None:
-        for step in steps:
+        """Resolve a list of validated steps in order (each parsed once per effect)."""
+        for p in parsed_steps(steps):
             if self.nullified:
                 return
-            self.step(step)
+            self.do(p)
 
-    def step(self, step: dict[str, Any]) -> None:
-        kind = step_kind(step)
-        if kind == "then":
-            if self.cond(step["if"]):
-                self.run(step["then"])
-            else:
-                self.run(step.get("else", ()))
-            return
-        if "if" in step and not self.cond(step["if"]):
-            if step.get("required"):
+    def step(self, step: Mapping[str, Any]) -> None:
+        """Resolve one validated step."""
+        self.do(parse_step(step))
+
+    def do(self, p: ParsedStep) -> None:
+        """Resolve a parsed step with its word's handler, under its ``if`` (a ``then`` step
+        reads its own)."""
+        if p.cond is not None and p.kind != "then" and not self.cond(p.cond):
+            if p.required:
                 self.nullified = True  # CR 5.2.3 A
             return
-        done = getattr(self, "do_" + kind)(step)
-        if not done and step.get("required"):
+        if not p.word.handler(self, p.step) and p.required:
             self.nullified = True  # CR 5.2.3 A: the rest of the effect is nullified
 
     def ongoing(
         self,
         kind: str,
-        step: dict[str, Any],
+        step: Mapping[str, Any],
         amount: int = 0,
         battles: frozenset[int] | None = None,
     ) -> Ongoing:
@@ -391,136 +396,7 @@ class Resolver(Context):
 
     # ---------------------------------------------------------------- power
 
-    def do_power(self, step: dict[str, Any]) -> bool:
-        battles = step.get("battles", "this")
-        if battles != "this" or "while" in step:
-            self.ongoing("power", step, self.amount(step["power"]))
-            return True
-        done = True
-        w = step.get("weapon")
-        for pi in _who(self.me, step.get("target", "own"), self.actor):
-            if w is not None and not weapon_in(self.s.weapon(pi), self.weapon_param(w, pi)):
-                continue
-            self.target = pi
-            done = self.modify(pi, self.amount(step["power"])) and done
-        self.target = None
-        return done
-
-    def do_set_power(self, step: dict[str, Any]) -> bool:
-        done = True
-        for pi in _who(self.me, step.get("target", "own"), self.actor):
-            self.target = pi
-            value = self.amount(step["set_power"])
-            done = self.modify(pi, value - self.s.power(pi)) and done
-        self.target = None
-        return done
-
-    def do_power_floor(self, step: dict[str, Any]) -> bool:
-        for pi in _who(self.me, step.get("target", "own"), self.actor):
-            ps = self.s.p[pi]
-            floor = self.s.power(pi)
-            if ps.floor is None or ps.floor[1] < floor:
-                ps.floor = (self.source, floor)
-        return True
-
-    def do_invert(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        self.ongoing("invert", step)
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            opp = OTHER[pi]
-            ps = s.p[pi]
-            # "now raise": the opponent's cuts made earlier this battle turn into gains too
-            ps.mods[:] = [
-                (n, src, -a if a < 0 and s.owner.get(src) == opp else a) for n, src, a in ps.mods
-            ]
-        return True
-
-    def do_overspend(self, step: dict[str, Any]) -> bool:
-        self.ongoing("overspend", step, self.amount(step["overspend"]))
-        return True
-
-    def do_rule(self, step: dict[str, Any]) -> bool:
-        self.ongoing("rule", step)
-        return True
-
-    def do_recovery(self, step: dict[str, Any]) -> bool:
-        self.ongoing("recovery", step)
-        return True
-
-    def do_exchange_hot_dogs(self, step: dict[str, Any]) -> bool:
-        # Each player's 10 hot dogs stay available or discarded (README decision 9): the
-        # available counts switch, the discards make up the rest. Neither a loss nor a
-        # recovery, so recovery rules (Bun Shortage) do not touch it.
-        # Ghost dogs (plays that are hot dogs) stay with their owner, out of the switch.
-        a, b = self.s.p[self.me], self.s.p[self.opp]
-        ga, gb = len(a.ghost), len(b.ghost)
-        pa, pb = a.hot_dogs - ga, b.hot_dogs - gb
-        ta, tb = pa + a.hot_dogs_discarded, pb + b.hot_dogs_discarded
-        na, nb = min(pb, ta), min(pa, tb)
-        a.hot_dogs, a.hot_dogs_discarded = na + ga, ta - na
-        b.hot_dogs, b.hot_dogs_discarded = nb + gb, tb - nb
-        return True
-
-    def do_become_hot_dog(self, step: dict[str, Any]) -> bool:
-        """The play being run becomes one more hot dog for its runner (Ghost Dog, README
-        decision 9): available until spent, then discarded as a Play (PlayerState.spend). A
-        copy or a play not being run as a card (already a hot dog or discarded) cannot."""
-        ps = self.s.p[self.me]
-        cid = self.source
-        if self.play is None or self.play.id != cid or cid in ps.ghost or cid in ps.discard:
-            return False
-        ps.ghost.append(cid)
-        ps.hot_dogs += 1
-        return True
-
-    def do_swap_power(self, step: dict[str, Any]) -> bool:
-        a, b = self.s.power(self.me), self.s.power(self.opp)
-        return self.modify(self.me, b - a) & self.modify(self.opp, a - b)
-
     # ---------------------------------------------------------------- hot dogs
-
-    def do_recover(self, step: dict[str, Any]) -> bool:
-        n = self.amount(step["recover"])
-        if step.get("up_to") and isinstance(self.choice("recover"), int):
-            n = max(0, min(n, self.choice("recover")))
-        done = True
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            k = self.s.recover_hot_dogs(pi, n)
-            done = done and k >= n
-        return done or step["recover"] == "all"
-
-    def do_lose_hot_dogs(self, step: dict[str, Any]) -> bool:
-        n = self.amount(step["lose_hot_dogs"])
-        done = True
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            ps = self.s.p[pi]
-            k = ps.spend(n, by_opp=pi != self.me)
-            done = done and k == n
-        return done or step["lose_hot_dogs"] == "all"
-
-    def do_pay(self, step: dict[str, Any]) -> bool:
-        ps = self.s.p[self.me]
-        if step["pay"] == "any":
-            n = self.choice("pay")
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise _invalid(
-                    "pay",
-                    "choices.pay must say how many hot dogs to pay.",
-                    tuple(range(self.s.spendable(self.me) + 1)),
-                )
-        else:
-            n = self.amount(step["pay"])
-        if n > self.s.spendable(self.me):
-            if step["pay"] == "any":
-                raise IllegalActionError(
-                    "insufficient_hot_dogs",
-                    "CR 5.2.2",
-                    f"{PLAYERS[self.me]} cannot pay {n} hot dogs with {ps.hot_dogs}.",
-                )
-            return False
-        self.s.pay(self.me, n)
-        self.paid += n
-        return True
 
     # ---------------------------------------------------------------- cards
 
@@ -542,27 +418,6 @@ class Resolver(Context):
             return False
         self.s.p[pi].bench.append(cid)
         return True
-
-    def do_draw(self, step: dict[str, Any]) -> bool:
-        n = self.amount(step["draw"])
-        deck = step.get("deck", "plays")
-        done = True
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            for _ in range(n):
-                if deck == "heroes":
-                    ok = self.draw_hero(pi)
-                elif deck == "plays":
-                    ok = self.draw_play(pi)
-                else:
-                    nxt = self.cur.drawn[self.cur.di] if self.cur.di < len(self.cur.drawn) else None
-                    if nxt is not None and self.s.cards[nxt].kind == "hero":
-                        ok = self.draw_hero(pi)
-                    else:
-                        ok = self.draw_play(pi)
-                if not ok:
-                    done = False  # the deck is empty or drawing is prevented (if able)
-                    break
-        return done
 
     def _pick(
         self, key: str, eligible: list[str], k: int, use_drawn: bool, shared: bool = False
@@ -616,88 +471,7 @@ class Resolver(Context):
             )
         return [str(c) for c in chosen]
 
-    def do_discard(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        zone = step.get("from", "hand_plays")
-        n_raw = step["discard"]
-        done = True
-        players = _who(self.me, step.get("who", "own"), self.actor)
-        if step.get("required") and n_raw != "all":
-            # CR 5.2.3 A: a discard required to gain the effect is completed in full or not at
-            # all; when it cannot be, nothing is discarded and the effect is nullified.
-            for pi in players:
-                if self._can_discard(pi, zone, step) < self.amount(n_raw):
-                    return False
-        for pi in players:
-            ps = s.p[pi]
-            n = ALL if n_raw == "all" else self.amount(n_raw)
-            if zone == "hot_dogs":
-                k = ps.spend(n, by_opp=pi != self.me)
-                done = done and k == n
-                continue
-            if zone == "last_drawn":
-                cid = self.last_drawn
-                if cid is None or cid not in ps.hand or pi != self.me:
-                    done = False
-                    continue
-                ps.hand.remove(cid)
-                ps.discard.append(cid)
-                self.discarded += 1
-                self.discarded_ids.append(cid)
-                continue
-            if zone in ("hero_deck_top", "playbook_top"):
-                kind = "hero" if zone == "hero_deck_top" else "play"
-                k = n if kind == "hero" else min(n, ps.playbook_size)
-                got = 0
-                for _ in range(k):
-                    cid = self.next_drawn(kind, optional=kind == "hero", pi=pi)
-                    if cid is None:
-                        break
-                    ps.discard.append(cid)
-                    self.discarded_ids.append(cid)
-                    got += 1
-                if kind == "play":
-                    ps.playbook_size -= got
-                self.discarded += got
-                done = done and got == n
-                continue
-            eligible: list[str] = []
-            if zone in ("hand", "hand_heroes"):
-                w = step.get("weapon")
-                eligible += [
-                    c
-                    for c in ps.bench
-                    if w is None or weapon_in(self._hero(c).weapon, self.weapon_param(w, pi))
-                ]
-            if zone in ("hand", "hand_plays"):
-                eligible += ps.hand
-            if step.get("name") == "chosen":
-                named = self.choice("name")
-                if not isinstance(named, str) or not named.strip():
-                    names = tuple(p.name for c in eligible if isinstance(p := s.cards[c], Play))
-                    raise _invalid("name", "choices.name must name a play.", names or ("-",))
-                want = _play_key(named)
-                eligible = [
-                    c
-                    for c in eligible
-                    if isinstance(p := s.cards[c], Play) and _play_key(p.base) == want
-                ]
-            k = min(n, len(eligible))
-            shared = step.get("who") == "both"
-            picked = self._pick("discard", eligible, k, bool(step.get("random")), shared)
-            for cid in picked:
-                if cid in ps.bench:
-                    ps.bench.remove(cid)
-                    self.discarded_weapon = self._hero(cid).weapon
-                else:
-                    ps.hand.remove(cid)
-                ps.discard.append(cid)
-            self.discarded += len(picked)
-            self.discarded_ids += picked
-            done = done and (len(picked) == n or n_raw == "all")
-        return done
-
-    def _can_discard(self, pi: int, zone: str, step: dict[str, Any]) -> int:
+    def _can_discard(self, pi: int, zone: str, step: Mapping[str, Any]) -> int:
         """How many cards player pi could discard from ``zone`` for this step (the hero
         deck's size is not recorded: taken as large enough)."""
         ps = self.s.p[pi]
@@ -726,148 +500,9 @@ class Resolver(Context):
         assert isinstance(h, Hero)
         return h
 
-    def do_search(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        ps = s.p[self.me]
-        what = step["search"]
-        got = 0
-        for _ in range(step.get("count", 1)):
-            if what in ("heroes", "plays"):
-                kind = "hero" if what == "heroes" else "play"
-                if kind == "play" and ps.playbook_size <= 0:
-                    break
-                cid = self.next_drawn(kind, optional=True)
-                if cid is None:
-                    break
-                card = s.cards[cid]
-                if isinstance(card, Hero):
-                    if card.power > step.get("max_power", 10**6) or (
-                        "weapon" in step and not weapon_in(card.weapon, step["weapon"])
-                    ):
-                        raise IllegalActionError(
-                            "invalid_drawn", "CR 5.1.1", f"{cid} does not fit the search."
-                        )
-                    ps.bench.append(cid)
-                else:
-                    ps.hand.append(cid)
-                    ps.playbook_size -= 1
-            else:
-                if what == "discard_heroes":
-                    eligible = [
-                        c
-                        for c in ps.discard
-                        if isinstance(h := s.cards[c], Hero)
-                        and ("weapon" not in step or weapon_in(h.weapon, step["weapon"]))
-                    ]
-                else:
-                    done_before = {c for b, c in ps.used if b < s.battle}
-                    eligible = [c for c in ps.discard if c in done_before]
-                if not eligible:
-                    break
-                cid = self._pick("search", eligible, 1, False)[0]
-                ps.discard.remove(cid)
-                if isinstance(s.cards[cid], Hero):
-                    ps.bench.append(cid)
-                else:
-                    ps.hand.append(cid)
-                    _nullify_source(s, cid)  # CR 5.1.7: returned to hand
-            got += 1
-        return got == int(step.get("count", 1))
-
-    def do_reveal_top(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        deck = step.get("deck", "heroes")
-        kind = "hero" if deck == "heroes" else "play"
-        n = self.amount(step["reveal_top"])
-        done = True
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            ps = s.p[pi]
-            k = n if kind == "hero" else min(n, ps.playbook_size)
-            revealed: list[str] = []
-            for _ in range(k):
-                cid = self.next_drawn(kind, optional=kind == "hero", pi=pi)
-                if cid is None:
-                    break
-                revealed.append(cid)
-            keep_n = min(step.get("keep", 0), len(revealed))
-            kept = self._pick("keep", revealed, keep_n, False) if keep_n else []
-            if kept:
-                card = s.cards[kept[-1]]
-                self.drawn_cost = _cost(card)
-                if isinstance(card, Hero):
-                    self.drawn_power, self.drawn_weapon = card.power, card.weapon
-                else:
-                    self.last_drawn = card.id
-            for cid in revealed:
-                if cid in kept:
-                    (ps.bench if kind == "hero" else ps.hand).append(cid)
-                elif step.get("rest", "discard") == "discard":
-                    ps.discard.append(cid)
-                else:
-                    s.located.discard(cid)
-            if kind == "play":
-                ps.playbook_size -= len(kept)
-                if step.get("rest", "discard") == "discard":
-                    ps.playbook_size -= len(revealed) - len(kept)
-            done = done and len(revealed) == n
-        return done
-
     # ---------------------------------------------------------------- chance
 
-    def do_flip(self, step: dict[str, Any]) -> bool:
-        n = self.amount(step["flip"])
-        stop = step.get("stop_on")
-        for i in range(n):
-            if i and step.get("may_stop") and self.cur.ri >= len(self.cur.random):
-                break  # "you may flip again": the record shows the player stopped
-            r = self.next_random("coin")
-            self.coin = str(r)
-            if r == "heads":
-                self.heads += 1
-            else:
-                self.tails += 1
-            if self.s.triggers:
-                fire(self.s, "coin", self.me, self)
-            if r == stop:
-                break
-        return True
-
-    def do_roll(self, step: dict[str, Any]) -> bool:
-        n = self.amount(step["roll"])
-        stop = step.get("stop_on")
-        for i in range(n):
-            if i and step.get("may_stop") and self.cur.ri >= len(self.cur.random):
-                break  # "you may roll again": the record shows the player stopped
-            for pi in _who(self.me, step.get("who", "own"), self.actor):
-                r = self.next_random("die")
-                assert isinstance(r, int)
-                (self.dice if pi == self.me else self.opp_dice).append(r)
-                if self.s.triggers:
-                    fire(self.s, "die", pi, self)
-            if stop is not None and self.dice and self.dice[-1] in stop:
-                break
-        return True
-
     # ---------------------------------------------------------------- control
-
-    def do_choose(self, step: dict[str, Any]) -> bool:
-        options = step["choose"]
-        chosen = self.choice("option")
-        if isinstance(chosen, list):
-            i = self.cur.option_i
-            self.cur.option_i += 1
-            chosen = chosen[i] if i < len(chosen) else None
-        if chosen is None:
-            # Nothing recorded: when only one option can be done at all, it is the choice.
-            able = [name for name, steps in options.items() if self._able(steps)]
-            if len(able) == 1:
-                chosen = able[0]
-        if chosen not in options:
-            raise _invalid(
-                "option", f"choices.option must be one of {', '.join(options)}.", tuple(options)
-            )
-        self.run(options[chosen])
-        return True
 
     def _able(self, steps: Any) -> bool:
         """Could these steps be done now (tried on a copy of the game)? An outcome the record
@@ -883,61 +518,7 @@ class Resolver(Context):
             return exc.code in ("invalid_choice", "missing_drawn", "missing_random")
         return not trial.nullified
 
-    def do_repeat(self, step: dict[str, Any]) -> bool:
-        for _ in range(min(self.amount(step["repeat"]), 50)):
-            self.run(step["do"])
-        return True
-
     # ---------------------------------------------------------------- ongoing
-
-    def do_cost(self, step: dict[str, Any]) -> bool:
-        if step.get("card") == "chosen":
-            # one play of the runner's hand, revealed (choices.card): only it gets the change
-            hand = [c for c in self.s.p[self.me].hand if isinstance(self.s.cards[c], Play)]
-            if not hand:
-                return False
-            cid = self.choice("card")
-            if cid not in hand:
-                raise _invalid("card", "choices.card must be a play in hand.", tuple(hand))
-            self.drawn_cost = _cost(self.s.cards[cid])
-            step = {**step, "card": cid}
-        o = self.ongoing("cost", step, self.amount(step["cost"]))
-        if "plays" in step:
-            self.s.uses[o.instance] = step["plays"]
-        return True
-
-    def do_sub_cost(self, step: dict[str, Any]) -> bool:
-        self.ongoing("sub_cost", step, self.amount(step["sub_cost"]))
-        return True
-
-    def do_prevent(self, step: dict[str, Any]) -> bool:
-        self.ongoing("prevent", step)
-        return True
-
-    def do_max_plays(self, step: dict[str, Any]) -> bool:
-        self.ongoing("max_plays", step)
-        return True
-
-    def do_set_weapon(self, step: dict[str, Any]) -> bool:
-        self.ongoing("set_weapon", step)  # a "chosen" weapon is frozen by bind()
-        return True
-
-    def do_on(self, step: dict[str, Any]) -> bool:
-        if step.get("hero") == "chosen":
-            # "Choose one of your unrevealed Heroes. When that Hero is revealed": the trigger
-            # follows that card through moves in the lineup and ends if it leaves (CR 3.2).
-            cid = self.chosen_hero()
-            if cid is None:
-                return False
-            rest = frozenset(range(self.s.battle, BATTLES + 1))
-            o = self.ongoing("on", {**step, "once": True}, battles=rest)
-            o.step["hero"] = cid
-        else:
-            o = self.ongoing("on", step)
-        later = self.choice("trigger")
-        if isinstance(later, dict) and step["on"] in _DETACHED_EVENTS:
-            o.step["outcomes"] = later  # a fresh dict from bind(): taken when it fires
-        return True
 
     def chosen_hero(self) -> str | None:
         """``choices.hero``: one of the runner's unrevealed heroes (the lineup's future
@@ -963,101 +544,9 @@ class Resolver(Context):
             )
         return pick
 
-    def do_cancel(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        what = step["cancel"]
-        if what == "triggering_play":
-            if self.parent is None:
-                return False
-            self.parent.nullified = True  # CR 5.1.7 / Glossary: Cancelled (cost stays paid)
-            return True
-        if what in ("ongoing", "rest_of_game"):
-            owners = _who(self.me, step.get("who", "both"), self.actor)
-            if what == "ongoing":
-                s.drop(lambda o: o.owner in owners)
-            else:
-                # "Plays that are affecting the rest of the Game" (Pulling The Plug): only
-                # effects lasting to the end of the game, not "this battle and the next".
-                s.drop(lambda o: o.owner in owners and o.step.get("battles") in _REST)
-            return True
-        # opp_plays_this_battle: their effects this battle end (CR 5.1.7, Glossary: Nullify)
-        opp_plays = set(s.p[self.opp].plays_battle)
-        s.drop(lambda o: o.source in opp_plays)
-        for ps in s.p:
-            ps.mods[:] = [m for m in ps.mods if m[1] not in opp_plays]
-            if ps.floor is not None and ps.floor[0] in opp_plays:
-                ps.floor = None
-        return True
-
-    def do_copy(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        last = None
-        for _b, cid in reversed(s.p[self.me].used):
-            if cid != self.source:
-                last = s.cards[cid]
-                break
-        if not isinstance(last, Play) or self.depth >= MAX_DEPTH:
-            return False
-        # CR 5.1.6-5.1.7: the copy is that play; its earlier ongoing instance ends.
-        _nullify_source(s, last.id)
-        sub = Resolver(s, self.me, last, self.cur, last.id, self.depth + 1)
-        sub.run(last.effect)
-        return not sub.nullified
-
-    def do_run(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        runner = self.opp if step.get("who") == "opp" else self.me
-        ps = s.p[runner]
-        where = step["run"]
-        nested = self.choice("run")
-        nested = nested if isinstance(nested, dict) else {}
-        if self.depth >= MAX_DEPTH:
-            return False
-        if where == "last_drawn":
-            cid = self.last_drawn
-            if cid is None or cid not in ps.hand:
-                return False
-            ps.hand.remove(cid)
-        elif where == "hand":
-            cid = nested.get("card")
-            if cid not in ps.hand:
-                if not ps.hand:
-                    return False
-                raise _invalid("run", "choices.run.card must be a play in hand.", tuple(ps.hand))
-            ps.hand.remove(cid)
-        else:
-            if ps.playbook_size <= 0:
-                return False
-            cid = self.next_drawn("play", pi=runner)
-            ps.playbook_size -= 1
-        assert isinstance(cid, str)
-        play = s.cards[cid]
-        assert isinstance(play, Play)
-        if not step.get("free"):
-            cost = s.play_cost(runner, play, charge=True)
-            if cost > s.spendable(runner):
-                ps.discard.append(cid)
-                return False
-            s.pay(runner, cost)
-        cur = Cursor(None)
-        cur.random, cur.drawn, cur.ri, cur.di = (
-            self.cur.random,
-            self.cur.drawn,
-            self.cur.ri,
-            self.cur.di,
-        )
-        cur.choices = nested.get("choices", {}) if isinstance(nested.get("choices"), dict) else {}
-        start_play(s, runner, play)
-        sub = Resolver(s, runner, play, cur, cid, self.depth + 1)
-        sub.run(play.effect)
-        self.cur.ri, self.cur.di = cur.ri, cur.di
-        if cid not in ps.ghost:  # a play that became a hot dog stays one (Ghost Dog)
-            ps.discard.append(cid)
-        return True
-
     # ---------------------------------------------------------------- heroes
 
-    def _replace_future(self, step: dict[str, Any]) -> bool:
+    def _replace_future(self, step: Mapping[str, Any]) -> bool:
         """Every face-down hero of the future battles is discarded and replaced, in battle
         order, by the top card of the hero deck (ids from `drawn`; if able)."""
         s = self.s
@@ -1074,159 +563,6 @@ class Resolver(Context):
                     s.hero_left(ps.lineup[slot])  # discarded unrevealed (CR 3.2)
                 ps.lineup[slot] = new
         return done
-
-    def do_replace_hero(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        where = step["replace_hero"]
-        if step.get("slots") == "future":
-            return self._replace_future(step)
-        old_to = step.get("old_to", "discard")
-        slot = s.battle - 1
-        done = True
-        chosen = self.choice("hero")
-        if step.get("may") and chosen is False:
-            return True  # "you can replace": declined (choices.hero false)
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            ps = s.p[pi]
-            w = step.get("weapon")
-            new: str | None = None
-            if where == "hero_deck_top":
-                new = self.next_drawn("hero", optional=True, pi=pi)
-            elif where == "future":
-                b = self.choice("battle")
-                if not isinstance(b, int) or not s.battle < b <= BATTLES:
-                    raise _invalid(
-                        "battle",
-                        "choices.battle must name a future battle.",
-                        tuple(range(s.battle + 1, BATTLES + 1)),
-                    )
-                new = ps.lineup[b - 1]
-                ps.lineup[b - 1] = ps.lineup[slot]
-                ps.lineup[slot] = new
-                ps.clear_hero()
-                ps.revealed[-1:] = [new]
-                if s.triggers:
-                    # the hero swapped in is revealed now: effects following it fire
-                    fire(s, "reveal", pi, self, hero_only=True)
-                continue
-            else:
-                zone = ps.bench if where == "hand" else ps.discard
-                eligible = [
-                    c
-                    for c in zone
-                    if isinstance(h := s.cards[c], Hero)
-                    and (w is None or weapon_in(h.weapon, self.weapon_param(w, pi)))
-                ]
-                if not eligible:
-                    done = False
-                    continue
-                pick = chosen.get(PLAYERS[pi]) if isinstance(chosen, dict) else chosen
-                if len(eligible) == 1 and pick is None:
-                    pick = eligible[0]
-                if pick not in eligible:
-                    raise _invalid(
-                        "hero",
-                        f"choices.hero must be one of: {', '.join(eligible)}.",
-                        tuple(eligible),
-                    )
-                new = str(pick)
-                zone.remove(new)
-            if new is None:
-                done = False
-                continue
-            old = ps.lineup[slot]
-            ps.lineup[slot] = new
-            if old_to == "hand":
-                ps.bench.append(old)
-            else:
-                ps.discard.append(old)
-            ps.clear_hero()  # CR 3.2: the old hero's effects end; the new one starts fresh
-            if s.triggers:
-                s.hero_left(old)
-            if ps.revealed:
-                ps.revealed[-1] = new
-            for _ in range(step.get("draw_heroes", 0)):
-                if not self.draw_hero(pi):
-                    break
-        return done
-
-    def do_reorder(self, step: dict[str, Any]) -> bool:
-        ps = self.s.p[self.me]
-        future = ps.lineup[self.s.battle :]
-        order = self.choice("order")
-        if not isinstance(order, list) or sorted(map(str, order)) != sorted(future):
-            raise _invalid(
-                "order",
-                "choices.order must list the future heroes in a new order.",
-                (future, future[::-1]),
-            )
-        ps.lineup[self.s.battle :] = [str(x) for x in order]
-        return True
-
-    def do_shuffle(self, step: dict[str, Any]) -> bool:
-        s = self.s
-        what = step["shuffle"]
-        for pi in _who(self.me, step.get("who", "own"), self.actor):
-            ps = s.p[pi]
-            if what == "hand_plays":
-                moved = ps.hand[:]
-                ps.hand.clear()
-                ps.playbook_size += len(moved)
-            elif what == "hand_heroes":
-                moved = ps.bench[:]
-                ps.bench.clear()
-            else:
-                prev = {c for b, c in ps.used if b < s.battle}
-                moved = [
-                    c
-                    for c in ps.discard
-                    if (what == "discard")
-                    or (what == "discard_heroes" and isinstance(s.cards[c], Hero))
-                    or (what == "used_plays" and c in prev)
-                ]
-                if "count" in step:  # the player picks that many (choices.shuffle)
-                    k = int(step["count"])
-                    if len(moved) < k:
-                        return False
-                    moved = self._pick("shuffle", moved, k, False)
-                for c in moved:
-                    ps.discard.remove(c)
-                    if isinstance(s.cards[c], Play):
-                        ps.playbook_size += 1
-                        _nullify_source(s, c)  # CR 5.1.7
-            for c in moved:
-                s.located.discard(c)
-            self.shuffled += len(moved)
-        return True
-
-    def do_end_battle(self, step: dict[str, Any]) -> bool:
-        self.s.play_ended = True
-        return True
-
-    def do_honors(self, step: dict[str, Any]) -> bool:
-        who = step["honors"]
-        if who == "chosen":
-            pick = self.choice("honors")
-            if pick not in PLAYERS:
-                raise _invalid("honors", "choices.honors must be 'A' or 'B'.", PLAYERS)
-            self.s.honors_next = PLAYERS.index(pick)
-        else:
-            self.s.honors_next = self.me if who == "own" else self.opp
-        return True
-
-    def do_look(self, step: dict[str, Any]) -> bool:
-        return True
-
-    def do_judge(self, step: dict[str, Any]) -> bool:
-        ruling = self.choice("judge")
-        if ruling is None:
-            return True
-        try:
-            steps = validate_effect(ruling, "choices.judge")
-        except EffectError as exc:
-            raise IllegalActionError("invalid_choice", "CR 5.1.1", exc.args[0]) from None
-        self.run(steps)
-        return True
 
 
 def _nullify_source(s: GameState, source: str) -> None:
@@ -1297,11 +633,6 @@ def _inverted(s: GameState, pi: int) -> bool:
     return False
 
 
-def _play_key(name: str) -> str:
-    """A play's base name, normalised: "called shot - HTD" and "Called Shot" match."""
-    return normalise_name(base_name(name))
-
-
 def fire(
     s: GameState, event: str, actor: int | None, parent: Resolver | None, hero_only: bool = False
 ) -> None:
@@ -1346,10 +677,10 @@ def fire(
 def _run_detached(r: Resolver, steps: Any) -> None:
     """Triggers outside any action (battle start/end): play draws become due ``draw``
     actions; outcomes nobody recorded are skipped (if able)."""
-    for step in steps:
+    for p in parsed_steps(steps):
         if r.nullified:
             return
-        kind = step_kind(step)
+        step, kind = p.step, p.kind
         if kind == "draw" and step.get("deck", "plays") == "plays":
             if "if" in step and not r.cond(step["if"]):
                 continue
@@ -1364,7 +695,7 @@ def _run_detached(r: Resolver, steps: Any) -> None:
             _run_detached(r, branch)
             continue
         try:
-            r.step(step)
+            r.do(p)
         except IllegalActionError:
             continue
 
@@ -1394,3 +725,8 @@ def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
     ):
         return None
     return amount
+
+
+# The step words' handlers (engine/boba/steps.py) register themselves in the vocabulary; they
+# need the resolver above, so they are loaded last.
+from . import steps as _steps  # noqa: E402, F401

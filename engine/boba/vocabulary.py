@@ -660,3 +660,108 @@ def _any(ctx: Context, c: Spec, pi: int) -> bool:
 @condition("not", "the condition does not hold", _checking("not", check_condition))
 def _not(ctx: Context, c: Spec, pi: int) -> bool:
     return not ctx.cond(c["not"])
+
+
+# ================================================================= steps
+# The step words register from engine/boba/steps.py (their handlers need the resolver):
+# importing engine.boba.effects (or engine.boba.resolve) loads them.
+
+if TYPE_CHECKING:
+    from .resolve import Resolver
+
+
+@dataclass(frozen=True, slots=True)
+class StepWord:
+    """A step kind: ``check`` validates its main value, ``field_checks`` the extra fields it
+    accepts (``fields`` their names), ``whole`` (optional) the step as a whole; ``handler``
+    does it (True: done in full, for CR 5.2.3 A)."""
+
+    name: str
+    doc: str
+    check: Checker
+    field_checks: Mapping[str, Checker]
+    handler: Callable[[Resolver, Spec], bool]
+    whole: Callable[[Spec, str], None] | None = None
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(self.field_checks)
+
+
+STEP_WORDS: dict[str, StepWord] = {}
+
+
+def step_word(
+    name: str,
+    doc: str,
+    check: Checker,
+    fields: Mapping[str, Checker] | None = None,
+    whole: Callable[[Spec, str], None] | None = None,
+) -> Callable[[Callable[[Resolver, Spec], bool]], Callable[[Resolver, Spec], bool]]:
+    """Register the decorated handler as the step kind ``name`` (the function is returned
+    unchanged)."""
+
+    def register(handler: Callable[[Resolver, Spec], bool]) -> Callable[[Resolver, Spec], bool]:
+        STEP_WORDS[name] = StepWord(name, doc, check, dict(fields or {}), handler, whole)
+        return handler
+
+    return register
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedStep:
+    """A validated step, read once: its word (kind and handler), its ``if`` condition, whether
+    it is ``required`` (CR 5.2.3 A), and the step object its handler reads."""
+
+    kind: str
+    word: StepWord
+    step: Spec
+    cond: Spec | None
+    required: bool
+
+
+def parse_step(step: Spec) -> ParsedStep:
+    """Read one validated step (its kind is its one registered key)."""
+    if not STEP_WORDS:
+        from . import steps  # noqa: F401  (registers the step words)
+    for key in step:
+        word = STEP_WORDS.get(key)
+        if word is not None:
+            cond = step.get("if")
+            return ParsedStep(key, word, step, cond, bool(step.get("required")))
+    fail("step", "no kind")
+
+
+_PARSED: dict[int, tuple[object, tuple[ParsedStep, ...]]] = {}
+_PARSED_MAX = 4096
+_NESTED = ("then", "else", "do")  # keys whose value is a list of steps (and choose's options)
+
+
+def parsed_steps(steps: Any) -> tuple[ParsedStep, ...]:
+    """The steps of an effect, parsed once per effect: a play's effect (a tuple, as
+    :func:`~engine.boba.effects.validate_effect` returns it) is parsed with the step lists
+    nested in it on first use and kept; any other list (an ongoing effect's bound ``do``) is
+    parsed when it runs."""
+    key = id(steps)
+    hit = _PARSED.get(key)
+    if hit is not None and hit[0] is steps:
+        return hit[1]
+    out = tuple(parse_step(st) for st in steps)
+    if isinstance(steps, tuple):
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = (steps, out)
+        _keep_nested(out)
+    return out
+
+
+def _keep_nested(parsed: tuple[ParsedStep, ...]) -> None:
+    """Parse and keep the step lists nested in a kept effect (they live as long as it)."""
+    for p in parsed:
+        nested: list[Any] = [p.step[k] for k in _NESTED if isinstance(p.step.get(k), list)]
+        if p.kind == "choose" and isinstance(p.step["choose"], dict):
+            nested += p.step["choose"].values()
+        for steps in nested:
+            out = tuple(parse_step(st) for st in steps)
+            _PARSED[id(steps)] = (steps, out)
+            _keep_nested(out)

@@ -14,6 +14,7 @@ from engine.boba.effects import COND_KINDS, COUNTS, EVENTS, STEP_KINDS, EffectEr
 from engine.boba.vocabulary import (
     CONDITION_WORDS,
     COUNT_WORDS,
+    STEP_WORDS,
     check_condition,
     condition_kind,
 )
@@ -100,9 +101,12 @@ def test_the_condition_table_names_exactly_the_registered_conditions() -> None:
 def test_the_step_kind_list_names_exactly_the_registered_steps() -> None:
     listed = re.findall(r"^- \*\*(\w+)\*\*", _section("### Step kinds"), re.MULTILINE)
     assert len(listed) == len(set(listed)), "a step kind listed twice"
-    assert set(listed) == set(STEP_KINDS)
+    assert set(listed) == set(STEP_WORDS)
+    assert STEP_KINDS is STEP_WORDS  # effects' view is the registry itself
 
 
 def test_every_registered_word_has_its_documentation() -> None:
-    for word in [*COUNT_WORDS.values(), *CONDITION_WORDS.values()]:
+    for word in [*COUNT_WORDS.values(), *CONDITION_WORDS.values(), *STEP_WORDS.values()]:
         assert word.doc.strip(), word.name
+    for step in STEP_WORDS.values():
+        assert callable(step.handler) and callable(step.check), step.name

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
-from engine.boba import ENGINE_VERSION
+from engine.boba import ENGINE_VERSION, vocabulary
 from engine.boba import state as state_module
 from engine.boba.__main__ import main
 from engine.boba.replay import EXIT_INTERNAL, describe, replay, replay_text, what_if
@@ -120,3 +121,20 @@ def test_a_rules_verdict_is_still_exit_1() -> None:
     assert r.exit_status == 1
     assert r.error is not None and r.error.code != "internal_error"
     assert "engine_version" not in r.to_json()["error"]
+
+
+def test_a_step_handler_raising_keyerror_is_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug in a registered step handler (the registry's entry) surfaces as exit 3."""
+
+    def boom(*_args: Any) -> bool:
+        raise KeyError("target")
+
+    for name, word in list(vocabulary.STEP_WORDS.items()):
+        monkeypatch.setitem(vocabulary.STEP_WORDS, name, replace(word, handler=boom))
+    monkeypatch.setattr(vocabulary, "_PARSED", {})  # parsed steps hold their word
+    assert main(["replay", str(FULL_GAME), "--json"]) == 3
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert err["code"] == "internal_error" and err["exception"] == "KeyError: 'target'"
+    assert err["action"] == FIRST_RUN
