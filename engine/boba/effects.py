@@ -16,7 +16,7 @@ amount
     scales with a count of the game state (:data:`COUNTS`). Counts take optional parameters
     (``"whose"``, ``"weapon"``, ``"values"``).
 condition (COND)
-    A JSON object whose kind is the one key of :data:`CONDITIONS` it carries, e.g.
+    A JSON object whose kind is the one key of :data:`COND_KINDS` it carries, e.g.
     ``{"weapon": "Fire"}``, ``{"count": "hot_dogs", "max": 1}``, ``{"all": [COND, ...]}``.
 whose / who / target
     Seen from the player who runs the Play: ``own``, ``opp`` or ``both``.
@@ -34,8 +34,10 @@ in order, from the action's ``random`` list (README decision 10); cards drawn, s
 revealed from hidden zones come from the action's ``drawn`` list; decisions come from the
 action's ``choices`` object under the keys documented per step.
 
-This module only describes and validates; :mod:`engine.boba.resolve` gives the steps their
-meaning.
+Each word (step kind, condition, count) is one registry entry holding its documentation, its
+checker and its handler: counts and conditions in :mod:`engine.boba.vocabulary`, step kinds
+in :mod:`engine.boba.steps`. This module validates effects with those entries (and keeps the
+value sets and the names other modules import); :mod:`engine.boba.resolve` resolves them.
 """
 
 from __future__ import annotations
