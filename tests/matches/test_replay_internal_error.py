@@ -46,3 +46,24 @@ def test_replay_api_answers_an_engine_bug_with_the_clis_json(
     assert any(
         r.name == "engine.boba.replay" and r.exc_info is not None for r in caplog.records
     ), "the exception is logged with its traceback"
+
+
+def test_the_adjudication_page_shows_an_engine_bug_as_no_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.matches.test_adjudication import _client, _scene, _url
+
+    def fail(*_args: Any, **_kwargs: Any) -> NoReturn:
+        raise KeyError("effect")
+
+    monkeypatch.setattr(state_module, "run_play", fail)
+    scene = _scene()
+    response = _client(scene["judge"]).post(
+        _url(scene["call"]), {"op": "replay", "record": FULL_GAME.read_text()}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Engine failure at action 2: not a verdict on the record" in html
+    assert "<code>internal_error</code>" in html
+    assert "Illegal action" not in html
+    assert '<mark class="adj-rule">None</mark>' not in html
