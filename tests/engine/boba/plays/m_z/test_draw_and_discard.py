@@ -253,6 +253,14 @@ ROWS = [
         run={"drawn": ["x1", "x2"]},
     ),
     row(
+        "Recycle",  # a play used this battle is not from an earlier battle: it stays
+        {"discard_has": {"A": ["a2"]}, "playbook": {"A": 24}, "hot_dogs": {"A": 8}},
+        tag="used this battle",
+        hand_a={"a2": ZERO},
+        pre_a=["a2"],
+        run={"drawn": ["x1", "x2"]},
+    ),
+    row(
         "Recycle - htd",
         {"hand_has": {"A": ["x1", "x2"]}, "discard_lacks": {"A": ["a2"]}, "hot_dogs": {"A": 9}},
         hand_a={"a2": ZERO},

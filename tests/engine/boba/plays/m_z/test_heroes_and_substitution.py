@@ -32,7 +32,7 @@ ROWS = [
     ),
     row(
         "Polished Comeback",
-        {"hero": {"A": "A2"}},
+        {"hero": {"A": "A2"}, "hot_dogs": {"A": 7}},  # 2 for the substitution, 1 for the card
         tag="no steel hero",
         a=[(130, "Ice"), *[100] * 6],
         before_runs=SUB_BATTLE_1,

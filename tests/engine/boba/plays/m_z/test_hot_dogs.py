@@ -106,6 +106,12 @@ ROWS = [
         run={"drawn": ["x1"]},
     ),
     row(
+        "Updog",  # neither has fewer: nothing happens
+        {"hot_dogs": {"A": 5, "B": 5}, "hand": {"A": [], "B": []}},
+        tag="equal",
+        hot_dogs=(5, 5),
+    ),
+    row(
         "Plays Or Dogs?",
         {"hot_dogs": {"A": 7}, "hand": {"A": []}, "discard_has": {"A": ["a2", "a3"]}},
         tag="dogs",
@@ -222,6 +228,25 @@ ROWS = [
         {"power": {"A": 200}, "winner": "B", "hot_dogs": {"A": 0}},
         a=[200] * 7,
         hot_dogs=(5, 10),
+    ),
+    row(
+        "Snack Sanction",  # for the rest of the game, and for neither player: B next battle
+        {"hot_dogs": {"A": 9, "B": 5}},
+        tag="opponent, next battle",
+        hot_dogs=(10, 5),
+        hand_b={"b1": named("Roller Dogs")},
+        after=1,
+        after_b=[{"player": "B", "do": "run", "card": "b1", "random": [6]}],
+    ),
+    row(
+        "Ultimatum Dog",  # for the rest of the game: A ends battle 2's turn at 0 and loses it
+        {"winner": "A", "winner+1": "B", "power+1": {"A": 200}, "hot_dogs": {"A": 0}},
+        tag="next battle",
+        a=[200] * 7,
+        hot_dogs=(6, 10),
+        hand_a={"a2": play("one", 1)},
+        after=1,
+        after_a=["a2"],
     ),
     row(
         "Ultimatum Dog",

@@ -211,6 +211,14 @@ ROWS = [
         post_a=["a2"],
     ),
     row(
+        "Only Steel",  # all heroes, for the rest of the game: B's own hero next battle
+        {"power+1": {"B": 115}, "hot_dogs": {"A": 7, "B": 9}},
+        tag="next battle, own hero",
+        hand_b={"b1": named("Rusted Edge")},
+        after=1,
+        after_b=["b1"],
+    ),
+    row(
         "Only Steel - htd",
         {"power": {"A": 115}, "hot_dogs": {"A": 7}},
         hand_a={"a2": named("Rusted Edge")},
@@ -365,6 +373,14 @@ ROWS = [
         tag="two plays",
         hand_b={"b1": ZERO, "b2": ZERO},
         b_runs=["b1", "b2"],
+    ),
+    row(
+        "Play Surge",  # run second, after B's three plays
+        {"power": {"A": 115}},
+        tag="second player",
+        honors="B",
+        hand_b={"b1": ZERO, "b2": ZERO, "b3": ZERO},
+        b_runs=["b1", "b2", "b3"],
     ),
     # ------------------------------------------------------------- nullifying
     row(

@@ -109,7 +109,7 @@ ROWS = [
     ),
     row("QB Sneak", {"power": {"A": 101}, "hot_dogs": {"A": 9}}),
     row("QB Sneak - htd", {"power": {"A": 101}, "hot_dogs": {"A": 10}}),
-    row("QB Sneak", {"power": {"A": 110}}, tag="not tied", a=[110] * 7),
+    row("QB Sneak", {"power": {"A": 110}, "hot_dogs": {"A": 9}}, tag="not tied", a=[110] * 7),
     row("Rally Cap", {"power": {"A": 120}, "hot_dogs": {"A": 8}}, b=[115] * 7),
     row("Rally Cap - htd", {"power": {"A": 120}, "hot_dogs": {"A": 9}}, b=[115] * 7),
     row("Rally Cap", {"power": {"A": 100}}, tag="losing by 10", b=[110] * 7),
