@@ -29,6 +29,7 @@ class BattleFlow(OngoingRules):
             ps.overspent = 0
             ps.plays_battle = []
             ps.spent_battle = 0
+            ps.discarded_battle = 0
             ps.recovered_battle = 0
             ps.substituted = False
             ps.decided = False

@@ -79,6 +79,9 @@ class OngoingRules(Position):
                 w = o.step.get("weapon")
                 if w is not None and not weapon_in(self.weapon(pi, b), w):
                     continue
+                hero = o.step.get("hero")
+                if hero is not None and self.p[pi].lineup[b - 1] != hero:
+                    continue  # "this Hero": it protects that card only (CR 3.2)
                 return True
         return False
 
@@ -113,8 +116,10 @@ class OngoingRules(Position):
     def pay(self, pi: int, n: int) -> None:
         """pi spends n hot dogs (n <= spendable): available ones first, then the overspend."""
         ps = self.p[pi]
-        ps.overspent += n - ps.spend(n)
+        over = n - ps.spend(n)
+        ps.overspent += over
         ps.spent_battle += n
+        ps.discarded_battle += over  # spent on credit (Student Loan): paid all the same
 
     def must_substitute(self, pi: int) -> bool:
         """A play forces pi to substitute now and pi is able to (bench, hot dogs, allowed)."""

@@ -24,6 +24,7 @@ class PlayerState:
         "bench",
         "decided",
         "discard",
+        "discarded_battle",
         "floor",
         "ghost",
         "hand",
@@ -66,6 +67,8 @@ class PlayerState:
         # instantaneous modifiers on the active hero: (serial, source, amount)
         self.mods: list[tuple[int, str, int]] = []
         self.spent_battle = 0
+        # hot dogs that went to the discard this battle: paid, substitution, forced discards
+        self.discarded_battle = 0
         self.recovered_battle = 0
         self.substituted = False
         self.decided = False
@@ -91,11 +94,13 @@ class PlayerState:
             k = min(n, self.hot_dogs)
             self.hot_dogs -= k
             self.hot_dogs_discarded += k
+            self.discarded_battle += k
             return k
         plain = self.hot_dogs - ghosts
         k = min(n, plain if by_opp else self.hot_dogs)
         from_plain = min(k, plain)
         self.hot_dogs -= k
+        self.discarded_battle += k
         self.hot_dogs_discarded += from_plain
         for _ in range(k - from_plain):
             self.discard.append(self.ghost.pop())
@@ -125,6 +130,7 @@ class PlayerState:
         c.revealed = self.revealed[:]
         c.mods = self.mods[:]
         c.spent_battle = self.spent_battle
+        c.discarded_battle = self.discarded_battle
         c.recovered_battle = self.recovered_battle
         c.substituted = self.substituted
         c.decided = self.decided

@@ -559,7 +559,7 @@ class Resolver(Context):
                     done = False
                     break
                 ps.discard.append(ps.lineup[slot])
-                if s.triggers:
+                if s.triggers or s.ongoing:
                     s.hero_left(ps.lineup[slot])  # discarded unrevealed (CR 3.2)
                 ps.lineup[slot] = new
         return done

@@ -562,13 +562,47 @@ def do_flip(r: Resolver, step: Spec) -> bool:
     return True
 
 
+def _check_pick(v: Any, path: str) -> None:
+    if (
+        not isinstance(v, list)
+        or not v
+        or not all(isinstance(k, str) and k.isidentifier() for k in v)
+        or len(set(v)) != len(v)
+    ):
+        fail(path, "must list the names of the choices that pick a die face")
+
+
+_DIE_FACES = (1, 2, 3, 4, 5, 6)
+
+
+def _check_picks(r: Resolver, keys: list[str]) -> None:
+    """Numbers picked before a die roll (choices named by ``pick``): each a face of the die,
+    1-6, and each different from the ones picked before it (Crystal Ball: "your opponent
+    picks a different number")."""
+    taken: list[int] = []
+    for key in keys:
+        n = r.choice(key)
+        options = tuple(f for f in _DIE_FACES if f not in taken)
+        if not isinstance(n, int) or isinstance(n, bool) or n not in options:
+            other = ", ".join(f"choices.{k} ({t})" for k, t in zip(keys, taken, strict=False))
+            raise _invalid(
+                key,
+                f"choices.{key} must be a number from 1 to 6"
+                + (f" other than {other}." if taken else "."),
+                options,
+            )
+        taken.append(n)
+
+
 @step_word(
     "roll",
-    "roll dice (from random)",
+    "roll dice (from random); `pick`: the choices naming a face first (1-6, all different)",
     check_amount,
-    {"who": _WHO, "stop_on": check_int_list, "may_stop": check_bool},
+    {"who": _WHO, "stop_on": check_int_list, "may_stop": check_bool, "pick": _check_pick},
 )
 def do_roll(r: Resolver, step: Spec) -> bool:
+    if "pick" in step:
+        _check_picks(r, step["pick"])
     n = r.amount(step["roll"])
     stop = step.get("stop_on")
     for i in range(n):
@@ -666,19 +700,31 @@ def do_sub_cost(r: Resolver, step: Spec) -> bool:
     return True
 
 
+def _check_prevent(v: Spec, path: str) -> None:
+    if "hero" in v and v.get("who", "own") == "both":
+        fail(f"{path}.hero", "a prevention that follows a hero protects one player's hero")
+
+
 @step_word(
     "prevent",
-    "forbid something for a time",
+    "forbid something for a time (hero: only while that active hero stays, CR 3.2)",
     _one_of(PREVENTS),
     {
         "who": _WHO,
         "battles": check_battles,
         "weapon": check_weapon,
         "until": _one_of(("win",)),
+        "hero": _one_of(("active",)),
     },
+    whole=_check_prevent,
 )
 def do_prevent(r: Resolver, step: Spec) -> bool:
-    r.ongoing("prevent", step)
+    o = r.ongoing("prevent", step)
+    if step.get("hero") == "active":
+        # "This Hero can't ...": the protection follows the active hero and ends when it
+        # leaves the battle zone (CR 3.2); a hero replacing it is not protected.
+        (pi,) = _who(r.me, step.get("who", "own"), r.actor)
+        o.step["hero"] = r.s.p[pi].lineup[r.s.battle - 1]
     return True
 
 
@@ -715,6 +761,9 @@ def do_replace_hero(r: Resolver, step: Spec) -> bool:
     if step.get("may") and chosen is False:
         return True  # "you can replace": declined (choices.hero false)
     for pi in _who(r.me, step.get("who", "own"), r.actor):
+        if pi != r.me and s.ongoing and s.is_prevented("opp_effects", pi):
+            done = False  # Immunity: the opponent's play can't move this hero (if able)
+            continue
         ps = s.p[pi]
         w = step.get("weapon")
         new: str | None = None
@@ -769,7 +818,7 @@ def do_replace_hero(r: Resolver, step: Spec) -> bool:
         else:
             ps.discard.append(old)
         ps.clear_hero()  # CR 3.2: the old hero's effects end; the new one starts fresh
-        if s.triggers:
+        if s.triggers or s.ongoing:
             s.hero_left(old)
         if ps.revealed:
             ps.revealed[-1] = new

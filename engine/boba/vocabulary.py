@@ -144,6 +144,15 @@ def _hot_dogs_spent_this_battle(ctx: Context, spec: Spec, pi: int) -> int:
     return ctx.s.p[pi].spent_battle
 
 
+@count(
+    "hot_dogs_discarded_this_battle",
+    "hot dogs that went to the discard this battle: paid, substitution and forced discards"
+    " (whose)",
+)
+def _hot_dogs_discarded_this_battle(ctx: Context, spec: Spec, pi: int) -> int:
+    return ctx.s.p[pi].discarded_battle
+
+
 @count("heroes_in_discard", "heroes in the discard pile, optionally of `weapon` (whose)")
 def _heroes_in_discard(ctx: Context, spec: Spec, pi: int) -> int:
     s = ctx.s

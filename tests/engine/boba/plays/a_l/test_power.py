@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.boba.plays.a_l._table import check, disagreement, prep, row, scene
+from tests.engine.boba.plays.a_l._table import check, prep, row, scene
 
 DISCARD_2 = (prep({"discard": 2, "from": "hand_heroes"}), {"choices": {"discard": ["AB1", "AB2"]}})
 DISCARD_3 = (
@@ -172,11 +172,6 @@ ROWS = [
         "2 discarded to the opponent's Hungry Demands",
         honors="B",
         opp_runs=["Hungry Demands"],
-        marks=disagreement(
-            "Hot Dog Dominance",
-            "counts every hot dog you discarded this battle; the engine counts only those paid"
-            " (a forced discard such as Hungry Demands gives nothing)",
-        ),
     ),
     row(
         "I Get Some, You Get Some.",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.engine.boba.helpers import act, run_json
-from tests.engine.boba.plays.a_l._table import check, disagreement, row, scene
+from tests.engine.boba.plays.a_l._table import check, row, scene
 
 ROWS = [
     row("Full Court Press", {"error": "plays_prevented"}, opp_runs=["Buff Up 15"]),
@@ -39,11 +39,6 @@ ROWS = [
         {"heroes": ("A1", "B1"), "power": (100, 100), "dogs": (9, 8)},
         "the opponent's Forced Retreat cannot discard it",
         opp_runs=[("Forced Retreat", {"choices": {"hero": "AB1"}})],
-        marks=disagreement(
-            "Immunity",
-            "the hero can't be affected in any way by the opponent's plays; the engine lets"
-            " the opponent's Forced Retreat discard and replace it",
-        ),
     ),
     row("Indestructible", {"power": (100, 100), "dogs": (9, 6)}, opp_runs=["Gavel of Justice"]),
     row(
