@@ -67,7 +67,12 @@ ROWS = [
     row("One-And-One", {"power": {"A": 100}}, tag="tails", run={"random": [T]}),
     row("One-And-One - htd", {"power": {"A": 110}, "hot_dogs": {"A": 10}}, run={"random": [H, T]}),
     row("Pre-Game Ritual", {"power": {"A": 115}, "hot_dogs": {"A": 9}}, run={"random": [H, T, H]}),
-    row("Pre-Game Ritual", {"power": {"A": 100}}, tag="1 heads", run={"random": [T, T, H]}),
+    row(
+        "Pre-Game Ritual",
+        {"power": {"A": 100}, "hot_dogs": {"A": 9}},
+        tag="1 heads",
+        run={"random": [T, T, H]},
+    ),
     row(
         "Risky Recovery",
         {"hot_dogs": {"A": 8}, "hand": {"B": ["x1", "x2"]}},
