@@ -41,6 +41,27 @@ ROWS = [
         opp_runs=[("Forced Retreat", {"choices": {"hero": "AB1"}})],
     ),
     row("Indestructible", {"power": (100, 100), "dogs": (9, 6)}, opp_runs=["Gavel of Justice"]),
+    # "this hero": a hero that replaces it is not protected (CR 3.2)
+    row(
+        "Indestructible",
+        {"heroes": ("AD3", "B1"), "power": (90, 100), "dogs": (6, 6)},
+        "not the hero replacing it",
+        post=[("Blind Substitution", {"drawn": ["AD3"]})],
+        opp_runs=["Gavel of Justice"],
+    ),
+    row(
+        "Immunity",
+        {"heroes": ("AD3", "B1"), "power": (90, 100), "dogs": (6, 6)},
+        "not the hero replacing it",
+        post=[("Blind Substitution", {"drawn": ["AD3"]})],
+        opp_runs=["Gavel of Justice"],
+    ),
+    row(
+        "Immunity",
+        {"heroes": ("A1", "BD3"), "power": (100, 120), "dogs": (9, 7)},
+        "the opponent's Leave It To Fate replaces only their own hero",
+        opp_runs=[("Leave It To Fate", {"drawn": ["BD3"]})],
+    ),
     row(
         "Indestructible",
         {"power": (115, 110)},
