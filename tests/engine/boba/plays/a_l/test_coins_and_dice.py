@@ -23,6 +23,20 @@ ROWS = [
     row("3rd Time Charm - htd", {"power": (200, 100), "dogs": (9, 10)}, random=[H, H, H]),
     row("1/6 For 15", {"power": (0, 100), "dogs": (9, 10)}, "rolls 1", random=[1]),
     row("1/6 For 15", {"power": (115, 100)}, "rolls 3", random=[3]),
+    row(
+        "1/6 For 15",
+        {"power": (0, 100), "dogs": (7, 10)},
+        "rolls 1 after a buff",
+        pre=["Buff Up 15"],
+        random=[1],
+    ),
+    row(
+        "1/6 For 15",  # CR 5.1.2: effects resolve in order; a later buff counts from 0
+        {"power": (15, 100), "dogs": (7, 10)},
+        "a later buff counts",
+        post=["Buff Up 15"],
+        random=[1],
+    ),
     # 2 heads: one card drawn, one hot dog back (5 - 2 + 1)
     row(
         "Add Firepower",

@@ -23,7 +23,13 @@ ROWS = [
     row("Another Man's Treasure", {"heroes": ("A1", "B1")}, "empty discard"),
     row(
         "Don't Call It A Comeback",
-        {"heroes": ("AB1", "B1"), "power": (150, 100), "dogs": (9, 10)},
+        {
+            "heroes": ("AB1", "B1"),
+            "power": (150, 100),
+            "dogs": (9, 10),
+            "bench": (3, 4),
+            "discard": (3, 0),  # the prep play, A1 and the card itself
+        },
         bench=[(150, "Ice"), (120, "Fire")],
         pre=[DISCARD_AB1],
         choices={"hero": "AB1"},
@@ -81,13 +87,13 @@ ROWS = [
     ),
     row(
         "Forced Retreat - htd",
-        {"heroes": ("A1", "BB2"), "power": (100, 60), "dogs": (9, 10)},
+        {"heroes": ("A1", "BB2"), "power": (100, 60), "dogs": (9, 10), "discard": (1, 1)},
         opp_bench=[(130, "Ice"), (60, "Ice")],
         choices={"hero": "BB2"},
     ),
     row(
         "Forced Retreat",
-        {"heroes": ("A1", "B1"), "power": (100, 100)},
+        {"heroes": ("A1", "B1"), "power": (100, 100), "dogs": (8, 10), "discard": (1, 5)},
         "no hero in their hand",
         honors="B",
         opp_runs=[prep({"discard": "all", "from": "hand_heroes"})],
@@ -132,9 +138,30 @@ ROWS = [
     ),
     row(
         "Drop The Giant",
-        {"next": (100, 160)},
+        {"next": (100, 160), "dogs": (6, 10)},
         "160 is not above 160",
         later_b=[160],
+        choices={"trigger": {"drawn": ["BD3"]}},
+        extra=1,
+    ),
+    # "the opponent's Hero in the next Battle": the hero who fights it, after substitution
+    # (README decision 8; ruling which-hero-a-later-battle-effect-reaches)
+    row(
+        "Drop The Giant",
+        {"next": (100, 120), "dogs": (6, 8)},
+        "a 170 substitute is the hero of the next battle",
+        opp_bench=[(170, "Ice")],
+        next_sub_b="BB1",
+        choices={"trigger": {"drawn": ["BD3"]}},
+        extra=1,
+    ),
+    row(
+        "Drop The Giant",
+        {"next": (100, 100), "dogs": (6, 8), "discard": (1, 1)},
+        "a 170 substituted away is not dropped",
+        later_b=[170],
+        opp_bench=[(100, "Ice")],
+        next_sub_b="BB1",
         choices={"trigger": {"drawn": ["BD3"]}},
         extra=1,
     ),
@@ -171,6 +198,22 @@ ROWS = [
         post=[("Last-Minute Re-Org", {"choices": {"battle": 3}})],
     ),
     row("Bench Blocker", {"power": (100, 80), "dogs": (7, 10)}),
+    row(
+        "Bench Blocker",
+        {"power": (100, 100), "dogs": (7, 9)},
+        "immune hero: no -20",
+        honors="B",
+        opp_runs=["Immunity"],
+    ),
+    row(
+        "Bench Blocker",  # Immunity guards the hero, not the player: the ban stands
+        {"error": "substitution_prevented"},
+        "immunity does not lift the ban",
+        honors="B",
+        opp_runs=["Immunity"],
+        extra=1,
+        next_sub_b="BB1",
+    ),
     row(
         "Bench Blocker",
         {"error": "substitution_prevented"},

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.boba.plays.a_l._table import check, row, scene
+from tests.engine.boba.plays.a_l._table import cheap, check, row, scene
 
 ROWS = [
     row("Back From The Dumps", {"dogs": (8, 9)}, dogs=(5, 6)),
@@ -32,6 +32,12 @@ ROWS = [
         next_b=["Back From The Dumps"],
     ),
     row("Bundle Deal", {"dogs": (9, 10), "power": (115, 100)}, post=["Buff Up 15"]),
+    row(
+        "Bundle Deal",  # "your next Play" is the very next one; a cost never goes below 0
+        {"dogs": (8, 10), "power": (115, 100)},
+        "a free next play uses it up",
+        post=[cheap(0), "Buff Up 15"],
+    ),
     row(
         "Bundle Deal",
         {"dogs": (9, 10), "next": (115, 100)},
@@ -90,6 +96,13 @@ ROWS = [
     row("Hot Dog Thief", {"dogs": (6, 9)}, dogs=(5, 10)),
     row("Hungry Demands", {"dogs": (7, 8)}),
     row("Hungry Demands", {"dogs": (7, 0)}, "only 1 left", dogs=(10, 1)),
+    row(
+        "Hungry Demands",  # Immunity guards "this Hero", not its player's hot dogs
+        {"dogs": (7, 7)},
+        "immunity guards the hero, not hot dogs",
+        honors="B",
+        opp_runs=["Immunity"],
+    ),
     # from battle 4 on: both lose 1 at the start of each later battle
     row("Incendiary Dog", {"dogs": (6, 9)}, "battle 4", prior="ABD", extra=1),
     row("Incendiary Dog", {"dogs": (5, 8)}, "2 battles later", prior="ABD", extra=2),

@@ -95,6 +95,13 @@ ROWS = [
     row("Early Round Magic", {"power": (130, 100)}, "battle 1"),
     row("Edge Rush", {"power": (185, 180), "dogs": (5, 10)}, b=180),
     row("Edge Rush", {"power": (65, 60)}, "lowers too", b=60),
+    row(
+        "Edge Rush",  # the power is set once (CR 5.1.1): the opponent's later buff counts
+        {"power": (185, 195), "dogs": (5, 8)},
+        "set once: a later buff counts",
+        b=180,
+        opp_runs=["Buff Up 15"],
+    ),
     row("Fairweather Fan", {"power": (110, 100), "dogs": (9, 10)}, "battle 5", prior="ABAB"),
     row("Fairweather Fan", {"error": "play_condition_not_met"}, "battle 4", prior="ABA"),
     row("Front Run", {"power": (120, 100), "dogs": (8, 10)}, "opponent ran nothing"),
@@ -136,6 +143,7 @@ ROWS = [
         earlier=["Buff Up 15"],
     ),
     row("Going Back to Back", {"power": (100, 100)}, "no extra before", prior="A"),
+    row("Going Back to Back", {"power": (100, 100), "dogs": (7, 10)}, "battle 1"),
     row(
         "Going Back to Back",
         {"power": (100, 100)},

@@ -190,6 +190,13 @@ ROWS = [
     row("Ice Blast", {"power": (120, 100), "dogs": (9, 10)}, a=ICE, random=["heads"]),
     row("Ice Blast", {"power": (100, 100)}, "tails", a=ICE, random=["tails"]),
     row("Ice Blast", {"power": (100, 100)}, "not Ice: no flip", a=FIRE),
+    row(
+        "Ice Blast",  # CR 2.2.1: no flip happens, so a recorded one is refused
+        {"error": "unexpected_random"},
+        "not Ice: a recorded flip is refused",
+        a=FIRE,
+        random=["heads"],
+    ),
     row("Lucky Gum", {"power": (120, 100), "dogs": (9, 10)}, a=GUM, random=["heads"]),
     row("Lucky Gum", {"power": (100, 100)}, "tails", a=GUM, random=["tails"]),
     row("Lucky Gum", {"power": (100, 100)}, "not Gum: no flip", a=FIRE),
