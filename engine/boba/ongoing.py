@@ -216,6 +216,10 @@ class OngoingRules(Position):
                 cost = max(0, o.amount)
                 if o.step.get("payer") == "opp":
                     payer = OTHER[o.owner]
+        if payer != pi and self.spendable(payer) < cost:
+            # The opponent cannot pay it in full (CR 5.2.2): that part is ignored (CR 5.2.1)
+            # and the substitution costs its player as usual (ruling pay-it-for-me-short).
+            payer = pi
         return cost, payer
 
     def max_plays(self, pi: int) -> int | None:

@@ -69,6 +69,14 @@ ROWS = [
         after_sub_a="AB1",
     ),
     row(
+        "Pay It For Me",  # B cannot pay the 2 in full: A substitutes at the usual cost
+        {"hero+1": {"A": "AB1"}, "hot_dogs": {"A": 7, "B": 1}},
+        tag="opponent short",
+        hot_dogs=(10, 1),
+        after=1,
+        after_sub_a="AB1",
+    ),
+    row(
         "Pinch Hitter",
         {"hero+1": {"A": "AB1"}, "hot_dogs": {"A": 9, "B": 10}},
         after=1,
