@@ -384,8 +384,8 @@ ROWS = [
     ),
     # ------------------------------------------------------------- nullifying
     row(
-        "Pulling The Plug",  # B's The 12th Man is cancelled going forward
-        {"power+1": {"A": 100}, "hot_dogs": {"A": 9}},
+        "Pulling The Plug",  # B's The 12th Man is cancelled going forward, this battle too
+        {"power": {"A": 100}, "power+1": {"A": 100}, "hot_dogs": {"A": 9}},
         honors="B",
         hand_b={"b1": named("The 12th Man")},
         b_runs=["b1"],
