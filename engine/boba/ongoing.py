@@ -26,6 +26,8 @@ class OngoingRules(Position):
         w = self.hero(pi, b).weapon
         for o in self.ongoing:
             if o.kind == "set_weapon" and b in o.battles and _reaches(o, pi, o.step, "target"):
+                if o.owner != pi and self.is_prevented("opp_effects", pi, b):
+                    continue  # Immunity: "in any way", its weapon included (CR 5.2.1)
                 src = o.step.get("from")
                 if src is None or weapon_in(w, src):
                     w = o.step["set_weapon"]

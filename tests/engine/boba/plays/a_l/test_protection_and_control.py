@@ -40,6 +40,23 @@ ROWS = [
         "the opponent's Forced Retreat cannot discard it",
         opp_runs=[("Forced Retreat", {"choices": {"hero": "AB1"}})],
     ),
+    row(
+        "Immunity",  # in any way: the opponent's Only Fire leaves its Ice weapon, so
+        {"power": (100, 115)},  # their Icevantage still sees an Ice hero
+        "nor its weapon",
+        a=(100, "Ice"),
+        opp_runs=["Only Fire", "Icevantage"],
+    ),
+    row(
+        "Immunity",  # this hero only: Only Fire makes the next Ice hero Fire, so no +15
+        {"next": (100, 100)},
+        "the opponent's later hero is not immune",
+        a=(100, "Ice"),
+        opp_runs=["Only Fire"],
+        extra=1,
+        next_b=["Icevantage"],
+        later_a=[(100, "Ice")],
+    ),
     row("Indestructible", {"power": (100, 100), "dogs": (9, 6)}, opp_runs=["Gavel of Justice"]),
     # "this hero": a hero that replaces it is not protected (CR 3.2)
     row(
