@@ -24,16 +24,7 @@ class BattleFlow(OngoingRules):
 
     def _start_battle(self) -> None:
         for ps in self.p:
-            ps.clear_hero()
-            ps.zero_loss = False
-            ps.overspent = 0
-            ps.plays_battle = []
-            ps.spent_battle = 0
-            ps.discarded_battle = 0
-            ps.recovered_battle = 0
-            ps.substituted = False
-            ps.decided = False
-            ps.passed = False
+            ps.start_battle()
         self.play_ended = False
         b = self.battle
         if self.ongoing or self.triggers:

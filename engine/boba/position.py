@@ -62,10 +62,18 @@ class PlayerState:
         self.trophies = 0
         self.results: list[str] = []  # per battle: won / lost / draw
         self.used: list[tuple[int, str]] = []  # (battle, play id) of plays run
-        self.plays_battle: list[str] = []
         self.revealed: list[str] = []
         # instantaneous modifiers on the active hero: (serial, source, amount)
         self.mods: list[tuple[int, str, int]] = []
+        # "can't drop below its current power": (source, floor) on the active hero (CR 3.2)
+        self.floor: tuple[str, int] | None = None
+        self.pending_draws = 0
+        self.start_battle()
+
+    def start_battle(self) -> None:
+        """What a player's record of the current battle holds, as a battle starts."""
+        self.clear_hero()
+        self.plays_battle: list[str] = []
         self.spent_battle = 0
         # hot dogs that went to the discard this battle: paid, substitution, forced discards
         self.discarded_battle = 0
@@ -73,9 +81,6 @@ class PlayerState:
         self.substituted = False
         self.decided = False
         self.passed = False
-        self.pending_draws = 0
-        # "can't drop below its current power": (source, floor) on the active hero (CR 3.2)
-        self.floor: tuple[str, int] | None = None
         self.zero_loss = False  # a rule makes this player lose the battle (Ultimatum Dog)
         self.overspent = 0  # hot dogs spent this battle beyond those available (Student Loan)
 
