@@ -229,9 +229,7 @@ def decklist_check(request: Request) -> Response:
         catalog=clean.get("catalog"),
         event=event,
     )
-    return Response(
-        {"report": result["report"], "statistics": result["statistics"], "text": result["text"]}
-    )
+    return Response({"report": result.report, "statistics": result.statistics, "text": result.text})
 
 
 class RegistrationDecklistView(APIView):

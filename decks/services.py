@@ -39,7 +39,14 @@ from decks.models import (
     EventCatalog,
     shared_catalog,
 )
-from engine.games import UnknownGame, get_game
+from engine.games import (
+    DeckEvaluation,
+    DeckRules,
+    GameCatalog,
+    GameFormat,
+    UnknownGame,
+    get_game,
+)
 from tournaments import permissions
 from tournaments.locks import for_update
 from tournaments.models import Registration, RegistrationStatus, Tournament
@@ -215,7 +222,7 @@ def card_change_record(*, actor: Any, card: Card, before: Mapping[str, Any], sou
 # --- catalog imports -----------------------------------------------------------------------
 
 
-def _rules(game: str) -> Any:
+def _rules(game: str) -> DeckRules:
     try:
         return get_game(game).deck_rules()
     except UnknownGame as exc:
@@ -469,7 +476,7 @@ def decklist_check(
     params: Mapping[str, Any] | None = None,
     catalog: str | None = None,
     event: Tournament | None = None,
-) -> dict[str, Any]:
+) -> DeckEvaluation:
     """Validate a list without saving it ("check my deck"): the report plus the canonical list.
 
     Against the catalog named by slug, else the event's, else the game's default (the official
@@ -483,7 +490,12 @@ def decklist_check(
     return _evaluate(rules, catalog_for(game, chosen), fmt, source)
 
 
-def _evaluate(rules: Any, catalog: Any, fmt: Any, source: Any) -> dict[str, Any]:
+def _evaluate(
+    rules: DeckRules,
+    catalog: GameCatalog,
+    fmt: GameFormat,
+    source: str | bytes | Mapping[str, Any],
+) -> DeckEvaluation:
     if isinstance(source, str | bytes) and len(source) > MAX_DECKLIST_BYTES:
         raise ServiceError(
             _("decklist: the list is %(size)d KB; a decklist is at most %(limit)d KB.")
@@ -491,17 +503,7 @@ def _evaluate(rules: Any, catalog: Any, fmt: Any, source: Any) -> dict[str, Any]
             field="decklist",
             code="too_large",
         )
-    decklist = rules.read_decklist(source, catalog)
-    report = rules.validate(decklist, catalog, fmt)
-    stats = rules.statistics(decklist, catalog, fmt)
-    return {
-        "decklist": decklist,
-        "readable": not decklist.errors,
-        "report": report.to_dict(),
-        "statistics": stats.to_dict(),
-        "text": rules.export(decklist, catalog) if not decklist.errors else "",
-        "data": rules.to_data(decklist, catalog) if not decklist.errors else {},
-    }
+    return rules.evaluate(source, catalog, fmt)
 
 
 def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) -> str | None:
@@ -543,8 +545,8 @@ def decklist_submit(
             raise ServiceError(lock, field="decklist", code="locked")
         rules = _rules(tournament.game)
         result = _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
-        if not result["readable"]:
-            raise DecklistUnreadable(without_nul(result["report"]))
+        if not result.readable:
+            raise DecklistUnreadable(without_nul(result.report))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         submitted = (
             source
@@ -554,13 +556,13 @@ def decklist_submit(
         version = DecklistVersion.objects.create(
             decklist=decklist,
             number=number,
-            text=result["text"],
-            data=result["data"],
+            text=result.text,
+            data=result.data,
             submitted_text=without_nul(submitted[:MAX_DECKLIST_BYTES]),
             format_key=tournament.format_key,
-            legal=result["report"]["legal"],
-            report=without_nul(result["report"]),
-            statistics=result["statistics"],
+            legal=result.legal,
+            report=without_nul(result.report),
+            statistics=result.statistics,
             submitted_by=actor,
             entered_by_staff=not permissions.is_own_registration(actor, registration),
         )

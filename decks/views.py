@@ -40,7 +40,7 @@ from decks.models import (
     DecklistVersion,
     EventCatalog,
 )
-from engine.games import get_game
+from engine.games import ChartSeries, DeckSection, Text, get_game
 from tournaments import permissions as perms
 from tournaments import services as tournament_services
 from tournaments.models import Registration, RegistrationStatus, Tournament
@@ -73,203 +73,120 @@ def _player_code(registration: Registration) -> str:
 # --- the list, grouped --------------------------------------------------------------------
 
 
-def _section_titles() -> list[tuple[str, str]]:
-    return [
-        ("heroes", _("Heroes")),
-        ("playbook", _("Playbook")),
-        ("bonus_plays", _("Bonus Plays")),
-        ("hot_dogs", _("Hot Dogs")),
-    ]
+def _t(text: Text | None) -> str:
+    """An engine message in the reader's language."""
+    return text.render(_) if text is not None else ""
 
 
 def _card_details(
     event: Tournament, data_list: Iterable[Mapping[str, Any]]
 ) -> dict[str, dict[str, Any]]:
-    """Cost and DBS of the Plays named in some lists (from the event's catalog), in one query."""
+    """The catalog fields the game's sections show beside some lists' cards, in one query."""
+    rules = get_game(event.game).deck_rules()
     ids: set[str] = set()
     for data in data_list:
-        for key in ("playbook", "bonus_plays"):
-            ids.update(str(item.get("id")) for item in data.get(key, []) if isinstance(item, dict))
-    if not ids:
+        ids.update(rules.detail_ids(data))
+    if not ids or not rules.detail_fields:
         return {}
     rows = (
         selectors.event_cards(event)
         .filter(external_id__in=ids)
-        .values("external_id", "cost", "dbs")
+        .values("external_id", *rules.detail_fields)
     )
     return {row["external_id"]: row for row in rows}
 
 
-def _sections(data: Mapping[str, Any], details: Mapping[str, Mapping[str, Any]]) -> list[dict]:
-    """The stored list as sections in game order, Heroes by Power (highest first) then name,
-    other sections by name."""
-    out = []
-    for key, title in _section_titles():
-        items = [item for item in data.get(key) or [] if isinstance(item, dict)]
-        if not items:
-            continue
-        if key == "heroes":
-            items.sort(key=lambda i: (-(i.get("power") or 0), str(i.get("name")), i.get("weapon")))
-        else:
-            items.sort(key=lambda i: str(i.get("name")).casefold())
-        entries = []
-        for item in items:
-            extra = details.get(str(item.get("id")), {})
-            printing = ""
-            if item.get("set") and item.get("card_number"):
-                printing = f"{item['set']} #{item['card_number']}"
-            entries.append(
+def _sections(
+    game: str, data: Mapping[str, Any], details: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The stored list as the game's sections, ready for templates/decks/_list.html."""
+    return section_rows(get_game(game).deck_rules().sections(data, details))
+
+
+def section_rows(sections: Iterable[DeckSection]) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": section.key,
+            "title": _t(section.title),
+            "total": section.total,
+            "columns": [
+                {"title": _t(column.title), "numeric": column.numeric} for column in section.columns
+            ],
+            "entries": [
                 {
-                    "count": item.get("count", 1),
-                    "name": item.get("name", ""),
-                    "weapon": item.get("weapon"),
-                    "power": item.get("power"),
-                    "cost": extra.get("cost"),
-                    "dbs": extra.get("dbs"),
-                    "printing": printing,
+                    "count": entry.count,
+                    "name": entry.name,
+                    "printing": entry.printing,
+                    "cells": [
+                        {"value": value, "numeric": column.numeric}
+                        for column, value in zip(section.columns, entry.values, strict=False)
+                    ],
                 }
-            )
-        out.append(
-            {
-                "key": key,
-                "title": title,
-                "total": sum(int(e["count"] or 0) for e in entries),
-                "entries": entries,
-                "plays": key in ("playbook", "bonus_plays"),
-                "heroes": key == "heroes",
-            }
-        )
-    return out
+                for entry in section.entries
+            ],
+        }
+        for section in sections
+    ]
 
 
 # --- charts -------------------------------------------------------------------------------
 
 
-def _int_keyed(counts: Mapping[str, Any] | None) -> list[tuple[str, int]]:
-    rows = []
-    for key, value in (counts or {}).items():
-        try:
-            rows.append((int(key), int(value)))
-        except (TypeError, ValueError):
-            continue
-    return [(str(k), v) for k, v in sorted(rows)]
+def deck_charts(
+    game: str, statistics: Mapping[str, Any], fmt: Any, prefix: str = "chart"
+) -> list[dict[str, Any]]:
+    """The game's deck charts (with their hidden tables) from stored statistics."""
+    rules = get_game(game).deck_rules()
+    return [_draw(series, prefix) for series in rules.charts(statistics or {}, fmt)]
 
 
-def deck_charts(statistics: Mapping[str, Any], fmt: Any, prefix: str = "chart") -> list[dict]:
-    """The deck page's four pictures (with their hidden tables) from stored statistics."""
-    stats = statistics or {}
-    power_cap = getattr(fmt, "max_heroes_per_power", None)
-    dbs_cap = getattr(fmt, "dbs_cap", None) if fmt is not None else stats.get("dbs_cap")
-    out = []
+def _cell(value: Text | str | int) -> object:
+    return _t(value) if isinstance(value, Text) else value
 
-    powers = _int_keyed(stats.get("hero_power_histogram"))
-    over = [p for p, n in powers if power_cap is not None and n > power_cap]
-    title = _("Heroes per Power value")
-    desc = _("%(heroes)s Heroes, average Power %(avg)s.") % {
-        "heroes": stats.get("heroes", 0),
-        "avg": stats.get("average_hero_power", 0),
-    }
-    if power_cap is not None:
-        desc += " " + _("At most %(cap)s Heroes may share a Power value.") % {"cap": power_cap}
-        if over:
-            desc += " " + _("Over the limit at Power %(powers)s.") % {"powers": ", ".join(over)}
-    out.append(
-        _chart(
-            f"{prefix}-power",
-            title,
-            charts.bar_chart(
-                chart_id=f"{prefix}-power",
-                title=title,
-                desc=desc,
-                bars=powers,
-                cap=power_cap,
-                cap_label=_("max %(cap)s per Power") % {"cap": power_cap} if power_cap else "",
-                x_label=_("Hero Power"),
-                empty_text=_("No Heroes"),
-            ),
-            charts.data_table(caption=title, headers=(_("Power"), _("Heroes")), rows=powers),
-            desc,
-            bars=len(powers),
+
+def _draw(series: ChartSeries, prefix: str) -> dict[str, Any]:
+    chart_id = f"{prefix}-{series.id_suffix}"
+    title = _t(series.title)
+    desc = " ".join(_t(part) for part in series.description)
+    empty = _t(series.empty_text) if series.empty_text is not None else _("No data")
+    if series.kind == "bar":
+        svg = charts.bar_chart(
+            chart_id=chart_id,
+            title=title,
+            desc=desc,
+            bars=series.bars,
+            cap=series.cap,
+            cap_label=_t(series.cap_label),
+            x_label=_t(series.x_label),
+            empty_text=empty,
         )
-    )
-
-    weapons = sorted(
-        ((str(k), int(v)) for k, v in (stats.get("weapon_breakdown") or {}).items()),
-        key=lambda kv: (-kv[1], kv[0]),
-    )
-    title = _("Heroes per weapon type")
-    desc = ", ".join(f"{k}: {v}" for k, v in weapons) or _("No Heroes")
-    out.append(
-        _chart(
-            f"{prefix}-weapons",
-            title,
-            charts.hbar_chart(
-                chart_id=f"{prefix}-weapons",
-                title=title,
-                desc=desc,
-                bars=weapons,
-                empty_text=_("No Heroes"),
-            ),
-            charts.data_table(caption=title, headers=(_("Weapon"), _("Heroes")), rows=weapons),
-            "",
+    elif series.kind == "hbar":
+        svg = charts.hbar_chart(
+            chart_id=chart_id, title=title, desc=desc, bars=series.bars, empty_text=empty
         )
-    )
-
-    curve = _int_keyed(stats.get("play_cost_curve"))
-    variable = int(stats.get("plays_with_variable_cost") or 0)
-    title = _("Play cost curve")
-    desc = _("Plays per Hot Dog cost, Playbook and Bonus Plays.")
-    note = ""
-    if variable:
-        note = _("%(n)s Plays have a variable cost and are not drawn.") % {"n": variable}
-        desc += " " + note
-    out.append(
-        _chart(
-            f"{prefix}-cost",
-            title,
-            charts.bar_chart(
-                chart_id=f"{prefix}-cost",
-                title=title,
-                desc=desc,
-                bars=curve,
-                x_label=_("Hot Dog cost"),
-                empty_text=_("No Plays"),
-            ),
-            charts.data_table(caption=title, headers=(_("Cost"), _("Plays")), rows=curve),
-            note,
-            bars=len(curve),
-        )
-    )
-
-    total = int(stats.get("dbs_total") or 0)
-    title = _("Deck Balancing Score")
-    if dbs_cap is not None:
-        value_label = _("DBS %(total)s of %(cap)s") % {"total": total, "cap": dbs_cap}
-        desc = value_label + ("" if total <= dbs_cap else " " + _("Over the cap."))
     else:
-        value_label = _("DBS %(total)s (no cap in this format)") % {"total": total}
-        desc = value_label
-    rows: list[tuple[object, object]] = [(_("Total"), total)]
-    if dbs_cap is not None:
-        rows.append((_("Cap"), dbs_cap))
-    out.append(
-        _chart(
-            f"{prefix}-dbs",
-            title,
-            charts.meter(
-                chart_id=f"{prefix}-dbs",
-                title=title,
-                desc=desc,
-                value=total,
-                cap=dbs_cap,
-                value_label=value_label,
-                cap_label=_("cap %(cap)s") % {"cap": dbs_cap} if dbs_cap is not None else "",
-            ),
-            charts.data_table(caption=title, headers=(_("Figure"), _("Value")), rows=rows),
-            "",
+        svg = charts.meter(
+            chart_id=chart_id,
+            title=title,
+            desc=desc,
+            value=series.value,
+            cap=series.cap,
+            value_label=_t(series.value_label),
+            cap_label=_t(series.cap_label),
         )
+    table = charts.data_table(
+        caption=title,
+        headers=(_t(series.table_headers[0]), _t(series.table_headers[1])),
+        rows=[(_cell(a), _cell(b)) for a, b in series.table_rows],
     )
-    return out
+    return _chart(
+        chart_id,
+        title,
+        svg,
+        table,
+        " ".join(_t(part) for part in series.note),
+        bars=len(series.bars) if series.kind == "bar" else 0,
+    )
 
 
 def _chart(
@@ -419,13 +336,14 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
                     catalogs=choices,
                 )
         else:
-            lines = _numbered_lines(text, result["report"])
+            lines = _numbered_lines(text, result.report)
     context = {
         "form": form,
         "result": result,
-        "report": result["report"] if result else None,
+        "report": result.report if result else None,
         "lines": lines,
-        "charts": deck_charts(result["statistics"], fmt, "check") if result else [],
+        "sections": section_rows(result.sections) if result else [],
+        "charts": deck_charts(CHECK_GAME, result.statistics, fmt, "check") if result else [],
         "format_name": getattr(fmt, "name", ""),
         "rules": get_game(CHECK_GAME).deck_rules().rules,
     }
@@ -582,8 +500,8 @@ def decklist_version(request: HttpRequest, pk: int) -> HttpResponse:
         "version": version,
         "latest": latest,
         "is_latest": latest is None or latest[0] == version.pk,
-        "sections": _sections(version.data, _card_details(event, [version.data])),
-        "charts": deck_charts(version.statistics, fmt, f"deck{version.pk}"),
+        "sections": _sections(event.game, version.data, _card_details(event, [version.data])),
+        "charts": deck_charts(event.game, version.statistics, fmt, f"deck{version.pk}"),
         "report": version.report,
         "format_name": getattr(fmt, "name", event.format_label),
         "may_manage": perms.can_view_registration(request.user, registration),
@@ -743,7 +661,9 @@ def deck_check_detail(request: HttpRequest, pk: int) -> HttpResponse:
             {
                 "result": result,
                 "player_code": _player_code(result.registration),
-                "sections": _sections(result.version.data, details) if result.version else [],
+                "sections": _sections(event.game, result.version.data, details)
+                if result.version
+                else [],
                 "form": DeckCheckRecordForm(
                     prefix=f"result-{result.pk}",
                     initial={

@@ -82,11 +82,11 @@ def test_demo_cards_never_reach_a_real_events_validation_or_suggestions(
     typo = services.decklist_check(
         game="boba", format_key="playmaker", source=f"Heroes\n1 {demo_name[:-1]}x (Fire 120)\n"
     )
-    assert demo_name not in _suggested_names(typo["report"])
+    assert demo_name not in _suggested_names(typo.report)
     real_typo = services.decklist_check(
         game="boba", format_key="playmaker", source="Heroes\n1 Test Herp (Fire 120)\n"
     )
-    assert "Test Hero" in _suggested_names(real_typo["report"])
+    assert "Test Hero" in _suggested_names(real_typo.report)
 
 
 def test_the_demo_event_keeps_its_fictional_catalog_after_the_real_import(

@@ -193,7 +193,7 @@ def test_bad_custom_format_parameters_are_refused_naming_the_field() -> None:
 
 def test_check_my_deck_validates_without_saving(legal_list: str) -> None:
     result = services.decklist_check(game="boba", format_key="spec_playmaker", source=legal_list)
-    assert result["report"]["format"] == "spec_playmaker"
+    assert result.report["format"] == "spec_playmaker"
     assert not DecklistVersion.objects.exists()
     with pytest.raises(ServiceError) as excinfo:
         services.decklist_check(game="boba", format_key="nonsense", source=legal_list)

@@ -68,7 +68,7 @@ class Command(DatabaseCommand):
             )
         except ServiceError as exc:
             raise CommandError(exc.message, returncode=UNREADABLE) from None
-        report = result["report"]
+        report = result.report
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
         else:
