@@ -13,9 +13,9 @@ from __future__ import annotations
 import base64
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.db import transaction
 from django.db.models import Max
@@ -64,6 +64,15 @@ UPDATE_FIELDS = tuple(
 )
 MAX_CATALOG_NAME = 120
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _atomic(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """`transaction.atomic` as a decorator, typed (Django ships no types here)."""
+    wrapped: Callable[_P, _R] = transaction.atomic(func)
+    return wrapped
+
 
 # --- catalogs ------------------------------------------------------------------------------
 
@@ -91,7 +100,7 @@ def own_catalog(*, actor: Any, game: str) -> Catalog:
     """An organiser's own catalog of a game (made on first use): where their uploads go."""
     if not permissions.can_create_events(actor):
         raise Forbidden(_("Only organisers may import cards."))
-    existing = (
+    existing: Catalog | None = (
         Catalog.objects.filter(game=game, kind=Catalog.Kind.CUSTOM, owner=actor)
         .order_by("pk")
         .first()
@@ -119,9 +128,10 @@ def custom_catalog_create(*, actor: Any, game: str, name: str) -> Catalog:
     while Catalog.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
-    return Catalog.objects.create(
+    created: Catalog = Catalog.objects.create(
         game=game, name=name, slug=slug, kind=Catalog.Kind.CUSTOM, owner=actor
     )
+    return created
 
 
 def import_catalog(*, actor: Any, game: str, slug: str | None = None) -> Catalog:
@@ -144,11 +154,13 @@ def import_catalog(*, actor: Any, game: str, slug: str | None = None) -> Catalog
             )
         return catalog
     if can_manage_shared_catalogs(actor):
-        return shared_catalog(game, Catalog.Kind.OFFICIAL)
+        return shared_catalog(game, str(Catalog.Kind.OFFICIAL))
     return own_catalog(actor=actor, game=game)
 
 
-def read_catalog(*, game: str, slug: str | None = None, event: Tournament | None = None) -> Any:
+def read_catalog(
+    *, game: str, slug: str | None = None, event: Tournament | None = None
+) -> Catalog | None:
     """The catalog a read names (by slug, or an event's), else the game's default; a slug
     that names no catalog of the game is a 400 naming `catalog`."""
     if slug:
@@ -164,7 +176,7 @@ def read_catalog(*, game: str, slug: str | None = None, event: Tournament | None
     return selectors.default_catalog(game)
 
 
-@transaction.atomic
+@_atomic
 def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -> EventCatalog:
     """An organiser picks the catalog their event reads: a shared one of the event's game, or
     one of their own. Lists already submitted keep their reports; new ones use the catalog."""
@@ -181,7 +193,7 @@ def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -
         or can_manage_shared_catalogs(actor)
     ):
         raise Forbidden(_("You may only choose a shared catalog or one of your own."))
-    link = EventCatalog.objects.filter(tournament=tournament).first()
+    link: EventCatalog | None = EventCatalog.objects.filter(tournament=tournament).first()
     previous = link.catalog.slug if link is not None else None
     if link is None:
         link = EventCatalog(tournament=tournament)
@@ -249,7 +261,7 @@ def card_import_start(
             field="files",
         )
     target = import_catalog(actor=actor, game=game, slug=catalog)
-    card_import = CardImport.objects.create(
+    card_import: CardImport = CardImport.objects.create(
         game=game,
         catalog=target,
         uploaded_by=actor,
@@ -267,7 +279,7 @@ def card_import_start(
 def card_import_run(*, import_id: int) -> CardImport:
     """Parse and upsert an import; safe to run twice (a retried task finds it done)."""
     with transaction.atomic():
-        card_import = for_update(CardImport.objects).get(pk=import_id)
+        card_import: CardImport = for_update(CardImport.objects).get(pk=import_id)
         if card_import.status in (CardImport.Status.DONE, CardImport.Status.FAILED):
             return card_import
         card_import.status = CardImport.Status.RUNNING
@@ -309,7 +321,10 @@ def card_import_run(*, import_id: int) -> CardImport:
     return card_import
 
 
-def _progress_for(card_import: CardImport) -> Any:
+Progress = Callable[[int, int, Mapping[str, int]], None]
+
+
+def _progress_for(card_import: CardImport) -> Progress:
     def progress(done: int, total: int, counts: Mapping[str, int]) -> None:
         CardImport.objects.filter(pk=card_import.pk).update(
             processed=done,
@@ -326,7 +341,7 @@ def import_cards(
     *,
     game: str,
     files: Sequence[tuple[str, bytes]],
-    progress: Any = None,
+    progress: Progress | None = None,
     catalog: Catalog | None = None,
     actor: Any = None,
     card_import: CardImport | None = None,
@@ -360,7 +375,7 @@ def import_cards(
     except ValueError as exc:
         raise ServiceError(_("files: %s") % exc, field="files") from None
     if catalog is None:
-        catalog = shared_catalog(game, Catalog.Kind.OFFICIAL)
+        catalog = shared_catalog(game, str(Catalog.Kind.OFFICIAL))
     entries = list({card.id: card for card in result.entries}.values())
     existing = {
         row["external_id"]: row
@@ -432,7 +447,7 @@ def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
     demo catalog (never the official one)."""
     rules = _rules(game)
     cards = rules.demo_cards()
-    catalog = shared_catalog(game, Catalog.Kind.DEMO)
+    catalog = shared_catalog(game, str(Catalog.Kind.DEMO))
     existing = set(Card.objects.filter(catalog=catalog).values_list("external_id", flat=True))
     new = [
         Card(catalog=catalog, game=game, external_id=c.id, **_model_fields(c.to_dict()))
@@ -445,7 +460,8 @@ def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
 
 def demo_event_catalog(*, event: Tournament) -> EventCatalog:
     """The demo event reads the demo catalog, whatever else is imported (idempotent)."""
-    catalog = shared_catalog(event.game, Catalog.Kind.DEMO)
+    catalog = shared_catalog(event.game, str(Catalog.Kind.DEMO))
+    link: EventCatalog
     link, _created = EventCatalog.objects.update_or_create(
         tournament=event, defaults={"catalog": catalog}
     )
@@ -455,7 +471,7 @@ def demo_event_catalog(*, event: Tournament) -> EventCatalog:
 # --- decklists -----------------------------------------------------------------------------
 
 
-def event_format(tournament: Tournament) -> Any:
+def event_format(tournament: Tournament) -> GameFormat:
     """The event's format; custom parameters that no longer read are a 400, not a crash."""
     rules = get_game(tournament.game).deck_rules()
     try:
@@ -514,9 +530,9 @@ def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) ->
         EventStatus.FINISHED,
         EventStatus.CANCELLED,
     ):
-        return _("Decklists are locked: the event has started.")
+        return str(_("Decklists are locked: the event has started."))
     if tournament.decklist_deadline and now >= tournament.decklist_deadline:
-        return _("Decklists are locked: the deadline has passed.")
+        return str(_("Decklists are locked: the deadline has passed."))
     return None
 
 
@@ -553,7 +569,7 @@ def decklist_submit(
             if isinstance(source, str)
             else (source.decode("utf-8", "replace") if isinstance(source, bytes) else "")
         )
-        version = DecklistVersion.objects.create(
+        version: DecklistVersion = DecklistVersion.objects.create(
             decklist=decklist,
             number=number,
             text=result.text,
@@ -591,7 +607,7 @@ class DecklistUnreadable(ServiceError):
         return {**super().as_dict(), "report": self.report}
 
 
-@transaction.atomic
+@_atomic
 def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -> Decklist:
     # The site's lock order, as decklist_submit takes it: the registration, then the decklist.
     registration = (
@@ -599,7 +615,7 @@ def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -
     )
     permissions.require_organiser(actor, registration.tournament)
     Decklist.objects.get_or_create(registration=registration)
-    decklist = for_update(Decklist.objects).get(registration=registration)
+    decklist: Decklist = for_update(Decklist.objects).get(registration=registration)
     decklist.unlocked = unlocked
     decklist.save(update_fields=["unlocked"])
     audit(
@@ -611,7 +627,7 @@ def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -
     return decklist
 
 
-@transaction.atomic
+@_atomic
 def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = True) -> Tournament:
     tournament = for_update(Tournament.objects).get(pk=tournament.pk)
     permissions.require_organiser(actor, tournament)
@@ -630,11 +646,12 @@ def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = T
 
 
 def active_version(registration: Registration) -> DecklistVersion | None:
-    return (
+    version: DecklistVersion | None = (
         DecklistVersion.objects.filter(decklist__registration=registration)
         .order_by("-number")
         .first()
     )
+    return version
 
 
 def can_view_decklist(user: Any, registration: Registration) -> bool:
@@ -665,7 +682,7 @@ def has_legal_decklist(registration: Registration) -> bool:
 # --- deck checks ---------------------------------------------------------------------------
 
 
-@transaction.atomic
+@_atomic
 def deck_check_create(
     *, actor: Any, tournament: Tournament, round_number: int, count: int, seed: int | None = None
 ) -> DeckCheck:
@@ -696,7 +713,7 @@ def deck_check_create(
         raise ServiceError(_("count: no active players to check."), field="count")
     seed = secrets.randbits(48) if seed is None else seed
     chosen = random.Random(seed).sample(candidates, min(count, len(candidates)))
-    deck_check = DeckCheck.objects.create(
+    deck_check: DeckCheck = DeckCheck.objects.create(
         tournament=tournament,
         round_number=round_number,
         seed=seed,
@@ -719,7 +736,7 @@ def deck_check_create(
     return deck_check
 
 
-@transaction.atomic
+@_atomic
 def deck_check_record(
     *,
     actor: Any,
