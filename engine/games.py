@@ -212,6 +212,37 @@ class DeckRules(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """A game record replayed: `json` is exactly the JSON of the game's replay CLI
+    (`python -m engine.boba replay --json` for BoBA); `exit_status` is the CLI's exit code:
+    0 legal, 1 an illegal action, 2 a malformed record, 3 an engine failure."""
+
+    json: dict[str, Any]
+    exit_status: int
+
+    @property
+    def legal(self) -> bool:
+        return self.exit_status == 0
+
+    @property
+    def malformed(self) -> bool:
+        return self.exit_status == 2
+
+
+@runtime_checkable
+class Replayer(Protocol):
+    """A game's record replay, for the site (the API and the adjudication pages)."""
+
+    def replay(self, record: object) -> ReplayOutcome:
+        """Replay a decoded record (JSON values)."""
+        ...
+
+    def replay_text(self, text: str | bytes) -> ReplayOutcome:
+        """Replay a record given as JSON text (unreadable text is a malformed record)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
 class GameMode:
     key: str
     label: str
@@ -252,6 +283,8 @@ class GamePlugin:
     tiebreakers: tuple[str, ...] = ("omw", "gw", "ogw")
     # Trophies per game, when the game records them per battle (BoBA: seven battles).
     battles_per_game: int | None = None
+    # The game's record replay, when it has one.
+    load_replayer: Callable[[], Replayer] | None = field(default=None, repr=False)
 
     def formats(self) -> tuple[FormatChoice, ...]:
         return self.load_formats()
@@ -259,6 +292,10 @@ class GamePlugin:
     def deck_rules(self) -> DeckRules:
         """The game's deck rules: catalog import, decklist parsing, validation, export."""
         return self.load_deck_rules()
+
+    def replayer(self) -> Replayer | None:
+        """The game's record replay, or None when the game records no games."""
+        return self.load_replayer() if self.load_replayer is not None else None
 
     def format(self, key: str) -> FormatChoice | None:
         return next((f for f in self.formats() if f.key == key), None)
@@ -274,6 +311,12 @@ def _boba_deck_rules() -> DeckRules:
     from engine.boba.deck_plugin import DECK_RULES
 
     return DECK_RULES
+
+
+def _boba_replayer() -> Replayer:
+    from engine.boba.replay_plugin import REPLAYER
+
+    return REPLAYER
 
 
 def _boba_formats() -> tuple[FormatChoice, ...]:
@@ -298,6 +341,7 @@ BOBA = GamePlugin(
     # Battle differential last: trophies are BoBA's own measure of a close game.
     tiebreakers=("omw", "gw", "ogw", "battle_diff"),
     battles_per_game=7,
+    load_replayer=_boba_replayer,
 )
 
 GAMES: dict[str, GamePlugin] = {BOBA.key: BOBA}

@@ -1,9 +1,12 @@
 """The game-plugin contract (engine.games): BoBA's deck rules satisfy `DeckRules`, and what they
-return for the deck page are frozen value objects with BoBA's sections and charts."""
+return for the deck page are frozen value objects with BoBA's sections and charts; its
+`Replayer` gives the replay CLI's JSON."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from engine.games import (
     DeckEvaluation,
     DeckRules,
     DeckSection,
+    Replayer,
     Text,
     get_game,
 )
@@ -165,3 +169,29 @@ def test_deck_section_is_a_plain_value() -> None:
     section = DeckSection("k", Text("K"), (), (), 0)
     assert section == DeckSection("k", Text("K"), (), (), 0)
     assert hash(section) == hash(DeckSection("k", Text("K"), (), (), 0))
+
+
+GOLDEN = Path(__file__).resolve().parent / "boba" / "golden"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "playmaker_full_game_all_seven",
+        "playmaker_illegal_second_substitution",
+        "malformed_not_json",
+        "malformed_short_lineup",
+    ],
+)
+def test_the_replayer_gives_the_cli_json_of_the_golden_records(name: str) -> None:
+    replayer = get_game("boba").replayer()
+    assert replayer is not None and isinstance(replayer, Replayer)
+    text = (GOLDEN / f"{name}.json").read_bytes()
+    expected = json.loads((GOLDEN / f"{name}.replay.json").read_text(encoding="utf-8"))
+    outcome = replayer.replay_text(text)
+    assert {"exit": outcome.exit_status, **outcome.json} == expected
+    assert outcome.legal == (expected["exit"] == 0)
+    assert outcome.malformed == (expected["exit"] == 2)
+    if not name.startswith("malformed_not_json"):
+        decoded = replayer.replay(json.loads(text))
+        assert decoded == outcome
