@@ -342,7 +342,6 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
         "result": result,
         "report": result.report if result else None,
         "lines": lines,
-        "sections": section_rows(result.sections) if result else [],
         "charts": deck_charts(CHECK_GAME, result.statistics, fmt, "check") if result else [],
         "format_name": getattr(fmt, "name", ""),
         "rules": get_game(CHECK_GAME).deck_rules().rules,
