@@ -1,0 +1,1 @@
+"""BOS: the second game (deck rules and the record adjudicator)."""

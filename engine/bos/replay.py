@@ -1,0 +1,186 @@
+"""Replay a BOS game record (docs/bos-game-record.md): the same shape as BoBA's replay.
+
+:func:`replay` runs every action through :class:`~engine.bos.state.GameState` and stops at the
+first illegal one. Nothing here raises: a malformed record (exit status 2) and an illegal
+action (exit status 1) come back as an ``error``; an engine failure is an internal error
+(code ``internal_error``, exit status 3), never a verdict on the record.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .record import PLAYERS, Record, RecordError, load_record, parse_record
+from .state import GameState, IllegalActionError
+
+REPLAY_FORMAT = "bos-replay/1"
+EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_INTERNAL = 0, 1, 2, 3
+INTERNAL_ERROR = "internal_error"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """Why a replay stopped: an illegal action (``action`` its index), a malformed record
+    (``field`` the offending part, ``action`` None), or the engine's own failure."""
+
+    code: str
+    rule: str | None
+    message: str
+    action: int | None = None
+    field: str | None = None
+
+    @property
+    def internal(self) -> bool:
+        return self.code == INTERNAL_ERROR
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+            "field": self.field,
+        }
+
+
+@dataclass(slots=True)
+class Replay:
+    record: Record | None
+    state: GameState | None
+    states: list[GameState] = field(default_factory=list)
+    error: ReplayError | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.error is None
+
+    @property
+    def exit_status(self) -> int:
+        if self.error is None:
+            return EXIT_OK
+        if self.error.internal:
+            return EXIT_INTERNAL
+        return EXIT_MALFORMED if self.error.action is None else EXIT_ILLEGAL
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self.error is not None or self.state is None or self.state.winner is None:
+            return None
+        return {"winner": self.state.winner, "reason": "life", "turn": self.state.turn}
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.state
+        out: dict[str, Any] = {
+            "format": REPLAY_FORMAT,
+            "legal": self.legal,
+            "turns": list(s.turns) if s else [],
+            "life": {p: s.sides[p].life for p in PLAYERS} if s else None,
+            "vim": {p: s.sides[p].vim for p in PLAYERS} if s else None,
+            "ether": {p: s.sides[p].ether for p in PLAYERS} if s else None,
+            "result": self.result,
+            "error": self.error.to_json() if self.error else None,
+        }
+        if s is not None and self.error is None and s.winner is None:
+            out["next"] = s.next_expected()
+        return out
+
+
+def _malformed(exc: RecordError) -> Replay:
+    return Replay(None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field))
+
+
+def replay(record: Record | Any, keep_states: bool = True) -> Replay:
+    """Replay ``record`` (a Record or decoded JSON); ``states[i]`` follows action i."""
+    if not isinstance(record, Record):
+        try:
+            record = parse_record(record)
+        except RecordError as exc:
+            return _malformed(exc)
+        except RecursionError:
+            return _malformed(RecordError("record", "is nested too deeply"))
+    state = GameState.initial(record)
+    out = Replay(record, state)
+    for i, action in enumerate(record.actions):
+        before = state.clone()
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            out.state, out.error = before, ReplayError(exc.code, exc.rule, exc.message, i)
+            return out
+        except Exception as exc:  # the engine's own bug: not a verdict on the record
+            out.state = before
+            out.error = ReplayError(
+                INTERNAL_ERROR,
+                None,
+                f"The engine failed on action {i} ({type(exc).__name__}: {exc}); please "
+                "report it with the record.",
+                i,
+            )
+            return out
+        if keep_states:
+            out.states.append(state.clone())
+    return out
+
+
+def replay_text(text: str | bytes, keep_states: bool = False) -> Replay:
+    """Load JSON text and replay it (malformed input comes back as an error, exit 2)."""
+    try:
+        record = load_record(text)
+    except RecordError as exc:
+        return _malformed(exc)
+    except RecursionError:
+        return _malformed(RecordError("record", "is nested too deeply"))
+    return replay(record, keep_states=keep_states)
+
+
+def describe(r: Replay) -> str:
+    """A readable account of a replay (the CLI without --json)."""
+    lines: list[str] = []
+    if r.record is not None:
+        rec = r.record
+        lines.append(
+            f"BOS game: A {rec.players['A']} vs B {rec.players['B']}; {rec.first} goes first."
+        )
+    if r.state is not None:
+        for t in r.state.turns:
+            after = t["after_startup"][t["player"]]
+            decay = f", decayed {t['decay']}x" if t["decay"] else ""
+            end = t.get("at_end")
+            tail = (
+                "; at end: "
+                + ", ".join(f"{p} life {end[p]['life']} vim {end[p]['vim']}" for p in PLAYERS)
+                if end
+                else ""
+            )
+            lines.append(
+                f"Turn {t['turn']} ({t['player']}'s turn {t['player_turn']}): after startup "
+                f"life {after['life']}, vim {after['vim']}{decay}{tail}."
+            )
+        s = r.state
+        lines.append(
+            "Life: "
+            + ", ".join(f"{p} {s.sides[p].life}" for p in PLAYERS)
+            + ". Vim: "
+            + ", ".join(f"{p} {s.sides[p].vim}" for p in PLAYERS)
+            + ". Ether: "
+            + ", ".join(f"{p} {s.sides[p].ether}" for p in PLAYERS)
+            + "."
+        )
+    res = r.result
+    if res is not None:
+        lines.append(f"Result: {res['winner']} wins on turn {res['turn']}.")
+    if r.error is not None:
+        e = r.error
+        where = f"action {e.action}" if e.action is not None else f"field {e.field}"
+        lines.append(f"Error at {where}: {e.message} ({e.code}, {e.rule or 'record format'})")
+    elif r.state is not None:
+        nxt = r.state.next_expected()
+        if nxt:
+            lines.append(f"Next: {nxt['player']} to {' or '.join(nxt['expects'])}.")
+    return "\n".join(lines)
+
+
+def dumps(r: Replay) -> str:
+    return json.dumps(r.to_json(), indent=2)
