@@ -162,7 +162,9 @@ def _deck(v: Any, f: str, cards: dict[str, Card]) -> Deck:
     wiz = _ids(d.get("wizards"), f"{f}.wizards", cards, "wizard")
     if len(wiz) != 3:
         raise RecordError(f"{f}.wizards", "must list 3 wizards (one per column)")
-    boss = _ids([d.get("boss")], f"{f}.boss", cards, "boss")[0]
+    boss = d.get("boss")
+    if not isinstance(boss, str) or boss not in cards or cards[boss].type != "boss":
+        raise RecordError(f"{f}.boss", "must be the id of a boss among the record's cards")
     castle = _ids(d.get("castle"), f"{f}.castle", cards, "summon")
     spellbook = _ids(d.get("spellbook"), f"{f}.spellbook", cards, "spell")
     return Deck((wiz[0], wiz[1], wiz[2]), boss, castle, spellbook)

@@ -48,8 +48,10 @@ def test_bos_decay_halves_life_and_vim_rounding_down() -> None:
     assert r.state is not None and r.state.turns[-1]["decay"] == 1
     more = [end("A"), start("B"), end("B"), start("A"), end("A"), start("B"), end("B")]
     r = run([*turns, judge, start("A"), *more, start("A")])
-    # 13th turn: decays three times: 15 -> 7 -> 3 -> 1 after the 12th turn's two decays.
-    assert r.state is not None and r.state.turns[-1]["decay"] == 3
+    # 12th turn: two decays, 15 -> 7 -> 3; 13th turn: three decays, 3 -> 1 -> 0 -> 0.
+    assert r.state is not None and [t["decay"] for t in r.state.turns[-3:]] == [2, 2, 3]
+    assert [t["after_startup"]["A"]["life"] for t in r.state.turns[-3:]] == [3, 3, 0]
+    assert r.state.winner == "B" and r.result == {"winner": "B", "reason": "life", "turn": 25}
 
 
 def test_bos_decay_does_not_apply_before_the_11th_turn() -> None:
