@@ -11,8 +11,9 @@ import argparse
 import os
 import sys
 
+from ..errors import EXIT_MALFORMED
 from .coverage import run as run_coverage
-from .replay import EXIT_MALFORMED, Replay, ReplayError, describe, dumps, replay_text
+from .replay import Replay, ReplayError, describe, dumps, replay_text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,12 +18,10 @@ from engine.boba.deckbuilding import (
     Catalog,
     CatalogCard,
     Decklist,
-    DeckStatistics,
     Format,
     FormatError,
     ImportResult,
     Rejection,
-    ValidationReport,
     catalog_from_mappings,
     deck_statistics,
     decklist_from_dict,
@@ -398,22 +396,13 @@ class BobaDeckRules:
     sections = staticmethod(deck_sections)
     charts = staticmethod(deck_charts)
     evaluate = staticmethod(evaluate)
-
-    @staticmethod
-    def validate(decklist: Decklist, catalog: Catalog, fmt: Format) -> ValidationReport:
-        return validate_decklist(decklist, catalog, fmt)
-
-    @staticmethod
-    def statistics(decklist: Decklist, catalog: Catalog, fmt: Format | None) -> DeckStatistics:
-        return deck_statistics(decklist, catalog, fmt)
+    validate = staticmethod(validate_decklist)
+    statistics = staticmethod(deck_statistics)
+    to_data = staticmethod(decklist_to_dict)
 
     @staticmethod
     def export(decklist: Decklist, catalog: Catalog, title: str | None = None) -> str:
         return export_decklist(decklist, catalog, title=title)
-
-    @staticmethod
-    def to_data(decklist: Decklist, catalog: Catalog) -> dict[str, Any]:
-        return decklist_to_dict(decklist, catalog)
 
     @staticmethod
     def demo_cards() -> list[CatalogCard]:

@@ -14,17 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BattledeskError
-
-
-class RecordError(BattledeskError, ValueError):
-    """A malformed record: `field` names the offending part (``setup.A.battles``)."""
-
-    code = "malformed_record"
-
-    field: str
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
+from ..errors import RecordError as RecordError  # the family's, shared by every game
 
 
 @dataclass(frozen=True, slots=True)

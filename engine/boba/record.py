@@ -8,11 +8,11 @@ actions are legal is the state's business (:mod:`engine.boba.state`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import decode_record_json
 from .actions import Action, action_from_json
 from .cards import Card, Hero, HotDog, Play
 from .effects import WEAPONS, EffectError, check_play_extras, validate_effect
@@ -310,10 +310,4 @@ def _check_chosen_hero(action: Action, path: str, cards: Mapping[str, Card]) -> 
 
 def load_record(text: str | bytes) -> Record:
     """Decode JSON text and parse it (RecordError for bad JSON or an oversized record)."""
-    if len(text) > MAX_BYTES:
-        raise RecordError("record", f"is larger than {MAX_BYTES // (1024 * 1024)} MB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError("record", f"is not valid JSON ({exc})") from None
-    return parse_record(data)
+    return parse_record(decode_record_json(text, MAX_BYTES))

@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import INTERNAL_ERROR, replay_exit_status
 from . import ENGINE_VERSION
 from .actions import Action
 from .effects import EffectError
@@ -27,9 +28,6 @@ from .rulings import rulings_in_game
 from .state import GameState
 
 REPLAY_FORMAT = "boba-replay/1"
-EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
-EXIT_INTERNAL = 3  # the engine failed (a bug): not a verdict on the record
-INTERNAL_ERROR = "internal_error"
 
 _log = logging.getLogger(__name__)
 
@@ -83,11 +81,8 @@ class Replay:
 
     @property
     def exit_status(self) -> int:
-        if self.error is None:
-            return EXIT_OK
-        if self.error.internal:
-            return EXIT_INTERNAL
-        return EXIT_MALFORMED if self.error.action is None else EXIT_ILLEGAL
+        error = self.error
+        return replay_exit_status(error.code if error else None, error.action if error else None)
 
     @property
     def battles(self) -> list[BattleResult]:

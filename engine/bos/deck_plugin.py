@@ -29,7 +29,7 @@ from engine.bos.decklist import (
 )
 from engine.bos.demo_catalog import SAMPLE_DECKLIST, demo_cards
 from engine.bos.formats import FORMAT_PRESETS, Format, FormatError
-from engine.bos.validation import RULES, ValidationReport, validate_decklist
+from engine.bos.validation import RULES, validate_decklist
 from engine.games import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = ("id", *CSV_HEADER)
@@ -283,22 +283,10 @@ class BosDeckRules:
     sections = staticmethod(deck_sections)
     charts = staticmethod(deck_charts)
     evaluate = staticmethod(evaluate)
-
-    @staticmethod
-    def validate(decklist: Decklist, catalog: Catalog, fmt: Format) -> ValidationReport:
-        return validate_decklist(decklist, catalog, fmt)
-
-    @staticmethod
-    def statistics(decklist: Decklist, catalog: Catalog, fmt: Format | None) -> DeckStatistics:
-        return deck_statistics(decklist, catalog, fmt)
-
-    @staticmethod
-    def export(decklist: Decklist, catalog: Catalog, title: str | None = None) -> str:
-        return export_decklist(decklist, catalog, title=title)
-
-    @staticmethod
-    def to_data(decklist: Decklist, catalog: Catalog) -> dict[str, Any]:
-        return decklist_to_dict(decklist, catalog)
+    validate = staticmethod(validate_decklist)
+    statistics = staticmethod(deck_statistics)
+    export = staticmethod(export_decklist)
+    to_data = staticmethod(decklist_to_dict)
 
     @staticmethod
     def demo_cards() -> list[BosCard]:

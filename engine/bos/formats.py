@@ -6,16 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from engine.errors import BattledeskError
-
-
-class FormatError(BattledeskError, ValueError):
-    """A bad format key or parameter; `field` names it."""
-
-    field: str
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
+from engine.errors import FormatError as FormatError  # the family's, shared by every game
 
 
 @dataclass(frozen=True, slots=True)

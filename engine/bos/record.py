@@ -7,11 +7,11 @@ are not checked here: that is :mod:`engine.bos.state` (exit status 1).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import BattledeskError
+from engine.errors import RecordError as RecordError  # the family's, shared by every game
+from engine.errors import decode_record_json
 
 RECORD_FORMAT = "bos-game-record/1"
 PLAYERS = ("A", "B")
@@ -31,17 +31,6 @@ EFFECT_KINDS = ("strength", "damage", "vim", "ether")
 MAX_BYTES = 4 * 1024 * 1024
 MAX_ACTIONS = 10_000
 MAX_NUMBER = 10**9
-
-
-class RecordError(BattledeskError, ValueError):
-    """A malformed BOS record: ``field`` names the offending part (``actions[3].target``)."""
-
-    code = "malformed_record"
-
-    field: str
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,10 +274,4 @@ def parse_record(data: Any) -> Record:
 
 def load_record(text: str | bytes) -> Record:
     """Decode JSON text and parse it (RecordError for bad JSON or an oversized record)."""
-    if len(text) > MAX_BYTES:
-        raise RecordError("record", f"is larger than {MAX_BYTES // (1024 * 1024)} MB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError("record", f"is not valid JSON ({exc})") from None
-    return parse_record(data)
+    return parse_record(decode_record_json(text, MAX_BYTES))

@@ -12,12 +12,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import INTERNAL_ERROR, replay_exit_status
 from .record import PLAYERS, Record, RecordError, load_record, parse_record
 from .state import GameState, IllegalActionError
 
 REPLAY_FORMAT = "bos-replay/1"
-EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_INTERNAL = 0, 1, 2, 3
-INTERNAL_ERROR = "internal_error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +57,8 @@ class Replay:
 
     @property
     def exit_status(self) -> int:
-        if self.error is None:
-            return EXIT_OK
-        if self.error.internal:
-            return EXIT_INTERNAL
-        return EXIT_MALFORMED if self.error.action is None else EXIT_ILLEGAL
+        error = self.error
+        return replay_exit_status(error.code if error else None, error.action if error else None)
 
     @property
     def result(self) -> dict[str, Any] | None:

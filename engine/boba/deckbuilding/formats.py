@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.boba.deckbuilding.cards import normalise_name
-from engine.errors import BattledeskError
+from engine.errors import FormatError as FormatError  # the family's, shared by every game
 
 
 class GameMode(StrEnum):
@@ -95,15 +95,6 @@ CARD_POOLS: dict[str, tuple[str, ...]] = {
     ),
 }
 """Named card pools (Formats: card pools) as set lists; `card_pool` accepts a name or a list."""
-
-
-class FormatError(BattledeskError, ValueError):
-    """A bad format parameter; `field` names it (as in `Format.from_dict` input)."""
-
-    field: str
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
 
 
 @dataclass(frozen=True, slots=True)

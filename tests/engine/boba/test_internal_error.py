@@ -19,7 +19,8 @@ import pytest
 from engine.boba import ENGINE_VERSION, vocabulary
 from engine.boba import state as state_module
 from engine.boba.__main__ import main
-from engine.boba.replay import EXIT_INTERNAL, describe, replay, replay_text, what_if
+from engine.boba.replay import describe, replay, replay_text, what_if
+from engine.errors import EXIT_INTERNAL
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FULL_GAME = GOLDEN / "playmaker_full_game_all_seven.json"
