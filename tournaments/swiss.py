@@ -103,7 +103,15 @@ DENSE_BLOCK = 1024  # |group g| x |group h| at most this: all pairs between g an
 # When the lower bound is out of reach, the complete graph proves the optimum up to this many
 # active players (a few seconds at most); above it the score-group result is kept, flagged.
 COMPLETE_FALLBACK_LIMIT = 400
-_RANDOM_SPAN = 64  # lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1
+# Lowest-priority random weight per edge: 0 .. _RANDOM_SPAN - 1. Wide, because the matching
+# library (rustworkx) may return either of two pairings whose total weights are exactly equal,
+# and not always the same one: with 64 values such exact ties made about one round in 3,000
+# differ between two runs of the same input; with 2**16 they are about a thousand times rarer.
+# Every weight level above is scaled by it and stays inside rustworkx's 128-bit weights up to
+# 10,000 players (tests/tournaments/test_swiss_pairing.py checks the bound).
+_RANDOM_SPAN = 1 << 16
+_MIX = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: spreads the XOR of two draws over 64 bits
+_MASK64 = (1 << 64) - 1
 # The bye reason when each lower-ranked player without a bye would have forced a rematch.
 BYE_MOVED_UP = "bye: lowest ranked without a bye whose bye forces no rematch"
 
@@ -211,8 +219,8 @@ def pair_round(
     left out; players with a pre-assigned bye for the round (``Player.bye_rounds``) are left
     out of the pairing and returned in ``assigned_byes``. Round 1 is random from ``seed`` (or top half v bottom half when players carry
     ``seeding`` values); later rounds are a maximum-weight matching (module docstring).
-    Raises :class:`StateError` on inconsistent input. The same input and seed always give the
-    same result.
+    Raises :class:`StateError` on inconsistent input. The same input and seed give the same
+    result (but for exact ties of the whole weight, next to _RANDOM_SPAN).
     """
     scoring = scoring or Scoring()
     scoring.validate()
@@ -308,7 +316,7 @@ class _Problem:
         self.rank = [row_of[p.id][0] for p in self.players]
         self.points = [row_of[p.id][1] for p in self.players]
         self.had_bye = [row_of[p.id][2] > 0 for p in self.players]
-        self.random = [rng.getrandbits(30) for _ in self.players]
+        self.random = [rng.getrandbits(62) for _ in self.players]
         index = {p.id: i for i, p in enumerate(self.players)}
         self.played: list[set[int]] = [set() for _ in self.players]
         for matches in rounds:
@@ -374,7 +382,8 @@ class _Problem:
 
     def noise(self, i: int, j: int) -> int:
         """The seeded random part of an edge weight, symmetric in i and j."""
-        return (((self.random[i] ^ self.random[j]) * 2654435761) >> 11) % _RANDOM_SPAN
+        mixed = ((self.random[i] ^ self.random[j]) * _MIX) & _MASK64
+        return (mixed ^ (mixed >> 29)) % _RANDOM_SPAN
 
     def weight(self, i: int, j: int) -> int:
         """Weight of the edge i-j, i above j (j may be the phantom bye); higher is better."""

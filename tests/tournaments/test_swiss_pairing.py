@@ -292,3 +292,57 @@ def test_bye_rule_large_fields_lowest_ranked_without_bye(
     blockwise = pair_round(players, rounds, seed=seed, complete_fallback_limit=0)
     assert blockwise.bye_reason == "bye: lowest ranked without a bye"
     assert {r.rank for r in rows if r.player_id == blockwise.bye} == {max(fresh_ranks)}
+
+
+# A history on which rustworkx answered the same round 4 two ways in one process while the draw
+# per edge had 64 values (two pairings tied on every weight level, the draw included).
+_TIED_HISTORY = [
+    [("1610", "1600", "a", 4, 0), ("1603", "1602", "b", 2, 4), ("1605", "1601", "b", 3, 6),
+     ("1609", "1607", "b", 1, 6), ("1604", "1606", "a", 4, 1), ("1608", "1611", "b", 2, 5)],
+    [("1601", "1604", "a", 6, 0), ("1607", "1602", "a", 4, 0), ("1611", "1610", "a", 5, 0),
+     ("1606", "1609", "a", 5, 1), ("1603", "1605", "b", 2, 5), ("1608", "1600", "a", 6, 2)],
+    [("1611", "1601", "b", 1, 4), ("1607", "1604", "a", 4, 2), ("1608", "1606", "b", 2, 4),
+     ("1605", "1602", "draw", 3, 3), ("1610", "1609", "b", 1, 4), ("1600", "1603", "b", 0, 5)],
+]  # fmt: skip
+
+
+def test_repeated_pairing_of_the_same_input_is_the_same() -> None:
+    """The site pairs a round and python -m tournaments.swiss re-pairs it from STATE.json: the
+    same input must give the same pairing every time, exact ties of the whole weight included
+    (a CI run once saw the two disagree)."""
+    games = {"a": (1, 0, 0), "b": (0, 1, 0), "draw": (0, 0, 1)}
+    rounds = [
+        [
+            MatchRecord(a, b, result, games[result], battles=(won, lost))
+            for a, b, result, won, lost in rnd
+        ]
+        for rnd in _TIED_HISTORY
+    ]
+    players = [Player(str(1600 + i)) for i in range(12)]
+    tiebreakers = ("omw", "gw", "ogw", "battle_diff", "h2h")
+    outcomes = {
+        tuple(
+            (p.a, p.b, p.table)
+            for p in pair_round(players, rounds, None, "5f6", None, tiebreakers).pairings
+        )
+        for _ in range(20)
+    }
+    assert len(outcomes) == 1
+
+
+@pytest.mark.parametrize(("n_players", "spread"), [(2_000, 45), (10_000, 60)])
+def test_edge_weights_fit_rustworkx_128_bit_integers(n_players: int, spread: int) -> None:
+    """Every weight level is scaled by the draw's span; the largest weight must stay below
+    2**127 or rustworkx cannot take it (it refuses larger integers)."""
+    from tournaments.swiss import _Problem
+
+    problem = object.__new__(_Problem)
+    problem.players = [Player(str(i)) for i in range(n_players)]
+    problem.points = sorted((i * spread // (n_players - 1) for i in range(n_players)), reverse=True)
+    problem.rank = list(range(1, n_players + 1))
+    problem.had_bye = [False] * n_players
+    problem.random = [0] * n_players
+    problem.played = [set() for _ in range(n_players)]
+    problem._setup()
+    assert problem.base + problem.u_rematch < 2**127
+    assert 0 < problem.weight(n_players - 1, problem.bye_vertex) <= problem.base
