@@ -9,7 +9,7 @@ when no single field is at fault) and carries a ``message`` a person understands
 - ``engine.boba.errors.IllegalActionError``: a rules verdict on a well-formed action (exit
   status 1), with its stable ``code`` and the ``rule`` it breaks; ``field`` is None;
 - ``engine.boba.effects.EffectError``: an effect outside the Play vocabulary;
-- ``engine.boba.penalties.PenaltyError``;
+- ``engine.penalties.PenaltyError``;
 - ``tournaments.standings.StateError``, ``tournaments.topcut.BracketError``,
   ``tournaments.cutcalc.CutCalcError``, ``tournaments.results.ResultError``,
   ``tournaments.timer.TimerError``.
@@ -22,6 +22,7 @@ The input errors also stay ``ValueError`` subclasses, as they always were. An en
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -87,3 +88,59 @@ def decode_record_json(text: str | bytes, max_bytes: int) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise RecordError("record", f"is not valid JSON ({exc})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """Why a game's replay stopped (every game's, the same shape): an illegal action
+    (``action`` its index), a malformed record (``field`` the offending part, ``action``
+    None), or the engine's own failure (code ``internal_error``, with ``engine_version`` and
+    the ``exception`` to report)."""
+
+    code: str
+    rule: str | None
+    message: str
+    action: int | None = None
+    field: str | None = None
+    # For internal errors only: which engine failed, and how (to report the bug).
+    engine_version: str | None = None
+    exception: str | None = None
+
+    @classmethod
+    def malformed(cls, exc: BattledeskError) -> ReplayError:
+        """The record is malformed (``exc`` names the part): exit status 2."""
+        return cls(exc.code, None, exc.message, None, exc.field)
+
+    @classmethod
+    def engine_failure(cls, exc: BaseException, action: int, engine_version: str) -> ReplayError:
+        """The engine failed while applying ``action``: a bug to report, not a rules verdict."""
+        return cls(
+            INTERNAL_ERROR,
+            None,
+            f"The engine failed on action {action} ({type(exc).__name__}). This is a bug in "
+            f"the engine ({engine_version}), not a verdict on the record: please report it "
+            "with the record and this message.",
+            action,
+            engine_version=engine_version,
+            exception=f"{type(exc).__name__}: {exc}",
+        )
+
+    @property
+    def internal(self) -> bool:
+        return self.code == INTERNAL_ERROR
+
+    def to_json(self) -> dict[str, Any]:
+        """``field`` when a part of the record is named (always for a malformed record);
+        ``engine_version`` and ``exception`` for internal errors."""
+        out: dict[str, Any] = {
+            "action": self.action,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+        }
+        if self.field is not None or self.action is None:
+            out["field"] = self.field
+        if self.internal:
+            out["engine_version"] = self.engine_version
+            out["exception"] = self.exception
+        return out

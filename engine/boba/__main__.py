@@ -11,9 +11,9 @@ import argparse
 import os
 import sys
 
-from ..errors import EXIT_MALFORMED
+from ..errors import EXIT_MALFORMED, ReplayError
 from .coverage import run as run_coverage
-from .replay import Replay, ReplayError, describe, dumps, replay_text
+from .replay import Replay, describe, dumps, replay_text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,6 @@ from engine.boba.deckbuilding import (
     CatalogCard,
     Decklist,
     Format,
-    FormatError,
     ImportResult,
     Rejection,
     catalog_from_mappings,
@@ -36,6 +35,7 @@ from engine.boba.deckbuilding import (
     validate_decklist,
 )
 from engine.boba.deckbuilding.importers import apply_play_stats, parse_community_cards
+from engine.format_presets import preset_parameters, resolve_preset
 from engine.games import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = (
@@ -87,19 +87,11 @@ build_catalog = catalog_from_mappings
 
 
 def resolve_format(key: str, params: Mapping[str, Any] | None = None) -> Format:
-    """A preset, or a custom format built on a preset from the organiser's parameters."""
-    if key not in FORMAT_PRESETS:
-        raise FormatError("format_key", f"unknown format {key!r}")
-    if not params:
-        return FORMAT_PRESETS[key]
-    base = FORMAT_PRESETS[key]
-    return Format.from_dict(
-        {"base": key, "key": f"{key}+custom", "name": f"{base.name} (custom)", **params}
-    )
+    return resolve_preset(FORMAT_PRESETS, Format.from_dict, key, params)
 
 
 def format_parameters() -> dict[str, dict[str, Any]]:
-    return {key: fmt.to_dict() for key, fmt in FORMAT_PRESETS.items()}
+    return preset_parameters(FORMAT_PRESETS)
 
 
 def _json_rows(name: str, data: bytes) -> list[Any]:
@@ -384,6 +376,7 @@ class BobaDeckRules:
     """What the decks app needs from BoBA, bound to the pure functions above."""
 
     card_fields: tuple[str, ...] = CARD_FIELDS
+    kind_field: str = "kind"
     rules: Mapping[str, object] = RULES
     build_catalog = staticmethod(build_catalog)
     card_from_fields = staticmethod(card_from_fields)
@@ -392,6 +385,12 @@ class BobaDeckRules:
     parse_import = staticmethod(parse_import)
     read_decklist = staticmethod(read_decklist)
     detail_fields: tuple[str, ...] = DETAIL_FIELDS
+    decklist_help: Text = Text(
+        N_(
+            "One card per line with its count, under the section headings Heroes, Playbook, "
+            "Bonus Plays and Hot Dogs, e.g. “1 Action (Fire 110)” or “10 Hot Dog”."
+        )
+    )
     detail_ids = staticmethod(detail_ids)
     sections = staticmethod(deck_sections)
     charts = staticmethod(deck_charts)

@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import INTERNAL_ERROR, replay_exit_status
+from ..errors import ReplayError, replay_exit_status
 from . import ENGINE_VERSION
 from .actions import Action
 from .effects import EffectError
@@ -30,39 +30,6 @@ from .state import GameState
 REPLAY_FORMAT = "boba-replay/1"
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayError:
-    """Why a replay stopped: an illegal action (``action`` its index) or a malformed record
-    (``field`` the offending part, ``action`` None), or the engine's own failure (code
-    ``internal_error``, with ``engine_version`` and the ``exception`` to report)."""
-
-    code: str
-    rule: str | None
-    message: str
-    action: int | None = None
-    field: str | None = None
-    engine_version: str | None = None
-    exception: str | None = None
-
-    @property
-    def internal(self) -> bool:
-        return self.code == INTERNAL_ERROR
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "action": self.action,
-            "code": self.code,
-            "rule": self.rule,
-            "message": self.message,
-        }
-        if self.field is not None or self.action is None:
-            out["field"] = self.field
-        if self.internal:
-            out["engine_version"] = self.engine_version
-            out["exception"] = self.exception
-        return out
 
 
 @dataclass(slots=True)
@@ -118,9 +85,7 @@ def replay(record: Record | Any, upto: int | None = None, keep_states: bool = Tr
         try:
             record = parse_record(record)
         except RecordError as exc:
-            return Replay(
-                None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field)
-            )
+            return Replay(None, None, error=ReplayError.malformed(exc))
     actions = record.actions if upto is None else record.actions[: max(0, upto)]
     return _run(record, actions, keep_states)
 
@@ -140,7 +105,7 @@ def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Repl
                 "unresolvable_action", "CR 5.2.1", f"The action cannot be resolved: {exc!r}", i
             )
         except Exception as exc:  # any other failure is the engine's own bug
-            error = internal_error(exc, i)
+            error = ReplayError.engine_failure(exc, i, ENGINE_VERSION)
             out.failure = exc
             _log.exception("BoBA engine failure on action %d (%s)", i, ENGINE_VERSION)
         else:
@@ -155,20 +120,6 @@ def _run(record: Record, actions: tuple[Action, ...], keep_states: bool) -> Repl
     if keep_states and out.states:
         out.state = out.states[-1]
     return out
-
-
-def internal_error(exc: BaseException, action: int) -> ReplayError:
-    """The engine failed while applying ``action``: a bug to report, not a rules verdict."""
-    return ReplayError(
-        INTERNAL_ERROR,
-        None,
-        f"The engine failed on action {action} ({type(exc).__name__}). This is a bug in "
-        f"the engine ({ENGINE_VERSION}), not a verdict on the record: please report it with "
-        "the record and this message.",
-        action,
-        engine_version=ENGINE_VERSION,
-        exception=f"{type(exc).__name__}: {exc}",
-    )
 
 
 def _position(record: Record, actions: tuple[Action, ...]) -> GameState:
@@ -195,7 +146,7 @@ def replay_text(text: str | bytes, upto: int | None = None, keep_states: bool = 
     try:
         record = load_record(text)
     except RecordError as exc:
-        return Replay(None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field))
+        return Replay(None, None, error=ReplayError.malformed(exc))
     return replay(record, upto=upto, keep_states=keep_states)
 
 

@@ -1,1 +1,3 @@
 """BOS: the second game (deck rules and the record adjudicator)."""
+
+ENGINE_VERSION = "battledesk-bos-engine/1"

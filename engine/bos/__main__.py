@@ -10,7 +10,8 @@ import argparse
 import os
 import sys
 
-from .replay import Replay, ReplayError, describe, dumps, replay_text
+from ..errors import ReplayError
+from .replay import Replay, describe, dumps, replay_text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ ability,set,card_number`); each bad row is a rejection naming its column."""
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -288,6 +289,16 @@ class Catalog:
 
     def cards(self) -> Sequence[BosCard]:
         return tuple(self._by_id.values())
+
+    def suggest(self, name: str, *, limit: int = 3) -> tuple[str, ...]:
+        """Card names close to `name`, best first (a "did you mean" for an unknown card)."""
+        key = normalize_name(name)
+        if not key:
+            return ()
+        close = difflib.get_close_matches(key, list(self._by_name), n=limit, cutoff=0.6)
+        if not close:
+            close = [k for k in self._by_name if key in k][:limit]
+        return tuple(self._by_name[k].name for k in close)
 
     def __len__(self) -> int:
         return len(self._by_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from engine.bos.cards import (
 )
 from engine.bos.decklist import (
     MAIN_SECTIONS,
+    SECTION_TYPE,
     SECTIONS,
     Decklist,
     decklist_from_dict,
@@ -27,9 +29,11 @@ from engine.bos.decklist import (
     export_decklist,
     parse_decklist,
 )
+from engine.bos.decklist import SECTION_TITLES as DECK_SECTION_TITLES
 from engine.bos.demo_catalog import SAMPLE_DECKLIST, demo_cards
-from engine.bos.formats import FORMAT_PRESETS, Format, FormatError
+from engine.bos.formats import FORMAT_PRESETS, Format
 from engine.bos.validation import RULES, validate_decklist
+from engine.format_presets import preset_parameters, resolve_preset
 from engine.games import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = ("id", *CSV_HEADER)
@@ -55,18 +59,11 @@ TYPE_LABELS = {
 
 
 def resolve_format(key: str, params: Mapping[str, Any] | None = None) -> Format:
-    if key not in FORMAT_PRESETS:
-        raise FormatError("format_key", f"unknown format {key!r}")
-    if not params:
-        return FORMAT_PRESETS[key]
-    base = FORMAT_PRESETS[key]
-    return Format.from_dict(
-        {"base": key, "key": f"{key}+custom", "name": f"{base.name} (custom)", **params}
-    )
+    return resolve_preset(FORMAT_PRESETS, Format.from_dict, key, params)
 
 
 def format_parameters() -> dict[str, dict[str, Any]]:
-    return {key: fmt.to_dict() for key, fmt in FORMAT_PRESETS.items()}
+    return preset_parameters(FORMAT_PRESETS)
 
 
 def parse_import(
@@ -189,7 +186,11 @@ def deck_charts(statistics: Mapping[str, Any], fmt: Format | None) -> tuple[Char
             curve_rows.append((int(key), int(value)))
         except (TypeError, ValueError):
             continue
-    curve = tuple((str(k), v) for k, v in sorted(curve_rows))
+    counts = dict(curve_rows)
+    # Every cost from the cheapest to the dearest gets a bar, empty ones too, so a gap in the
+    # curve shows as a gap and not as two neighbouring bars.
+    costs = range(min(counts), max(counts) + 1) if counts else range(0)
+    curve = tuple((str(k), counts.get(k, 0)) for k in costs)
     cost = ChartSeries(
         kind="bar",
         id_suffix="vim",
@@ -214,9 +215,11 @@ def deck_charts(statistics: Mapping[str, Any], fmt: Format | None) -> tuple[Char
         id_suffix="types",
         title=Text(N_("Cards per type")),
         description=(
-            Text.plain(", ".join(f"{k}: {v}" for k, v in types)) if types else Text(N_("No cards")),
+            Text.plain(", ".join(f"{TYPE_LABELS[k]}: {v}" for k, v in types))
+            if types
+            else Text(N_("No cards")),
         ),
-        bars=types,
+        bars=tuple((TYPE_LABELS[k], v) for k, v in types),
         empty_text=Text(N_("No cards")),
         table_headers=(Text(N_("Type")), Text(N_("Cards"))),
         table_rows=tuple((Text(TYPE_LABELS[k]), v) for k, v in types),
@@ -259,22 +262,102 @@ def evaluate(
     )
 
 
-def _build_catalog(rows: Iterable[Mapping[str, Any]]) -> Catalog:
-    return catalog_from_mappings(rows)
+def sample_decklist(catalog: Catalog, fmt: Format, seed: int = 0) -> Decklist:
+    """A legal list over the catalog's cards (the demo's players), varied by `seed`: seed 0 is
+    SAMPLE_DECKLIST; another seed picks a colour that has enough cards, its wizards and boss,
+    its summons and spells in a seeded order (at most `max_copies` each) and some of the
+    copies left over as reserves. Falls back to SAMPLE_DECKLIST when no colour has enough."""
+    if seed:
+        text = _varied_sample(catalog, fmt, random.Random(seed))
+        if text is not None:
+            return parse_decklist(text, catalog)
+    return parse_decklist(SAMPLE_DECKLIST, catalog)
 
 
-def _card_from_fields(fields: Mapping[str, Any]) -> BosCard:
-    return BosCard.from_dict(fields)
+def _varied_sample(catalog: Catalog, fmt: Format, rng: random.Random) -> str | None:
+    pool: dict[tuple[str, CardType], list[BosCard]] = {}
+    for card in sorted(catalog.cards(), key=lambda c: c.id):
+        pool.setdefault((card.color.value, card.type), []).append(card)
+    need = {
+        CardType.WIZARD: fmt.wizards,
+        CardType.BOSS: fmt.bosses,
+        CardType.SUMMON: fmt.summons,
+        CardType.SPELL: fmt.spells,
+    }
+    single = (CardType.WIZARD, CardType.BOSS)  # different cards, one copy each
+
+    def enough(color: str) -> bool:
+        return all(
+            len(pool.get((color, kind), ())) * (1 if kind in single else fmt.max_copies) >= n
+            for kind, n in need.items()
+        )
+
+    colors = sorted({color for color, _kind in pool if enough(color)})
+    if not colors or fmt.max_copies < 1:
+        return None
+    color = rng.choice(colors)
+    main: dict[str, dict[str, int]] = {}
+    for kind, n in need.items():
+        cards = rng.sample(pool.get((color, kind), []), len(pool.get((color, kind), [])))
+        counts: dict[str, int] = {}
+        cap = 1 if kind in single else fmt.max_copies
+        left = n
+        for card in cards:
+            if left <= 0:
+                break
+            k = min(left, rng.randint(1, cap))
+            counts[card.name] = k
+            left -= k
+        for card in cards:
+            while left > 0 and counts.get(card.name, 0) < cap:
+                counts[card.name] = counts.get(card.name, 0) + 1
+                left -= 1
+        main[next(k for k, t in SECTION_TYPE.items() if t is kind)] = counts
+    room = [
+        (name, fmt.max_copies - count)
+        for key in ("summons", "spells")
+        for name, count in sorted(main.get(key, {}).items())
+        if count < fmt.max_copies
+    ] + [
+        (card.name, fmt.max_copies)
+        for kind in (CardType.SUMMON, CardType.SPELL)
+        for card in pool.get((color, kind), [])
+        if all(card.name not in counts for counts in main.values())
+    ]
+    reserves: dict[str, int] = {}
+    left = rng.randint(0, fmt.reserves_max)
+    for name, free in rng.sample(room, len(room)):
+        if left <= 0:
+            break
+        k = min(left, rng.randint(1, free))
+        reserves[name] = k
+        left -= k
+    main["reserves"] = reserves
+    out = [f"Title: Demo {color.title()} {rng.randint(100, 999)}"]
+    for key in SECTIONS:
+        counts = main.get(key) or {}
+        if not counts:
+            continue
+        out += ["", f"{DECK_SECTION_TITLES[key]} ({sum(counts.values())})"]
+        out += [f"{n} {name}" for name, n in sorted(counts.items())]
+    return "\n".join(out) + "\n"
 
 
 class BosDeckRules:
     """What the decks app needs from BOS, bound to the pure functions above."""
 
     card_fields: tuple[str, ...] = CARD_FIELDS
+    kind_field: str = "type"
     rules: Mapping[str, object] = RULES
     detail_fields: tuple[str, ...] = DETAIL_FIELDS
-    build_catalog = staticmethod(_build_catalog)
-    card_from_fields = staticmethod(_card_from_fields)
+    decklist_help: Text = Text(
+        N_(
+            "One card per line with its count, under the section headings Wizards, Summons, "
+            "Spells, Boss and Reserves, e.g. “1 Ember Tutor” or “2 Heat Wave”."
+        )
+    )
+    build_catalog = staticmethod(catalog_from_mappings)
+    card_from_fields = staticmethod(BosCard.from_dict)
     resolve_format = staticmethod(resolve_format)
     format_parameters = staticmethod(format_parameters)
     parse_import = staticmethod(parse_import)
@@ -292,9 +375,7 @@ class BosDeckRules:
     def demo_cards() -> list[BosCard]:
         return list(demo_cards())
 
-    @staticmethod
-    def sample(catalog: Catalog, fmt: Format, seed: int = 0) -> Decklist:
-        return parse_decklist(SAMPLE_DECKLIST, catalog)
+    sample = staticmethod(sample_decklist)
 
     @staticmethod
     def community_cards(

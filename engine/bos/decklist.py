@@ -41,6 +41,8 @@ _HEADINGS = {
 _HEADING = re.compile(r"^[#\[\s]*([A-Za-z]+)\s*\]?\s*(?:\(\s*\d*\s*\))?\s*:?\s*$")
 _LINE = re.compile(r"^(?:(\d{1,3})\s*[xX]?\s+)?(\S.*?)$")
 MAX_COUNT = 99
+MAX_ITEMS_PER_SECTION = 200  # far beyond any legal list; bounds what a JSON body may make us do
+MAX_SUGGESTED = 20  # unknown names that get "did you mean" suggestions; the rest do not
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +57,14 @@ class ParseError:
     line: int
     text: str
     message: str
+    # Catalog names close to an unknown card's ("did you mean"), best first.
+    suggestions: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "message": self.message}
+        out: dict[str, Any] = {"line": self.line, "text": self.text, "message": self.message}
+        if self.suggestions:
+            out["suggestions"] = list(self.suggestions)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +124,14 @@ def parse_decklist(source: str | bytes, catalog: Catalog) -> Decklist:
             continue
         card = catalog.by_name(name)
         if card is None:
-            errors.append(ParseError(number, raw, f"line {number}: unknown card {name!r}"))
+            errors.append(
+                ParseError(
+                    number,
+                    raw,
+                    f"line {number}: unknown card {name!r}",
+                    catalog.suggest(name) if len(errors) < MAX_SUGGESTED else (),
+                )
+            )
             continue
         section = current or _type_section(card)
         _add(sections, section, card, count)
@@ -183,15 +197,23 @@ def decklist_to_dict(decklist: Decklist, catalog: Catalog) -> dict[str, Any]:
     return data
 
 
-def decklist_from_dict(data: Mapping[str, Any], catalog: Catalog) -> Decklist:
+def decklist_from_dict(data: Mapping[str, Any] | object, catalog: Catalog) -> Decklist:
     """The JSON form back (by id, else by name); unknown items are errors."""
     sections: dict[str, dict[str, DeckLine]] = {}
     errors: list[ParseError] = []
     position = 0
+    if not isinstance(data, Mapping):
+        # Any JSON may arrive here from the API: only an object of sections is a list.
+        return Decklist({}, (ParseError(0, str(data)[:200], "expected an object of sections"),))
     for section in SECTIONS:
         items = data.get(section) or []
         if not isinstance(items, list):
             errors.append(ParseError(0, str(section), f"{section}: expected a list"))
+            continue
+        if len(items) > MAX_ITEMS_PER_SECTION:
+            errors.append(
+                ParseError(0, str(section), f"{section}: at most {MAX_ITEMS_PER_SECTION} lines")
+            )
             continue
         for item in items:
             position += 1
@@ -201,7 +223,9 @@ def decklist_from_dict(data: Mapping[str, Any], catalog: Catalog) -> Decklist:
             card = catalog.get(str(item.get("id"))) or catalog.by_name(str(item.get("name", "")))
             count = item.get("count", 1)
             if card is None:
-                errors.append(ParseError(position, str(item.get("name", ""))[:200], "unknown card"))
+                unknown = str(item.get("name", ""))[:200]
+                hints = catalog.suggest(unknown) if len(errors) < MAX_SUGGESTED else ()
+                errors.append(ParseError(position, unknown, "unknown card", hints))
             elif (
                 isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT
             ):

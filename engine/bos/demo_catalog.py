@@ -3,6 +3,10 @@ and fictional (no published card is copied)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from typing import Any
+
 from engine.bos.cards import BosCard, CardType, Color
 
 DEMO_SET = "Battledesk Demo"
@@ -97,3 +101,25 @@ Reserves (7)
 3 Scorch Rain
 1 Spark Pup
 """
+
+
+def demo_game_details(winners: Sequence[str], seed: int) -> list[dict[str, Any]]:
+    """Invented per-game details of a demo result (engine.bos.match's JSON): for each game
+    in order its winner ("a" or "b"), two different ether bids, the higher bidder choosing
+    who goes first and the lower bidder receiving ether equal to their bid (BOS: Going First)."""
+    rng = random.Random(seed)
+    games: list[dict[str, Any]] = []
+    for winner in winners:
+        bid_a, bid_b = rng.sample(range(0, 6), 2)
+        higher = "a" if bid_a > bid_b else "b"
+        games.append(
+            {
+                "winner": winner,
+                "bids": [bid_a, bid_b],
+                "chose_first": higher,
+                "first": higher if rng.random() < 0.7 else ("b" if higher == "a" else "a"),
+                "ether": [bid_a if bid_a < bid_b else 0, bid_b if bid_b < bid_a else 0],
+                "end": "played",
+            }
+        )
+    return games

@@ -30,6 +30,9 @@ ACTION_TYPES = (
 EFFECT_KINDS = ("strength", "damage", "vim", "ether")
 MAX_BYTES = 4 * 1024 * 1024
 MAX_ACTIONS = 10_000
+# Two decks of 24 plus 10 reserves each name at most 68 different cards; the rest is headroom,
+# and a bound on what one record can make the engine do.
+MAX_CARDS = 500
 MAX_NUMBER = 10**9
 
 
@@ -151,6 +154,8 @@ def _deck(v: Any, f: str, cards: dict[str, Card]) -> Deck:
     wiz = _ids(d.get("wizards"), f"{f}.wizards", cards, "wizard")
     if len(wiz) != 3:
         raise RecordError(f"{f}.wizards", "must list 3 wizards (one per column)")
+    if len(set(wiz)) != 3:
+        raise RecordError(f"{f}.wizards", "must be 3 different wizards (BOS: Starting Info)")
     boss = d.get("boss")
     if not isinstance(boss, str) or boss not in cards or cards[boss].type != "boss":
         raise RecordError(f"{f}.boss", "must be the id of a boss among the record's cards")
@@ -257,7 +262,17 @@ def parse_record(data: Any) -> Record:
     names = {p: _str(players.get(p), f"players.{p}") for p in PLAYERS}
     first = _player(d.get("first"), "first")
     raw_cards = _obj(d.get("cards"), "cards")
+    if len(raw_cards) > MAX_CARDS:
+        raise RecordError("cards", f"has more than {MAX_CARDS} cards")
     cards = {str(k): _card(str(k), v, f"cards.{k}") for k, v in raw_cards.items()}
+    for card in cards.values():
+        wizard = card.condition_wizard
+        if wizard is not None and (wizard not in cards or cards[wizard].type != "wizard"):
+            # Otherwise the summon could never be conducted, and the replay would blame play.
+            raise RecordError(
+                f"cards.{card.id}.summoning_condition.wizard",
+                "must be the id of a wizard among the record's cards",
+            )
     raw_decks = _obj(d.get("decks"), "decks")
     decks = {p: _deck(raw_decks.get(p), f"decks.{p}", cards) for p in PLAYERS}
     initial = _obj(d.get("initial", {}), "initial")

@@ -9,39 +9,17 @@ action (exit status 1) come back as an ``error``; an engine failure is an intern
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import INTERNAL_ERROR, replay_exit_status
+from ..errors import ReplayError, replay_exit_status
+from . import ENGINE_VERSION
 from .record import PLAYERS, Record, RecordError, load_record, parse_record
 from .state import GameState, IllegalActionError
 
 REPLAY_FORMAT = "bos-replay/1"
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayError:
-    """Why a replay stopped: an illegal action (``action`` its index), a malformed record
-    (``field`` the offending part, ``action`` None), or the engine's own failure."""
-
-    code: str
-    rule: str | None
-    message: str
-    action: int | None = None
-    field: str | None = None
-
-    @property
-    def internal(self) -> bool:
-        return self.code == INTERNAL_ERROR
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "action": self.action,
-            "code": self.code,
-            "rule": self.rule,
-            "message": self.message,
-            "field": self.field,
-        }
+_log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -84,7 +62,7 @@ class Replay:
 
 
 def _malformed(exc: RecordError) -> Replay:
-    return Replay(None, None, error=ReplayError(exc.code, None, exc.message, None, exc.field))
+    return Replay(None, None, error=ReplayError.malformed(exc))
 
 
 def replay(record: Record | Any, keep_states: bool = True) -> Replay:
@@ -99,25 +77,35 @@ def replay(record: Record | Any, keep_states: bool = True) -> Replay:
     state = GameState.initial(record)
     out = Replay(record, state)
     for i, action in enumerate(record.actions):
-        before = state.clone()
+        # The position before an illegal action is rebuilt only then (the rare path), so a
+        # long game is not copied once per action.
+        before = state.clone() if keep_states else None
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            out.state, out.error = before, ReplayError(exc.code, exc.rule, exc.message, i)
+            out.state = before if before is not None else _position(record, i)
+            out.error = ReplayError(exc.code, exc.rule, exc.message, i)
             return out
         except Exception as exc:  # the engine's own bug: not a verdict on the record
-            out.state = before
-            out.error = ReplayError(
-                INTERNAL_ERROR,
-                None,
-                f"The engine failed on action {i} ({type(exc).__name__}: {exc}); please "
-                "report it with the record.",
-                i,
-            )
+            _log.exception("BOS engine failure on action %d (%s)", i, ENGINE_VERSION)
+            out.state = before if before is not None else _position(record, i)
+            out.error = ReplayError.engine_failure(exc, i, ENGINE_VERSION)
             return out
         if keep_states:
             out.states.append(state.clone())
     return out
+
+
+def _position(record: Record, upto: int) -> GameState | None:
+    """The position after the first ``upto`` actions (they were legal), or None if replaying
+    them fails again (an engine failure: no position to show)."""
+    state = GameState.initial(record)
+    try:
+        for action in record.actions[:upto]:
+            state.apply(action)
+    except Exception:
+        return None
+    return state
 
 
 def replay_text(text: str | bytes, keep_states: bool = False) -> Replay:

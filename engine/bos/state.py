@@ -105,7 +105,8 @@ class GameState:
         return cls(sides, record.first, dict(record.cards))
 
     def clone(self) -> GameState:
-        return copy.deepcopy(self)
+        # The card definitions never change during a game: share them, copy the rest.
+        return copy.deepcopy(self, {id(self.cards): self.cards})
 
     # ------------------------------------------------------------------ checks
 

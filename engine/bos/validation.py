@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.bos.cards import BosCard, CardType, Catalog
@@ -42,6 +42,8 @@ class Violation:
     message: str
     cards: tuple[str, ...] = ()
     line: int | None = None
+    # For an unknown card: catalog names close to it ("did you mean"), best first.
+    suggestions: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +54,8 @@ class Violation:
         }
         if self.line is not None:
             out["line"] = self.line
+        if self.suggestions:
+            out["suggestions"] = list(self.suggestions)
         return out
 
 
@@ -116,7 +120,14 @@ def validate_decklist(
     """Every broken rule, in a stable order (unreadable lines first)."""
     rules = _resolve(fmt)
     violations: list[Violation] = [
-        _v("decklist_unreadable", e.message, (), e.line) for e in decklist.errors
+        Violation(
+            "decklist_unreadable",
+            RULES["decklist_unreadable"],
+            e.message,
+            line=e.line,
+            suggestions=e.suggestions,
+        )
+        for e in decklist.errors
     ]
     main = _entries(decklist, catalog, MAIN_SECTIONS)
     reserves = _entries(decklist, catalog, ("reserves",))
@@ -158,15 +169,18 @@ def validate_decklist(
     if len(colors) > 1:
         major = colors.most_common(1)[0][0]
         off = tuple(sorted({c.name for _, c, _ in main + reserves if c.color.value != major}))
-        violations.append(
-            _v(
-                "one_color",
-                "All cards share one colour; this list has "
-                + ", ".join(f"{k} {v}" for k, v in sorted(colors.items()))
-                + ".",
-                off,
-            )
+        one_colour = _v(
+            "one_color",
+            "All cards share one colour; this list has "
+            + ", ".join(f"{k} {v}" for k, v in sorted(colors.items()))
+            + ".",
+            off,
         )
+        if any(c.color.value != major for _, c, _ in reserves):
+            # The reserves share the colour because they may be swapped in (the decision
+            # above): cite that rule too.
+            one_colour = replace(one_colour, citation=f"{STARTING_INFO}; {RESERVES}")
+        violations.append(one_colour)
     copies: Counter[str] = Counter()
     for _, card, n in main + reserves:
         copies[card.name] += n

@@ -12,8 +12,8 @@ import pytest
 from engine.boba.deckbuilding.formats import FormatError
 from engine.boba.effects import EffectError
 from engine.boba.errors import IllegalActionError, Need, RecordError
-from engine.boba.penalties import PenaltyError, infraction
 from engine.errors import BattledeskError
+from engine.penalties import PenaltyError, infraction
 from tournaments.cutcalc import CutCalcError
 from tournaments.results import ResultError
 from tournaments.standings import StateError

@@ -57,8 +57,7 @@ def test_cli_illegal_action_exits_1(tmp_path: Path, capsys: pytest.CaptureFixtur
         "code": "opponent_not_started",
         "rule": "BOS: Player Attack",
         "message": err["message"],
-        "field": None,
-    }
+    }  # like BoBA's: no `field` for an illegal action that names no part of the record
     status, text = _run(tmp_path, bad, capsys)
     assert status == 1 and "Error at action 2" in text and "BOS: Player Attack" in text
 

@@ -128,6 +128,8 @@ def test_bos_reserves_share_the_deck_colour() -> None:
     text = edit("1 Spark Pup\n", "1 Mist Veil\n")
     violation = only(check(text), "one_color")
     assert violation["cards"] == ["Mist Veil"]
+    # An off-colour reserve breaks the rule through the reserves: both sections are cited.
+    assert violation["citation"] == "BOS: Starting Info; BOS: Reserves"
 
 
 def test_bos_starting_info_at_most_3_copies() -> None:
@@ -347,3 +349,14 @@ def test_bos_legal_list_round_trips_through_export(lines: list[str]) -> None:
     assert export_decklist(
         parse_decklist(export_decklist(shuffled, CATALOG), CATALOG), CATALOG
     ) == (export_decklist(shuffled, CATALOG))
+
+
+def test_bos_vim_curve_shows_empty_costs_and_types_by_their_names() -> None:
+    from engine.bos.deck_plugin import deck_charts
+
+    cost, types, _reserves = deck_charts(
+        {"vim_cost_curve": {"0": 2, "2": 3, "4": 1}, "by_type": {"wizard": 3, "spell": 10}},
+        None,
+    )
+    assert cost.bars == (("0", 2), ("1", 0), ("2", 3), ("3", 0), ("4", 1))
+    assert dict(types.bars) == {"Wizards": 3, "Spells": 10}

@@ -1,4 +1,5 @@
-"""Infractions and penalties at BoBA events, as data, and what a penalty does to a result.
+"""Infractions and penalties at events of every game, as data, and what a penalty does to a
+result.
 
 Pure Python (no Django): the site's penalty form, its API and the tests read the catalogue
 from here; ``matches.services`` stores a penalty and applies it to the match.
@@ -6,7 +7,10 @@ from here; ``matches.services`` stores a penalty and applies it to the match.
 BoBA's penalty guidelines group infractions as Conduct, Gameplay and Tournament. The catalogue
 below (keys, labels and *default* penalties) is the project's reading of them, not a quotation:
 a judge may always give another penalty, and the site keeps what was suggested beside what was
-given.
+given. Nothing in it is particular to one game's rules (infractions are about play and conduct
+at an event), and BOS publishes no penalty guide, so every game's events use this one catalogue
+(the project's decision; a game with its own guide would add it to its plugin). The stored
+categories and penalties (matches.models.Penalty) are these.
 
 Penalties, lightest first: caution, warning, game loss, match loss, disqualification.
 
@@ -111,7 +115,7 @@ CATALOGUE: tuple[Infraction, ...] = (
         GAMEPLAY,
         "Game rule violation",
         WARNING,
-        "A rule of the game was broken (a wrong battle, a skipped step) and not caught at once.",
+        "A rule of the game was broken (a skipped step, a wrong target) and not caught at once.",
     ),
     Infraction(
         "looking_at_extra_cards",

@@ -1,11 +1,11 @@
 """The infraction catalogue, the upgrade rule and what a penalty does to a result
-(engine/boba/penalties.py, pure)."""
+(engine/penalties.py, pure)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.boba import penalties as p
+from engine import penalties as p
 
 
 def test_the_catalogue_groups_infractions_as_the_guidelines_do() -> None:

@@ -1,0 +1,443 @@
+"""BOS's judge-desk page (see `engine.games.Adjudicator`): a bos-game-record/1 pasted, uploaded
+or started from the two players' registered lists, built action by action, and replayed turn
+by turn: after every action, what the BOS rules say the position is (life, vim and ether, the
+battlefield column by column, the bosses), and the first illegal action with its rule
+("BOS: Main Phase").
+
+Made for a judge at a table with a tablet: one page, large one-tap buttons for the actions
+that take no details (start a turn, end it, turn the boss face-up), one short form for the
+others. The page's request flow is every game's (`engine.adjudication`); BOS's are its form
+(the players' lists, the action builder) and its replay's positions. The site renders
+``matches/adjudicate/bos.html`` with the plain data ``ADJUDICATOR.page`` returns. Pure: no
+Django.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from engine.adjudication import (
+    AdjudicationPage,
+    InputError,
+    PageAdjudicator,
+    PageState,
+    append_action,
+    copy_record,
+    dump,
+    replay_analysis,
+    replay_steps,
+)
+
+from .record import COLOURS, PLAYERS, RECORD_FORMAT, Action, Record, RecordError, parse_record
+from .replay import replay
+from .rule_sections import RULE_SECTIONS
+from .state import GameState
+
+SLOTS: tuple[str, ...] = ("0", "1", "2", "boss")
+QUICK = ("start_turn", "end_turn", "summon_boss")
+TITLES = dict(RULE_SECTIONS)
+
+
+def _other(p: str) -> str:
+    return "B" if p == "A" else "A"
+
+
+# --- words for actions and positions ------------------------------------------------------
+
+
+def _name(record: Record, card_id: str) -> str:
+    card = record.cards.get(card_id)
+    return card.name if card is not None and card.name != card_id else card_id
+
+
+def _slot_words(slot: object) -> str:
+    return "boss" if slot == "boss" else f"column {slot}"
+
+
+def describe_action(record: Record, action: Action) -> str:
+    """One action in words: "A attacks B with column 0, blocked by column 1"."""
+    d, p = action.data, action.player
+    if action.type == "start_turn":
+        return f"{p} starts a turn"
+    if action.type == "end_turn":
+        return f"{p} ends the turn"
+    if action.type == "summon_boss":
+        return f"{p} turns the boss face-up"
+    if action.type == "summon":
+        return f"{p} conducts {_name(record, d['card'])} with the wizard in column {d['wizard']}"
+    if action.type == "attack":
+        target = d["target"]
+        whom = (
+            f"{target['player']}'s {_slot_words(target['slot'])}"
+            if "slot" in target
+            else f"player {target['player']}"
+        )
+        blocked = (
+            f", blocked by {target['player']}'s {_slot_words(d['blocker'])}"
+            if d.get("blocker") is not None
+            else ""
+        )
+        return f"{p} attacks {whom} with {_slot_words(d['attacker'])}{blocked}"
+    if action.type == "cast":
+        return f"{p} casts {_name(record, d['card'])} ({d['vim']} vim + {d['ether']} ether)"
+    if action.type == "abilities":
+        parts = []
+        for e in d["effects"]:
+            target = e["target"]
+            where = (
+                f"{target['player']}'s {_slot_words(target['slot'])}"
+                if "slot" in target
+                else target["player"]
+            )
+            must = "mandatory" if e["mandatory"] else "optional"
+            parts.append(f"{e['kind']} {e['amount']:+d} to {where} ({e['source']}, {must})")
+        return f"{p}'s abilities: " + "; ".join(parts)
+    adjust = ", ".join(
+        f"{who} {key} {n}" for who, vals in d.get("adjust", {}).items() for key, n in vals.items()
+    )
+    return f"Judge ({p}): {d.get('note', '')}" + (f" — sets {adjust}" if adjust else "")
+
+
+def _unit(record: Record, unit: Any) -> dict[str, Any] | None:
+    if unit is None:
+        return None
+    base = record.cards[unit.card].strength
+    return {
+        "id": unit.card,
+        "name": _name(record, unit.card),
+        "strength": unit.strength,
+        "printed": base,
+        "acted": unit.acted,
+    }
+
+
+def position(record: Record, state: GameState) -> dict[str, Any]:
+    """What the page shows of one position: whose turn and which phase, and per player their
+    life, vim, ether, the three columns (wizard and summon), the boss and the piles."""
+    players = {}
+    for p in PLAYERS:
+        side = state.sides[p]
+        columns = []
+        for col in range(3):
+            wid = side.wizards[col]
+            columns.append(
+                {
+                    "column": col,
+                    "wizard": _name(record, wid),
+                    "wizard_id": wid,
+                    "wizard_state": side.wizard_state[col],
+                    "summon": _unit(record, side.summons[col]),
+                }
+            )
+        players[p] = {
+            "name": record.players[p],
+            "life": side.life,
+            "vim": side.vim,
+            "ether": side.ether,
+            "columns": columns,
+            "boss": _unit(record, side.boss_unit),
+            "boss_name": _name(record, side.boss),
+            "boss_state": (
+                "defeated"
+                if side.boss_defeated
+                else ("face_up" if side.boss_unit is not None else "face_down")
+            ),
+            "castle": len(side.castle),
+            "spellbook": len(side.spellbook),
+            "graveyard": [_name(record, c) for c in side.graveyard],
+            "turns_started": side.turns_started,
+        }
+    return {
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "winner": state.winner,
+        "players": players,
+        "next": state.next_expected(),
+    }
+
+
+def analyse(data: Mapping[str, Any], step: int | None) -> dict[str, Any]:
+    """The replay of a record as the page shows it: a panel per step (0: before any action),
+    the actions in words, the error with its rule and the rule's title, the result."""
+    rep = replay(data, keep_states=True)
+    out = replay_analysis(rep)
+    if rep.record is None:
+        return out
+    record = rep.record
+    states = [GameState.initial(record), *rep.states]
+    error = rep.error
+    out.update(
+        replay_steps(
+            record,
+            record.actions,
+            error,
+            step,
+            len(rep.states),
+            lambda n: position(record, states[n]),
+            describe_action,
+        )
+    )
+    out.update(
+        error_title=TITLES.get(error.rule or "", "") if error is not None else "",
+        turns=rep.to_json()["turns"],
+        result=rep.result,
+        final=position(record, rep.state) if rep.state is not None else None,
+        next=rep.state.next_expected() if error is None and rep.state is not None else None,
+    )
+    if out["next"] is not None:
+        out["builder"] = _builder(record, rep.state)
+    return out
+
+
+def _builder(record: Record, state: GameState | None) -> dict[str, Any]:
+    """What the action form offers now: the player to act, the quick actions expected, and
+    the cards the player could name (summons in the castle, spells in the spellbook)."""
+    assert state is not None
+    nxt = state.next_expected() or {"player": state.first, "expects": []}
+    p = nxt["player"]
+    side = state.sides[p]
+    return {
+        "player": p,
+        "expects": nxt["expects"],
+        "quick": [t for t in QUICK if t in nxt["expects"]],
+        "castle": sorted({(c, _name(record, c)) for c in side.castle}),
+        "spellbook": sorted(
+            {(c, f"{_name(record, c)} · {record.cards[c].vim_cost}") for c in side.spellbook}
+        ),
+        "form_types": [t for t in nxt["expects"] if t not in ("start_turn", "end_turn")]
+        + ["judge"],
+    }
+
+
+def _copies(items: list[Mapping[str, Any]]) -> list[str]:
+    """Card ids of a list's section, each as many times as its count."""
+    return [str(i["id"]) for i in items for _ in range(max(1, int(i.get("count") or 1)))]
+
+
+# --- the page ----------------------------------------------------------------------------
+
+
+class _Page(AdjudicationPage):
+    start_op = "skeleton"
+
+    def op(self) -> str:
+        """A quick action's button adds it: op ``append``."""
+        if self.post is not None and self.post.get("quick"):
+            return "append"
+        return super().op()
+
+    def values(self) -> dict[str, str]:
+        post = self.post or {}
+        return {
+            "first": post.get("first", "") if post.get("first") in PLAYERS else "A",
+            "A_ether": post.get("A_ether", "0") or "0",
+            "B_ether": post.get("B_ether", "0") or "0",
+            **{
+                f"act_{k}": post.get(f"act_{k}", "")
+                for k in (
+                    "type",
+                    "wizard",
+                    "card",
+                    "attacker",
+                    "target_player",
+                    "target_slot",
+                    "blocker",
+                    "vim",
+                    "ether",
+                    "effects",
+                    "note",
+                    "adjust",
+                )
+            },
+        }
+
+    # --- a record from the registered lists ----------------------------------------------
+
+    def _condition(self, item: Mapping[str, Any], wizards: list[tuple[str, str]]) -> dict[str, str]:
+        found = self.req.cards.find(str(item.get("id") or ""))
+        text = str(found.fields.get("summoning_condition") or "") if found is not None else ""
+        low = text.lower()
+        for wid, wname in wizards:
+            if wname and wname.lower() in low:
+                return {"wizard": wid}
+        for colour in COLOURS:
+            if colour in low:
+                return {"colour": colour}
+        colour = str(item.get("color") or "")
+        return {"colour": colour if colour in COLOURS else COLOURS[0]}
+
+    def start(self, values: dict[str, str]) -> dict[str, Any]:
+        """A record with the players' registered main decks (reserves left out: a judge
+        writes in the swaps made before this game), no action yet."""
+        cards: dict[str, Any] = {}
+        decks: dict[str, Any] = {}
+        ether: dict[str, int] = {}
+        for p in PLAYERS:
+            data = self.req.decks.get(p)
+            if not data:
+                raise InputError(
+                    f"decks.{p}",
+                    self._("%(name)s has no registered list: paste the record instead.")
+                    % {"name": self.req.players.get(p, p)},
+                )
+            sections: dict[str, list[Mapping[str, Any]]] = {
+                key: [i for i in data.get(key) or [] if isinstance(i, dict) and i.get("id")]
+                for key in ("wizards", "summons", "spells", "boss")
+            }
+            wizards = [(str(i["id"]), str(i.get("name") or "")) for i in sections["wizards"]]
+            for key, ctype in (
+                ("wizards", "wizard"),
+                ("summons", "summon"),
+                ("spells", "spell"),
+                ("boss", "boss"),
+            ):
+                for item in sections[key]:
+                    card: dict[str, Any] = {
+                        "name": str(item.get("name") or item["id"]),
+                        "type": ctype,
+                        "colour": item.get("color") if item.get("color") in COLOURS else "red",
+                    }
+                    if ctype == "spell":
+                        card["vim_cost"] = int(item.get("vim_cost") or 0)
+                    if ctype in ("summon", "boss"):
+                        card["strength"] = max(1, int(item.get("strength") or 1))
+                    if ctype == "summon":
+                        card["summoning_condition"] = self._condition(item, wizards)
+                    cards[str(item["id"])] = card
+
+            decks[p] = {
+                "wizards": _copies(sections["wizards"])[:3],
+                "boss": (_copies(sections["boss"]) or [""])[0],
+                "castle": _copies(sections["summons"]),
+                "spellbook": _copies(sections["spells"]),
+            }
+            ether[p] = self.small_int(values[f"{p}_ether"], f"initial.ether.{p}")
+        return {
+            "format": RECORD_FORMAT,
+            "players": {p: str(self.req.players.get(p) or p)[:200] for p in PLAYERS},
+            "first": values["first"],
+            "cards": cards,
+            "decks": decks,
+            "initial": {"life": 30, "vim": 1, "ether": ether},
+            "actions": [],
+        }
+
+    def small_int(self, text: str, field: str, lo: int = 0, hi: int = 10**6) -> int:
+        try:
+            n = int(text)
+        except (TypeError, ValueError):
+            raise InputError(field, self._("a whole number.")) from None
+        if not lo <= n <= hi:
+            raise InputError(field, self._("from %(lo)d to %(hi)d.") % {"lo": lo, "hi": hi})
+        return n
+
+    # --- an action from the form ----------------------------------------------------------
+
+    def _slot(self, text: str, field: str) -> int | str:
+        if text == "boss":
+            return "boss"
+        if text in ("0", "1", "2"):
+            return int(text)
+        raise InputError(field, self._("choose a column or the boss."))
+
+    def action(self, player: str, kind: str, values: dict[str, str]) -> dict[str, Any]:
+        """The action the judge chose, as record JSON (the replay checks it)."""
+        out: dict[str, Any] = {"type": kind, "player": player}
+        if kind == "summon":
+            out["wizard"] = self._slot(values["act_wizard"], "act_wizard")
+            if not values["act_card"]:
+                raise InputError("act_card", self._("choose the summon."))
+            out["card"] = values["act_card"]
+        elif kind == "attack":
+            out["attacker"] = self._slot(values["act_attacker"], "act_attacker")
+            tp = values["act_target_player"]
+            if tp not in PLAYERS:
+                raise InputError("act_target_player", self._("choose the player attacked."))
+            target: dict[str, Any] = {"player": tp}
+            if values["act_target_slot"]:
+                target["slot"] = self._slot(values["act_target_slot"], "act_target_slot")
+            out["target"] = target
+            blocker = values["act_blocker"]
+            out["blocker"] = self._slot(blocker, "act_blocker") if blocker else None
+        elif kind == "cast":
+            if not values["act_card"]:
+                raise InputError("act_card", self._("choose the spell."))
+            out["card"] = values["act_card"]
+            out["vim"] = self.small_int(values["act_vim"] or "0", "act_vim")
+            out["ether"] = self.small_int(values["act_ether"] or "0", "act_ether")
+        elif kind == "abilities":
+            out["effects"] = self._json(values["act_effects"], "act_effects", list)
+        elif kind == "judge":
+            out["note"] = values["act_note"].strip()[:500]
+            if not out["note"]:
+                raise InputError("act_note", self._("say what the judge decided."))
+            if values["act_adjust"].strip():
+                out["adjust"] = self._json(values["act_adjust"], "act_adjust", dict)
+        elif kind not in QUICK:
+            raise InputError("act_type", self._("choose one of the actions offered."))
+        return out
+
+    def _json(self, text: str, field: str, kind: type) -> Any:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise InputError(field, self._("is not valid JSON.")) from None
+        if not isinstance(value, kind):
+            raise InputError(
+                field,
+                self._("must be a JSON list.")
+                if kind is list
+                else self._("must be a JSON object."),
+            )
+        return value
+
+    def append(
+        self, data: dict[str, Any], values: dict[str, str], errors: list[InputError], text: str
+    ) -> tuple[dict[str, Any], str]:
+        rep = replay(data, keep_states=False)
+        nxt = rep.state.next_expected() if rep.state is not None and rep.error is None else None
+        if nxt is None:
+            errors.append(
+                InputError("action", self._("fix the record before adding actions."))
+                if rep.error is not None
+                else InputError("action", self._("the game is over: no action follows."))
+            )
+            return data, text
+        post = self.post or {}
+        kind = post.get("quick") or values["act_type"]
+        if kind not in [*nxt["expects"], "judge"]:
+            errors.append(InputError("act_type", self._("choose one of the actions offered.")))
+            return data, text
+        try:
+            action = self.action(str(nxt["player"]), kind, values)
+        except InputError as exc:
+            errors.append(exc)
+            return data, text
+        new = copy_record(data)
+        append_action(new, action)
+        try:
+            parse_record(new)
+        except RecordError as exc:
+            errors.append(InputError(f"record.{exc.field}", exc.message))
+            return data, text
+        return new, dump(new)
+
+    def analyse(self, data: dict[str, Any], step: int | None) -> dict[str, Any]:
+        return analyse(data, step)
+
+    def page_context(self, done: PageState) -> dict[str, Any]:
+        return {
+            "values": done.values,
+            "players": PLAYERS,
+            "names": {p: self.req.players.get(p, p) for p in PLAYERS},
+            "has_decks": all(self.req.decks.get(p) for p in PLAYERS),
+            "slots": SLOTS,
+        }
+
+
+ADJUDICATOR = PageAdjudicator(
+    template="matches/adjudicate/bos.html", record_format=RECORD_FORMAT, page_type=_Page
+)
