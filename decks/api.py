@@ -25,7 +25,7 @@ from decks.models import (
     DecklistVersion,
     EventCatalog,
 )
-from engine.games import GAMES, get_game
+from engine.games import DEFAULT_GAME, GAMES, default_game, get_game
 from tournaments import permissions as perms
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
@@ -66,6 +66,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             OpenApiParameter("q", str, description="name contains"),
             OpenApiParameter("catalog", str, description="a catalog's slug"),
             OpenApiParameter("event", str, description="an event's slug: its catalog"),
+            OpenApiParameter(
+                "attr",
+                str,
+                many=True,
+                description="a game's own card field, `name:value` (e.g. `color:red`, "
+                "`vim_cost:3`); up to 5, all must match",
+            ),
         ]
     )
     def list(self, request: Request, *args: object, **kwargs: object) -> Response:
@@ -85,18 +92,22 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         q = self.request.query_params.get("q", "").strip()
         if q:
             qs = qs.filter(Q(name__icontains=q) | Q(card_number__iexact=q))
+        attributes = self.request.query_params.getlist("attr")
+        if attributes:
+            game = self.request.query_params.get("game", "").strip() or None
+            qs = selectors.filter_by_attributes(qs, attributes, game)
         return qs
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("game", str, default="boba")],
+    parameters=[OpenApiParameter("game", str, default=DEFAULT_GAME)],
     responses={200: dict},
 )
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def formats(request: Request) -> Response:
     """Every format preset of a game with its parameters and game mode."""
-    key = request.query_params.get("game", "boba")
+    key = request.query_params.get("game", "").strip() or default_game()
     if key not in GAMES:
         raise ServiceError(f"game: unknown game {key!r}.", field="game")
     game = get_game(key)
@@ -133,7 +144,10 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
         request={"multipart/form-data": s.CardImportInput}, responses={202: s.CardImportOutput}
     )
     def create(self, request: Request) -> Response:
-        data = {"game": request.data.get("game", "boba"), "files": request.FILES.getlist("files")}
+        data = {
+            "game": request.data.get("game") or default_game(),
+            "files": request.FILES.getlist("files"),
+        }
         if request.data.get("catalog"):
             data["catalog"] = request.data["catalog"]
         clean = validated(s.CardImportInput, data)

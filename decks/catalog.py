@@ -30,10 +30,17 @@ def card_rows(game: str, catalog: Catalog | None = None) -> list[dict[str, Any]]
     if catalog is None:
         return []
     rules = get_game(game).deck_rules()
-    columns = [DB_FIELDS.get(name, name) for name in rules.card_fields]
+    known = {f.name for f in Card._meta.concrete_fields}
+    aliases = {**DB_FIELDS, rules.kind_field: "kind"}
+    columns = {name: aliases.get(name, name) for name in rules.card_fields}
+    in_columns = {name: column for name, column in columns.items() if column in known}
+    rows = Card.objects.filter(catalog=catalog).values(*in_columns.values(), "attributes")
     return [
-        {name: row[column] for name, column in zip(rules.card_fields, columns, strict=True)}
-        for row in Card.objects.filter(catalog=catalog).values(*columns).order_by()
+        {
+            name: row[in_columns[name]] if name in in_columns else row["attributes"].get(name)
+            for name in rules.card_fields
+        }
+        for row in rows.order_by()
     ]
 
 

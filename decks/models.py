@@ -18,7 +18,7 @@ from engine.games import game_choices
 from tournaments.models import Registration, Tournament
 
 DEMO_ID_PREFIX = "demo:"
-"""The generated demo catalog's card ids all start with this (engine/boba/deckbuilding)."""
+"""Every game's generated demo cards have ids that start with this (its demo_cards())."""
 
 
 class Catalog(models.Model):
@@ -30,7 +30,7 @@ class Catalog(models.Model):
         OFFICIAL = "official", _("Official")
         CUSTOM = "custom", _("Custom")
 
-    game = models.CharField(max_length=20, choices=game_choices())
+    game = models.CharField(max_length=20, choices=game_choices)
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80, unique=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -70,7 +70,7 @@ class Catalog(models.Model):
 
 class Card(models.Model):
     catalog = models.ForeignKey(Catalog, on_delete=models.PROTECT, related_name="cards")
-    game = models.CharField(max_length=20, choices=game_choices())
+    game = models.CharField(max_length=20, choices=game_choices)
     external_id = models.CharField(max_length=120, help_text="The card's id in its source list.")
     kind = models.CharField(max_length=20)
     name = models.CharField(max_length=200)
@@ -84,6 +84,8 @@ class Card(models.Model):
     base_name = models.CharField(max_length=200, blank=True, null=True)
     year = models.IntegerField(null=True, blank=True)
     release = models.CharField(max_length=40, blank=True, null=True)
+    # The game's own card fields that have no column here (its plugin's card_fields).
+    attributes = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -158,7 +160,7 @@ class CardImport(models.Model):
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
 
-    game = models.CharField(max_length=20, choices=game_choices())
+    game = models.CharField(max_length=20, choices=game_choices)
     catalog = models.ForeignKey(
         Catalog, on_delete=models.SET_NULL, null=True, blank=True, related_name="imports"
     )

@@ -64,3 +64,43 @@ def catalogs_for_choice(game: str, user: Any = None) -> list[Catalog]:
     if user is not None and getattr(user, "is_authenticated", False):
         own = list(Catalog.objects.filter(game=game, kind=Catalog.Kind.CUSTOM, owner=user))
     return shared + own
+
+
+MAX_ATTRIBUTE_FILTERS = 5
+
+
+def attribute_filter_names(game: str | None) -> set[str]:
+    """The card fields a game keeps in `Card.attributes` (every game's, without a game)."""
+    from engine.games import GAMES
+
+    columns = {f.name for f in Card._meta.concrete_fields} | {"id", "set"}
+    plugins = [GAMES[game]] if game in GAMES else list(GAMES.values())
+    names: set[str] = set()
+    for plugin in plugins:
+        rules = plugin.deck_rules()
+        names |= {n for n in rules.card_fields if n not in columns and n != rules.kind_field}
+    return names
+
+
+def filter_by_attributes(
+    cards: QuerySet[Card], filters: list[str], game: str | None
+) -> QuerySet[Card]:
+    """`attr=name:value` filters on a game's own card fields (`color:red`, `vim_cost:3`): a
+    whole number matches the number, anything else the text. Bad filters are a ServiceError
+    naming `attr`."""
+    from config.errors import ServiceError
+
+    if len(filters) > MAX_ATTRIBUTE_FILTERS:
+        raise ServiceError(f"attr: at most {MAX_ATTRIBUTE_FILTERS} filters.", field="attr")
+    known = attribute_filter_names(game)
+    for item in filters:
+        name, sep, value = item.partition(":")
+        name, value = name.strip(), value.strip()
+        if not sep or name not in known or not value or len(value) > 100:
+            raise ServiceError(
+                f"attr: write name:value with name one of {', '.join(sorted(known))}.",
+                field="attr",
+            )
+        wanted: int | str = int(value) if value.isdigit() and len(value) < 10 else value
+        cards = cards.filter(**{f"attributes__{name}": wanted})
+    return cards

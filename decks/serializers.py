@@ -5,7 +5,7 @@ from rest_framework import serializers
 from config import fields as input_fields
 from decks.models import Card, CardImport, Catalog, DeckCheck, DeckCheckResult, DecklistVersion
 from decks.services import UPDATE_FIELDS as CARD_MODEL_FIELDS
-from engine.games import game_choices
+from engine.games import default_game, game_choices, get_game
 
 
 class CardOutput(serializers.ModelSerializer):
@@ -62,7 +62,7 @@ class CardImportOutput(serializers.ModelSerializer):
 
 
 class CardImportInput(serializers.Serializer):
-    game = serializers.ChoiceField(choices=game_choices(), default="boba")
+    game = serializers.ChoiceField(choices=game_choices(), default=default_game)
     catalog = serializers.SlugField(
         max_length=80,
         required=False,
@@ -85,8 +85,10 @@ class DecklistSource(serializers.Serializer):
 
 
 class DecklistCheckInput(DecklistSource):
-    game = serializers.ChoiceField(choices=game_choices(), default="boba")
-    format = serializers.CharField(max_length=40, default="playmaker")
+    game = serializers.ChoiceField(choices=game_choices(), default=default_game)
+    format = serializers.CharField(
+        max_length=40, required=False, help_text="A format of the game (default: the game's own)."
+    )
     params = serializers.DictField(required=False)
     catalog = serializers.SlugField(
         max_length=80,
@@ -97,6 +99,12 @@ class DecklistCheckInput(DecklistSource):
     event = serializers.SlugField(
         max_length=140, required=False, help_text="Check against this event's catalog."
     )
+
+    def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]
+        attrs = super().validate(attrs)
+        if not attrs.get("format"):
+            attrs["format"] = get_game(attrs["game"]).default_format
+        return attrs
 
 
 class DecklistVersionOutput(serializers.ModelSerializer):

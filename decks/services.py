@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import check_name
 from config.errors import Forbidden, ServiceError
+from config.transactions import atomic
 from decks import selectors
 from decks.catalog import card_rows, catalog_for, catalog_for_event
 from decks.models import (
@@ -45,6 +46,7 @@ from engine.games import (
     GameCatalog,
     GameFormat,
     UnknownGame,
+    default_game,
     get_game,
 )
 from tournaments import permissions
@@ -63,16 +65,6 @@ UPDATE_FIELDS = tuple(
     if f.name not in ("id", "catalog", "game", "external_id", "updated_at")
 )
 MAX_CATALOG_NAME = 120
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def _atomic(func: Callable[_P, _R]) -> Callable[_P, _R]:
-    """`transaction.atomic` as a decorator, typed (Django ships no types here)."""
-    wrapped: Callable[_P, _R] = transaction.atomic(func)
-    return wrapped
-
 
 # --- catalogs ------------------------------------------------------------------------------
 
@@ -176,7 +168,7 @@ def read_catalog(
     return selectors.default_catalog(game)
 
 
-@_atomic
+@atomic
 def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -> EventCatalog:
     """An organiser picks the catalog their event reads: a shared one of the event's game, or
     one of their own. Lists already submitted keep their reports; new ones use the catalog."""
@@ -388,7 +380,7 @@ def import_cards(
         to_write = []
         history = []
         for card in batch:
-            fields = _model_fields(card.to_dict())
+            fields = _model_fields(card.to_dict(), rules.kind_field)
             before = existing.get(card.id)
             if before is None:
                 counts["created"] += 1
@@ -423,12 +415,16 @@ def import_cards(
     return counts, [without_nul(r.to_dict()) for r in result.rejections]
 
 
-def _model_fields(card: Mapping[str, Any]) -> dict[str, Any]:
-    fields = {name: card.get(name) for name in UPDATE_FIELDS if name != "set_name"}
-    fields["set_name"] = card.get("set")
-    kind = fields["kind"]
-    fields["kind"] = getattr(kind, "value", kind)
-    return {name: without_nul(value) for name, value in fields.items()}
+def _model_fields(card: Mapping[str, Any], kind_field: str) -> dict[str, Any]:
+    """A plugin's card dict as Card columns: its fields that have a column go there (the
+    kind field to `kind`), the rest into `attributes` (see decks.catalog.card_rows)."""
+    columns = {name: card.get(name) for name in UPDATE_FIELDS if name != "attributes"}
+    columns["set_name"] = card.get("set")
+    kind = card.get(kind_field)
+    columns["kind"] = getattr(kind, "value", kind)
+    stored = {"id", "set", kind_field, *columns}
+    columns["attributes"] = {k: v for k, v in card.items() if k not in stored}
+    return {name: without_nul(value) for name, value in columns.items()}
 
 
 def without_nul(value: Any) -> Any:
@@ -442,15 +438,21 @@ def without_nul(value: Any) -> Any:
     return value
 
 
-def demo_catalog_load(*, game: str = "boba") -> dict[str, int]:
+def demo_catalog_load(*, game: str | None = None) -> dict[str, int]:
     """The generated demo catalog (fictional names) shipped with the project, in the game's
-    demo catalog (never the official one)."""
+    demo catalog (never the official one); the default game's when none is named."""
+    game = game or default_game()
     rules = _rules(game)
     cards = rules.demo_cards()
     catalog = shared_catalog(game, str(Catalog.Kind.DEMO))
     existing = set(Card.objects.filter(catalog=catalog).values_list("external_id", flat=True))
     new = [
-        Card(catalog=catalog, game=game, external_id=c.id, **_model_fields(c.to_dict()))
+        Card(
+            catalog=catalog,
+            game=game,
+            external_id=c.id,
+            **_model_fields(c.to_dict(), rules.kind_field),
+        )
         for c in cards
         if c.id not in existing
     ]
@@ -607,7 +609,7 @@ class DecklistUnreadable(ServiceError):
         return {**super().as_dict(), "report": self.report}
 
 
-@_atomic
+@atomic
 def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -> Decklist:
     # The site's lock order, as decklist_submit takes it: the registration, then the decklist.
     registration = (
@@ -627,7 +629,7 @@ def decklist_unlock(*, actor: Any, registration: Registration, unlocked: bool) -
     return decklist
 
 
-@_atomic
+@atomic
 def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = True) -> Tournament:
     tournament = for_update(Tournament.objects).get(pk=tournament.pk)
     permissions.require_organiser(actor, tournament)
@@ -682,7 +684,7 @@ def has_legal_decklist(registration: Registration) -> bool:
 # --- deck checks ---------------------------------------------------------------------------
 
 
-@_atomic
+@atomic
 def deck_check_create(
     *, actor: Any, tournament: Tournament, round_number: int, count: int, seed: int | None = None
 ) -> DeckCheck:
@@ -736,7 +738,7 @@ def deck_check_create(
     return deck_check
 
 
-@_atomic
+@atomic
 def deck_check_record(
     *,
     actor: Any,

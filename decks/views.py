@@ -29,6 +29,8 @@ from decks.forms import (
     DeckCheckRecordForm,
     DecklistCheckForm,
     DecklistSubmitForm,
+    format_label,
+    game_switch_data,
 )
 from decks.models import (
     Card,
@@ -40,12 +42,11 @@ from decks.models import (
     DecklistVersion,
     EventCatalog,
 )
-from engine.games import ChartSeries, DeckSection, Text, get_game
+from engine.games import GAMES, ChartSeries, DeckSection, Text, default_game, get_game
 from tournaments import permissions as perms
 from tournaments import services as tournament_services
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
-CHECK_GAME = "boba"
 MAX_NUMBERED_LINES = 2_000
 WIDE_CHART_BARS = 12  # more bars than this: the chart takes a full row (and may scroll)
 
@@ -238,7 +239,7 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
     form = CardImportForm(
         request.POST or None,
         request.FILES or None,
-        initial={"game": "boba"},
+        initial={"game": request.GET.get("game") or default_game()},
         catalogs=catalogs,
         default_label=_("The official catalog") if site_wide else _("My own catalog"),
     )
@@ -297,18 +298,21 @@ def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def decklist_check(request: HttpRequest) -> HttpResponse:
     """Validate a pasted list against a format without saving anything; open to everyone.
-    The official card list by default; `?catalog=` or `?event=` chooses another."""
-    choices = selectors.catalogs_for_choice(CHECK_GAME)
+    The game's official card list by default; `?game=`, `?catalog=` or `?event=` choose
+    another game, card list or an event's list and format."""
     event_slug = request.GET.get("event", "")
     event = (
         Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
         if event_slug
         else None
     )
-    initial: dict[str, Any] = {"catalog": request.GET.get("catalog", "")}
-    if event is not None and event.game == CHECK_GAME:
+    asked = request.GET.get("game", "")
+    game = event.game if event is not None else (asked if asked in GAMES else default_game())
+    choices = [c for g in GAMES for c in selectors.catalogs_for_choice(g)]
+    initial: dict[str, Any] = {"game": game, "catalog": request.GET.get("catalog", "")}
+    if event is not None:
         chosen = selectors.event_catalog(event)
-        initial = {"catalog": chosen.slug if chosen else "", "format": event.format_key}
+        initial.update(catalog=chosen.slug if chosen else "", format=event.format_key)
         if chosen is not None and chosen not in choices:
             choices.append(chosen)
     form = DecklistCheckForm(request.POST or None, initial=initial, catalogs=choices)
@@ -316,20 +320,35 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
     lines: list[dict[str, Any]] = []
     fmt = None
     if request.method == "POST" and form.is_valid():
+        game = form.cleaned_data["game"]
         text = form.cleaned_data["decklist"]
+        if form.switched_from:
+            messages.info(
+                request,
+                _(
+                    "%(game)s has no format “%(old)s”: the list was checked against its "
+                    "default format, %(new)s."
+                )
+                % {
+                    "game": get_game(game).name,
+                    "old": format_label(form.switched_from),
+                    "new": format_label(form.cleaned_data["format"]),
+                },
+            )
         try:
             result = services.decklist_check(
-                game=CHECK_GAME,
+                game=game,
                 format_key=form.cleaned_data["format"],
                 source=text,
                 catalog=form.cleaned_data["catalog"] or None,
             )
-            fmt = get_game(CHECK_GAME).deck_rules().resolve_format(form.cleaned_data["format"])
+            fmt = get_game(game).deck_rules().resolve_format(form.cleaned_data["format"])
         except ServiceError as exc:
             messages.error(request, exc.message)
             if exc.code == "too_large":
                 form = DecklistCheckForm(
                     initial={
+                        "game": game,
                         "format": form.cleaned_data["format"],
                         "catalog": form.cleaned_data["catalog"],
                     },
@@ -337,14 +356,18 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
                 )
         else:
             lines = _numbered_lines(text, result.report)
+    elif request.method == "POST" and form.data.get("game") in GAMES:
+        game = form.data["game"]
     context = {
         "form": form,
         "result": result,
         "report": result.report if result else None,
         "lines": lines,
-        "charts": deck_charts(CHECK_GAME, result.statistics, fmt, "check") if result else [],
+        "charts": deck_charts(game, result.statistics, fmt, "check") if result else [],
         "format_name": getattr(fmt, "name", ""),
-        "rules": get_game(CHECK_GAME).deck_rules().rules,
+        "game_name": get_game(game).name,
+        "rules": get_game(game).deck_rules().rules,
+        "game_switch": game_switch_data(),
     }
     return render(request, "decks/check.html", context)
 
@@ -387,11 +410,11 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
     registered = registration.status == RegistrationStatus.REGISTERED
     can_submit = (is_organiser or is_own) and registered and (not lock or unlocked or is_organiser)
 
-    form = DecklistSubmitForm(initial={"decklist": active.text if active else ""})
+    form = DecklistSubmitForm(initial={"decklist": active.text if active else ""}, game=event.game)
     refused_report = None
     lines: list[dict[str, Any]] = []
     if request.method == "POST":
-        form = DecklistSubmitForm(request.POST)
+        form = DecklistSubmitForm(request.POST, game=event.game)
         if form.is_valid():
             text = form.cleaned_data["decklist"]
             try:
@@ -413,7 +436,9 @@ def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
             except ServiceError as exc:
                 messages.error(request, exc.message)
                 if exc.code == "too_large":
-                    form = DecklistSubmitForm(initial={"decklist": active.text if active else ""})
+                    form = DecklistSubmitForm(
+                        initial={"decklist": active.text if active else ""}, game=event.game
+                    )
             else:
                 if version.legal:
                     messages.success(

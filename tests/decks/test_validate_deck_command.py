@@ -1,12 +1,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+
+from tests.support import fresh_manage
 
 pytestmark = pytest.mark.django_db
 
@@ -49,19 +49,7 @@ def test_unknown_format_is_an_error(tmp_path: Path, legal_list: str) -> None:
 
 def test_real_manage_py_exit_codes(tmp_path: Path) -> None:
     """The command as an organiser runs it: a fresh process, its own database."""
-    db = tmp_path / "db.sqlite3"
-    env = {"DATABASE_URL": f"sqlite:///{db}", "PATH": "/usr/bin:/bin"}
-    repo = Path(__file__).resolve().parents[2]
-
-    def manage(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    manage = fresh_manage(tmp_path / "db.sqlite3")
 
     deck = tmp_path / "deck.txt"
     deck.write_text("Heroes\n1 Solo (Fire 100)\n")

@@ -1,4 +1,4 @@
-"""python manage.py import_cards boba FILE... : upsert cards, print created/updated/rejected.
+"""python manage.py import_cards GAME FILE... : upsert cards, print created/updated/rejected.
 
 Into the game's official catalog, or the one `--catalog SLUG` names. Whoever runs the command
 runs the site, so it may change any catalog; every changed card keeps its history."""
@@ -15,16 +15,18 @@ from config.commands import DatabaseCommand
 from config.errors import ServiceError
 from decks.models import Catalog
 from decks.services import import_cards
+from engine.games import GAMES
 
 
 class Command(DatabaseCommand):
     help = (
-        "Import cards for a game from the community lists (cards.json, plays.json) or CSV files "
-        "with a header row. Idempotent: a second run reports everything unchanged."
+        "Import cards for a game from the files its import format reads (a CSV with a header "
+        "row; some games also read community JSON lists; see docs/decklist-format.md). "
+        "Idempotent: a second run reports everything unchanged."
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("game", help="game key, e.g. boba")
+        parser.add_argument("game", choices=list(GAMES), help="the game's key")
         parser.add_argument("files", nargs="+", type=Path)
         parser.add_argument(
             "--catalog", default="", help="the catalog's slug (default: the official catalog)"

@@ -1,6 +1,6 @@
-"""python manage.py validate_deck --format playmaker FILE [--json]: exit 0 legal, 1 not legal,
-2 when the input cannot be read (no such file, not text, not JSON, unknown format or
-parameters) or the database is not set up."""
+"""python manage.py validate_deck [--game GAME] [--format KEY] FILE [--json]: exit 0 legal,
+1 not legal, 2 when the input cannot be read (no such file, not text, not JSON, unknown game,
+format or parameters) or the database is not set up."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 from config.commands import DatabaseCommand
 from config.errors import ServiceError
 from decks.services import decklist_check
+from engine.games import DEFAULT_GAME, GAMES, get_game
 
 UNREADABLE = 2  # 1 means "read it, and it is not legal"
 
@@ -25,8 +26,17 @@ class Command(DatabaseCommand):
         parser.add_argument(
             "file", type=Path, help="a decklist in the text format, or its JSON form"
         )
-        parser.add_argument("--format", dest="format_key", default="playmaker")
-        parser.add_argument("--game", default="boba")
+        parser.add_argument(
+            "--format",
+            dest="format_key",
+            default=None,
+            help="a format of the game (default: the game's own default format)",
+        )
+        parser.add_argument(
+            "--game",
+            default=DEFAULT_GAME,
+            help=f"the game's key, one of {', '.join(GAMES)} (default: {DEFAULT_GAME})",
+        )
         parser.add_argument("--params", help="JSON object of format parameter overrides")
         parser.add_argument(
             "--catalog",
@@ -35,7 +45,14 @@ class Command(DatabaseCommand):
         )
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args: Any, file: Path, format_key: str, game: str, **options: Any) -> None:
+    def handle(
+        self, *args: Any, file: Path, format_key: str | None, game: str, **options: Any
+    ) -> None:
+        if game not in GAMES:
+            raise CommandError(
+                f"--game: unknown game {game!r}; one of {', '.join(GAMES)}", returncode=UNREADABLE
+            )
+        format_key = format_key or get_game(game).default_format
         if not file.is_file():
             raise CommandError(f"{file}: no such file", returncode=UNREADABLE)
         try:
