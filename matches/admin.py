@@ -4,6 +4,7 @@ services, so every change keeps its version and audit entry."""
 from django.contrib import admin
 
 from matches.models import (
+    ClockEvent,
     JudgeCall,
     Match,
     Penalty,
@@ -38,6 +39,13 @@ class MatchAdmin(ReadOnlyAdmin):
     list_display = ("round", "table", "a", "b", "status", "games_a", "games_b", "games_drawn")
     list_filter = ("status",)
     raw_id_fields = ("round", "a", "b")
+
+
+@admin.register(ClockEvent)
+class ClockEventAdmin(ReadOnlyAdmin):
+    list_display = ("match", "seq", "game", "kind", "side", "at", "actor")
+    list_filter = ("kind",)
+    raw_id_fields = ("match", "actor")
 
 
 @admin.register(Report)

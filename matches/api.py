@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from config.api import validated
 from config.errors import ServiceError
 from config.pagination import Pagination, int_param
+from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
 from matches.models import Match
@@ -249,11 +250,19 @@ def my_match(request: Request, slug: str) -> Response:
     match = selectors.my_match(request.user, event)
     if match is None:
         raise Http404("You have no match in a published round.")
-    return Response(_match_out(match))
+    return Response(_match_out(match, request))
 
 
-def _match_out(match: Match) -> dict[str, Any]:
-    data = dict(s.MatchOutput(match).data)
+def _viewer(request: Request, match: Match) -> str | None:
+    """Who looks at a match's result: "staff", the player's side, or None."""
+    if perms.is_staff_of(request.user, match.round.tournament):
+        return "staff"
+    return services._acting_side(request.user, match)
+
+
+def _match_out(match: Match, request: Request | None = None) -> dict[str, Any]:
+    viewer = _viewer(request, match) if request is not None else None
+    data = dict(s.MatchOutput(match, context={"viewer": viewer}).data)
     timer = selectors.timer_view(match.round, timezone.now(), match.extension_minutes)
     data["timer"] = dict(s.TimerOutput(timer).data)
     data["ends_at"] = data["timer"]["ends_at"]
@@ -263,7 +272,7 @@ def _match_out(match: Match) -> dict[str, Any]:
 @extend_schema(responses=s.MatchOutput)
 @api_view(["GET"])
 def match_detail(request: Request, pk: int) -> Response:
-    return Response(_match_out(_match(request, pk)))
+    return Response(_match_out(_match(request, pk), request))
 
 
 @extend_schema(request=s.ReportInput, responses=s.MatchOutput)
@@ -273,7 +282,7 @@ def match_report(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ReportInput, request.data)
     match = services.match_report(actor=request.user, match=match, **data)
-    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 
 @extend_schema(request=None, responses=s.MatchOutput)
@@ -281,7 +290,7 @@ def match_report(request: Request, pk: int) -> Response:
 @permission_classes([permissions.IsAuthenticated])
 def match_confirm(request: Request, pk: int) -> Response:
     match = services.match_confirm(actor=request.user, match=_match(request, pk))
-    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 
 @extend_schema(request=s.ReportInput, responses=OpenApiTypes.OBJECT)
@@ -301,7 +310,7 @@ def match_extension(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ExtensionInput, request.data)
     match = services.match_extend(actor=request.user, match=match, **data)
-    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 
 @extend_schema(request=s.TableInput, responses=s.MatchOutput)
@@ -311,7 +320,7 @@ def match_table(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.TableInput, request.data)
     match = services.round_set_table(actor=request.user, match=match, **data)
-    return Response(_match_out(selectors.match_visible(request.user, match.pk)))
+    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 
 @extend_schema(responses=s.ResultVersionOutput(many=True))
@@ -325,7 +334,13 @@ def match_versions(request: Request, pk: int) -> Response:
     ):
         raise Http404("No such match.")
     versions = match.versions.select_related("actor")
-    return Response(s.ResultVersionOutput(versions, many=True).data)
+    data = s.ResultVersionOutput(versions, many=True).data
+    viewer = _viewer(request, match)
+    for row in data:
+        for key in ("before", "after"):
+            if isinstance(row[key], dict) and "game_details" in row[key]:
+                row[key]["game_details"] = match.visible_details(row[key]["game_details"], viewer)
+    return Response(data)
 
 
 @extend_schema(
@@ -511,17 +526,19 @@ def call_ruling(request: Request, pk: int) -> Response:
 
 @extend_schema(
     request=OpenApiTypes.OBJECT,
-    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-    description="Replay a BoBA game record: exactly the JSON of `python -m engine.boba replay "
-    "--json` (legal or not: `legal` says which; an engine bug is `error.code` "
+    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT},
+    description="Replay a game record of the path's game (one path per registered game that "
+    "keeps records: `/api/replay/boba/`, `/api/replay/bos/`): exactly the JSON of that game's replay CLI, `python -m engine.<game> "
+    "replay --json` (legal or not: `legal` says which; an engine bug is `error.code` "
     "`internal_error`, logged, still a 200). A malformed record is a 400 with the same "
     "JSON and its `error.field`.",
 )
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
-def replay_boba(request: Request) -> Response:
-    from engine.boba.replay import replay_text
-
+def replay_game(request: Request, game: str) -> Response:
+    replayer = get_game(game).replayer()  # routed only for games that replay records
+    if replayer is None:
+        raise Http404("This game keeps no game records.")
     body = request.body
     if len(body) > services.MAX_RECORD_BYTES:
         raise ServiceError(f"record: at most {services.MAX_RECORD_BYTES} bytes.", field="record")
@@ -531,9 +548,8 @@ def replay_boba(request: Request) -> Response:
         services.check_record_bounds(json.loads(body))
     # An engine bug comes back as error.code internal_error (logged by the engine with its
     # traceback): the same JSON as the CLI's (exit 3), a 200 like any replay, never a 500.
-    result = replay_text(body, keep_states=False)
-    out = result.to_json()
-    if result.error is not None and result.error.action is None:
+    out = replayer.replay_text(body).json
+    if services.replay_malformed(out):
         return Response(out, status=status.HTTP_400_BAD_REQUEST)
     return Response(out)
 
@@ -640,13 +656,14 @@ def registration_penalties(request: Request, pk: int) -> Response:
 
 @extend_schema(
     responses=OpenApiTypes.OBJECT,
-    description="The infraction catalogue (engine/boba/penalties.py): categories, each "
+    description="The infraction catalogue (engine/penalties.py, the same for every game): "
+    "categories, each "
     "infraction's key, label and default penalty, and the penalties lightest first.",
 )
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def penalty_catalogue(request: Request) -> Response:
-    from engine.boba import penalties as catalogue
+    from engine import penalties as catalogue
 
     return Response(
         {

@@ -7,6 +7,7 @@ Reads only; the pages and the API (organisers) serve the same text.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from config.csvfile import csv_text
@@ -46,6 +47,7 @@ RESULTS_COLUMNS = (
     "winner",
     "battles",
     "result_version",
+    "game_details",
 )
 
 
@@ -139,6 +141,9 @@ def results_csv(tournament: Tournament) -> str:
                 winner,
                 battles,
                 m.result_version,
+                json.dumps(m.game_details, separators=(",", ":"), ensure_ascii=False)
+                if games is not None and m.game_details is not None
+                else "",
             ]
         )
     return csv_text(RESULTS_COLUMNS, rows)

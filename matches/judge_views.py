@@ -36,12 +36,13 @@ from django.views.decorators.http import require_POST
 from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
-from engine.boba.rule_sections import RULE_SECTIONS, section_title
+from engine.games import GamePlugin, get_game
 from matches import selectors, services
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallStatus,
     JudgeCall,
+    Match,
     RoundStatus,
     Ruling,
     RulingDecision,
@@ -329,9 +330,9 @@ def judge_queue(request: HttpRequest) -> HttpResponse:
 # --- one call ----------------------------------------------------------------------------------
 
 
-def replay_summary(ruling: Ruling) -> dict[str, Any] | None:
+def replay_summary(ruling: Ruling, game: GamePlugin) -> dict[str, Any] | None:
     """The engine's verdict on a ruling's record, in words: legal or not (with the rule it
-    broke), the winner and the trophies."""
+    broke), the winner and the trophies or turns (whatever the game's replay reports)."""
     replay = ruling.replay
     if not isinstance(replay, dict):
         return None
@@ -342,34 +343,35 @@ def replay_summary(ruling: Ruling) -> dict[str, Any] | None:
         name = names.get(letter) if isinstance(letter, str) else None
         return f"{name} ({letter})" if name else str(letter or "")
 
-    error = replay.get("error") or {}
-    result = replay.get("result") or {}
-    trophies = replay.get("trophies") or {}
+    replayer = game.replayer()
+    if replayer is None:
+        return None
+    summary = replayer.summary(replay)
     return {
-        "legal": bool(replay.get("legal")),
-        "rule": error.get("rule") or "",
-        "rule_title": section_title(error.get("rule") or "") or "",
-        "message": error.get("message") or "",
-        "action": error.get("action"),
-        "winner": who(result.get("winner")) if result.get("winner") else "",
-        "decided_after": result.get("decided_after_battle"),
-        "draw": bool(result) and not result.get("winner"),
-        "finished": bool(result),
-        "trophies": [(who(k), v) for k, v in trophies.items()],
-        "battles": len(replay.get("battles") or []),
+        "legal": summary.legal,
+        "rule": summary.rule,
+        "rule_title": game.section_title(summary.rule) or "",
+        "message": summary.message,
+        "action": summary.action,
+        "winner": who(summary.winner) if summary.winner else "",
+        "decided": summary.decided.render(_) if summary.decided else "",
+        "finished": summary.finished,
+        "progress": summary.progress.render(_) if summary.progress else "",
+        "score_label": summary.score_label.render(_) if summary.score_label else "",
+        "score": [(who(player), n) for player, n in summary.score],
         "engine_version": ruling.engine_version,
     }
 
 
-def _rulings(call: JudgeCall) -> list[dict[str, Any]]:
+def _rulings(call: JudgeCall, game: GamePlugin) -> list[dict[str, Any]]:
     out = []
     for ruling in call.rulings.select_related("judge").order_by("created_at", "id"):
         out.append(
             {
                 "ruling": ruling,
-                "citations": [(c, section_title(c) or "") for c in ruling.citations or []],
+                "citations": [(c, game.section_title(c) or "") for c in ruling.citations or []],
                 "result_text": _result_text((ruling.result or {}).get("games")),
-                "replay": replay_summary(ruling),
+                "replay": replay_summary(ruling, game),
             }
         )
     return out
@@ -403,12 +405,13 @@ def _call_context(
     is_organiser = perms.is_organiser_of(user, event)
     form = form or {}
     picked = set(form.get("citations", []))
+    game = get_game(event.game)
     context: dict[str, Any] = {
         "call": call,
         "event": event,
         "round": round_,
         "match": match,
-        "reports": list(match.reports.select_related("registration__player").order_by("id")),
+        "reports": _reports_with_details(match, event.game),
         "result_text": _result_text(match.games),
         "waiting": (
             took_text(call.opened_at, call.resolved_at)
@@ -416,7 +419,7 @@ def _call_context(
             else waiting_text(call.opened_at, now)
         ),
         "notes": [line for line in (call.notes or "").splitlines() if line.strip()],
-        "rulings": _rulings(call),
+        "rulings": _rulings(call, game),
         "head_judge": event.head_judge,
         "is_holder": call.holder_id == user.pk,
         "can_claim": call.is_open and call.holder_id is None,
@@ -425,7 +428,10 @@ def _call_context(
         "can_rule": call.is_open and call.holder_id in (None, user.pk),
         "can_extend": match.b_id is not None and round_.status == RoundStatus.PUBLISHED,
         "max_extension": services.MAX_EXTENSION_MINUTES,
-        "sections": [(code, title, code in picked) for code, title in RULE_SECTIONS],
+        "sections": [(code, title, code in picked) for code, title in game.rule_sections()],
+        "citation_example": game.citation_example(),
+        "can_adjudicate": game.adjudicator() is not None,
+        "drawn_games": game.drawn_games,
         "decisions": RulingDecision.choices,
         "form": form,
         "other_citations": form.get("other", ""),
@@ -548,6 +554,18 @@ def judge_call_extend(request: HttpRequest, pk: int) -> HttpResponse:
             _("Table %(t)s has %(m)d extra minutes.") % {"t": match.table or "—", "m": minutes},
         )
     return redirect(next_or(request, _call_url(call, "extension")))
+
+
+def _reports_with_details(match: Match, game: str) -> list[Any]:
+    """The match's reports, each with its per-game details in words (`detail_lines`): in a
+    dispute the judge sees where the two reports differ, game by game."""
+    reports = list(match.reports.select_related("registration__player").order_by("id"))
+    name_b = match.b.name if match.b is not None else ""
+    for report in reports:
+        report.detail_lines = selectors.game_detail_lines(
+            game, report.game_details, match.a.name, name_b
+        )
+    return reports
 
 
 def _citations_from(request: HttpRequest) -> tuple[list[str], str]:

@@ -113,6 +113,8 @@ class Match(models.Model):
     games_drawn = models.PositiveSmallIntegerField(null=True, blank=True)
     # Per game, trophies won by a and by b (BoBA); null when not recorded.
     battles = models.JSONField(null=True, blank=True)
+    # Per game, what the game's plugin records of it (engine.games.MatchRules), or null.
+    game_details = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     assigned_bye = models.BooleanField(default=False)
     seed_a = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -168,14 +170,29 @@ class Match(models.Model):
     def opponent_of(self, registration_id: int) -> int | None:
         return self.b_id if registration_id == self.a_id else self.a_id
 
-    def result_json(self) -> dict[str, Any] | None:
+    def result_json(self, viewer: str | None = None) -> dict[str, Any] | None:
+        """The final result as the event API shows it to `viewer`: "staff", a player's side
+        ("a", "b") or None (anyone)."""
         games = self.games
         if games is None or self.status != MatchStatus.FINAL:
             return None
         out: dict[str, Any] = {"games": list(games)}
         if self.battles is not None:
             out["battles"] = self.battles
+        if self.game_details is not None:
+            out["game_details"] = self.visible_details(self.game_details, viewer)
         return out
+
+    def visible_details(self, details: Any, viewer: str | None) -> Any:
+        """What of per-game details `viewer` ("staff", "a", "b" or None) may see: all for staff
+        and once the event's decklists are published; else what the game shows (BOS: a
+        player's own reserve swaps only, none to anyone else)."""
+        tournament = self.round.tournament
+        if details is None or viewer == "staff" or tournament.decklists_published_at is not None:
+            return details
+        from engine.games import get_game
+
+        return get_game(tournament.game).match_rules().visible_details(details, viewer)
 
 
 class Report(models.Model):
@@ -187,6 +204,7 @@ class Report(models.Model):
     games_b = models.PositiveSmallIntegerField()
     games_drawn = models.PositiveSmallIntegerField(default=0)
     battles = models.JSONField(null=True, blank=True)
+    game_details = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -213,6 +231,7 @@ class ResultChange(models.TextChoices):
     CORRECTED = "corrected", _("Corrected by staff")
     AUTO_CONFIRMED = "auto_confirmed", _("Confirmed automatically")
     BYE = "bye", _("Bye")
+    TIME = "time", _("Loss on time (match clock)")
 
 
 class ResultVersion(models.Model):
@@ -237,6 +256,31 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} version {self.number} ({self.change})"
+
+
+class ClockEvent(models.Model):
+    """One press on a match clock, kept forever: the clock's state is replayed from these
+    (matches.clock), so it survives a lost connection and judges see the same times."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="clock_events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    side = models.CharField(max_length=1, blank=True)
+    game = models.PositiveSmallIntegerField(default=1)
+    at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    payload = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="clock_event_seq_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"clock {self.kind} #{self.seq} on match {self.match_id}"
 
 
 class StandingsSnapshot(models.Model):
@@ -321,7 +365,7 @@ class JudgeCall(models.Model):
 class RulingDecision(models.TextChoices):
     STANDS = "stands", _("Result stands")
     CHANGED = "changed", _("Result changed")
-    REPLAYED = "replayed", _("Battle or game replayed")
+    REPLAYED = "replayed", _("Replayed (part of) a game")
     OTHER = "other", _("Ruling without a result change")
 
 
@@ -349,7 +393,7 @@ class Ruling(models.Model):
 
 
 class InfractionCategory(models.TextChoices):
-    """BoBA's penalty guidelines group infractions as these (engine/boba/penalties.py)."""
+    """The penalty guidelines group infractions as these (engine/penalties.py)."""
 
     CONDUCT = "conduct", _("Conduct")
     GAMEPLAY = "gameplay", _("Gameplay")
@@ -357,7 +401,7 @@ class InfractionCategory(models.TextChoices):
 
 
 class PenaltyKind(models.TextChoices):
-    """Lightest first, as in engine/boba/penalties.PENALTIES."""
+    """Lightest first, as in engine/penalties.PENALTIES."""
 
     CAUTION = "caution", _("Caution")
     WARNING = "warning", _("Warning")
@@ -369,7 +413,7 @@ class PenaltyKind(models.TextChoices):
 class Penalty(models.Model):
     """A penalty a judge gave a player from a match card, kept forever.
 
-    ``infraction`` is a key of engine/boba/penalties.CATALOGUE (its ``category`` is copied so the
+    ``infraction`` is a key of engine/penalties.CATALOGUE (its ``category`` is copied so the
     log reads without the catalogue); ``suggested`` is what the catalogue and the upgrade rule
     suggested when it was given (it differs from ``penalty`` when the judge chose otherwise);
     ``repeat`` counts earlier penalties for the same infraction to this player in this event.
@@ -416,7 +460,7 @@ class Penalty(models.Model):
 
     @property
     def infraction_label(self) -> str:
-        from engine.boba.penalties import PenaltyError, infraction
+        from engine.penalties import PenaltyError, infraction
 
         try:
             return infraction(self.infraction).label

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
 from config.pages import visible_event
-from engine.boba import penalties as catalogue
+from engine import penalties as catalogue
 from matches import selectors, services
 from matches.models import Match, MatchStatus, RoundStage
 from tournaments import permissions as perms

@@ -13,7 +13,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
+from engine.games import get_game
 from matches.models import (
     OPEN_CALL_STATUSES,
     VISIBLE_TO_PLAYERS,
@@ -289,3 +291,13 @@ def call_visible(user: Any, call_id: int, *, lean: bool = False) -> JudgeCall:
     if not plays:
         raise Http404("No such call.")
     return call
+
+
+def game_detail_lines(game: str, details: Any, name_a: str, name_b: str) -> list[str]:
+    """Each game of a result's per-game details in words, as the event's game describes it
+    (the staff match page's result, and each report on a judge's call page)."""
+    if not details:
+        return []
+    rules = get_game(game).match_rules()
+    names = {"a": name_a, "b": name_b}
+    return [" ".join(t.render(_) for t in game_) for game_ in rules.describe(details, names)]

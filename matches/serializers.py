@@ -28,6 +28,11 @@ class ResultOutput(serializers.Serializer):
     battles = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()), required=False
     )
+    game_details = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Per game, what the event's game records of it (BOS: winner, bids, ether...).",
+    )
 
 
 class MatchOutput(serializers.ModelSerializer):
@@ -57,7 +62,7 @@ class MatchOutput(serializers.ModelSerializer):
         )
 
     def get_result(self, obj: Match) -> dict[str, Any] | None:
-        return obj.result_json()
+        return obj.result_json(self.context.get("viewer"))
 
     def get_a_name(self, obj: Match) -> str:
         return obj.a.name
@@ -132,6 +137,13 @@ class ReportInput(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Per game, trophies won by a and by b (BoBA).",
+    )
+    game_details = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text="Per game played, in order, what the event's game records of it (BOS: "
+        "winner, bids, chose_first, first, ether, swaps, end; docs/api.md). Checked by the "
+        "game's rules; a game that records none refuses it.",
     )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 

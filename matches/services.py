@@ -29,6 +29,9 @@ from django.utils.translation import gettext as _
 
 import notifications.services
 from config.errors import Conflict, NotFound, ServiceError
+from config.transactions import atomic
+from engine import penalties as catalogue
+from engine.games import Replayer, get_game
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallKind,
@@ -110,17 +113,21 @@ def _structure_games_to_win(tournament: Tournament) -> int:
     return structure.games_to_win if structure is not None else 1
 
 
-def _result_dict(games: Sequence[int] | None, battles: Any = None) -> dict[str, Any]:
+def _result_dict(
+    games: Sequence[int] | None, battles: Any = None, game_details: Any = None
+) -> dict[str, Any]:
     if games is None:
         return {}
     out: dict[str, Any] = {"games": list(games)}
     if battles is not None:
         out["battles"] = [list(g) for g in battles]
+    if game_details is not None:
+        out["game_details"] = game_details
     return out
 
 
 def _match_result(match: Match) -> dict[str, Any]:
-    out = _result_dict(match.games, match.battles)
+    out = _result_dict(match.games, match.battles, match.game_details)
     if out:
         out["status"] = match.status
     return out or {"status": match.status}
@@ -236,7 +243,7 @@ def _scoring() -> swiss.Scoring:
     return swiss.Scoring()
 
 
-@transaction.atomic
+@atomic
 def registration_pairing_options(
     *,
     actor: Any,
@@ -597,7 +604,7 @@ def round_checks(round_: Round) -> list[RoundCheck]:
     return checks
 
 
-@transaction.atomic
+@atomic
 def round_swap(*, actor: Any, round_: Round, first: int, second: int) -> Round:
     """Swap two players' seats in an unpublished round (a bye moves with its seat)."""
     tournament = _lock_event(round_.tournament)
@@ -647,7 +654,7 @@ def round_swap(*, actor: Any, round_: Round, first: int, second: int) -> Round:
     return round_
 
 
-@transaction.atomic
+@atomic
 def round_set_table(*, actor: Any, match: Match, table: int) -> Match:
     """Move a match to a table; the match already there takes this one's table."""
     round_ = match.round
@@ -708,7 +715,7 @@ def round_repair(*, actor: Any, round_: Round) -> Round:
     return round_
 
 
-@transaction.atomic
+@atomic
 def round_delete(*, actor: Any, round_: Round, confirm: bool = False) -> None:
     """Delete an unpublished round (its pairings are lost). Needs an explicit confirmation."""
     tournament = _lock_event(round_.tournament)
@@ -736,7 +743,7 @@ def round_delete(*, actor: Any, round_: Round, confirm: bool = False) -> None:
     audit(tournament=tournament, actor=actor, action="round.deleted", round=number, matches=count)
 
 
-@transaction.atomic
+@atomic
 def round_publish(*, actor: Any, round_: Round) -> Round:
     tournament = _lock_event(round_.tournament)
     permissions.require_organiser(actor, tournament)
@@ -774,7 +781,7 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
 TIMER_ACTIONS = ("start", "pause", "resume", "add")
 
 
-@transaction.atomic
+@atomic
 def round_timer(*, actor: Any, round_: Round, action: str, minutes: int = 0) -> Round:
     """Start, pause, resume, or add minutes to the whole round (staff)."""
     round_ = _lock_round(round_)
@@ -817,7 +824,7 @@ def round_timer(*, actor: Any, round_: Round, action: str, minutes: int = 0) -> 
     return round_
 
 
-@transaction.atomic
+@atomic
 def match_extend(*, actor: Any, match: Match, minutes: int) -> Match:
     """A judge gives one table extra time (replaces its extension)."""
     round_ = _lock_round(match.round)
@@ -847,15 +854,20 @@ def match_extend(*, actor: Any, match: Match, minutes: int) -> Match:
 
 
 def _checked(
-    tournament: Tournament, round_: Round, games: Sequence[Any], battles: Any
+    tournament: Tournament, round_: Round, games: Any, battles: Any
 ) -> tuple[results.Games, results.Battles | None]:
+    from engine.games import get_game
+
+    game = get_game(tournament.game)
     try:
         return results.check_result(
             games,
             battles,
             games_to_win=_structure_games_to_win(tournament),
-            battles_per_game=tournament_battles_per_game(tournament),
+            battles_per_game=game.battles_per_game,
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
+            drawn_games_allowed=game.drawn_games,
+            rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),
         )
     except results.ResultError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
@@ -865,6 +877,51 @@ def tournament_battles_per_game(tournament: Tournament) -> int | None:
     from engine.games import get_game
 
     return get_game(tournament.game).battles_per_game
+
+
+def _registered_deck(tournament: Tournament, registration: Registration | None) -> Any:
+    """The player's registered (latest) list with the event's catalog and format, as the
+    game's MatchRules reads it (engine.games.RegisteredDeck); None without a list."""
+    from decks.catalog import catalog_for_event
+    from decks.services import active_version, event_format
+    from engine.games import RegisteredDeck
+
+    version = active_version(registration) if registration is not None else None
+    if version is None:
+        return None
+    return RegisteredDeck(version.data, catalog_for_event(tournament), event_format(tournament))
+
+
+def _checked_details(
+    tournament: Tournament,
+    match: Match,
+    games: results.Games,
+    game_details: Any,
+    reporter: str | None = None,
+) -> list[dict[str, Any]] | None:
+    """The per-game details of a result as the game's MatchRules cleans them (None: none
+    given); a refusal is a 400 naming the field (`game_details[1].swaps.a[0]`). `reporter`:
+    the reporting player's side (None: staff)."""
+    if game_details is None:
+        return None
+    from engine.games import BEST_OF_ONE, GameDetailsError, ResultContext, get_game
+
+    rules = get_game(tournament.game).match_rules()
+    decks: dict[str, Any] = {}
+
+    def deck(side: str) -> Any:
+        if side not in decks:
+            decks[side] = _registered_deck(tournament, match.a if side == "a" else match.b)
+        return decks[side]
+
+    context = ResultContext(
+        games, tournament.structure or BEST_OF_ONE, deck=deck, reporter=reporter
+    )
+    try:
+        return rules.clean_details(game_details, context).to_json()
+    except GameDetailsError as exc:
+        # The API keeps the field path; pages phrase the cause (matches.views.problem_text).
+        raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from exc
 
 
 def _acting_side(actor: Any, match: Match) -> str | None:
@@ -882,9 +939,15 @@ def _battles_json(battles: results.Battles | None) -> Any:
     return [list(g) for g in battles] if battles is not None else None
 
 
-def _set_result(match: Match, games: results.Games, battles: results.Battles | None) -> None:
+def _set_result(
+    match: Match,
+    games: results.Games,
+    battles: results.Battles | None,
+    game_details: list[dict[str, Any]] | None = None,
+) -> None:
     match.games_a, match.games_b, match.games_drawn = games
     match.battles = _battles_json(battles)
+    match.game_details = game_details
 
 
 def match_report(
@@ -893,13 +956,16 @@ def match_report(
     match: Match,
     games: Sequence[Any],
     battles: Any = None,
+    game_details: Any = None,
     reason: str = "",
 ) -> Match:
     """A player reports (the opponent confirms or disputes); staff enter a final result.
 
     Sending the same report again changes nothing. Staff changing a final result is a
     correction and must say why; it changes standings and later pairings, never a round in
-    progress.
+    progress. `game_details` (per game, what the event's game records of it) is checked by
+    the game's MatchRules; two reports with the same games but different details are a
+    dispute.
     """
     with transaction.atomic():
         round_, match = _lock_for_result(match)
@@ -922,11 +988,12 @@ def match_report(
                 raise NotFound(_("match: no such match."), field="match")
             raise Conflict(_("round: publish the round before entering results."), field="round")
         checked_games, checked_battles = _checked(tournament, round_, games, battles)
+        details = _checked_details(tournament, match, checked_games, game_details, side)
         if side is not None:
-            updated = _player_report(actor, match, side, checked_games, checked_battles)
+            updated = _player_report(actor, match, side, checked_games, checked_battles, details)
         else:
             updated = _staff_result(
-                actor, tournament, round_, match, checked_games, checked_battles, reason
+                actor, tournament, round_, match, checked_games, checked_battles, reason, details
             )
     return updated
 
@@ -937,12 +1004,18 @@ def _player_report(
     side: str,
     games: results.Games,
     battles: results.Battles | None,
+    game_details: list[dict[str, Any]] | None = None,
 ) -> Match:
     round_ = match.round
     # Reports are stored as the match sees them (a's games first), whoever sent them.
     registration_id = match.a_id if side == "a" else match.b_id
     if match.status == MatchStatus.FINAL:
-        if match.games == games:
+        own = (
+            Report.objects.filter(match=match, registration_id=registration_id)
+            .values_list("game_details", flat=True)
+            .first()
+        )
+        if match.games == games and game_details in (None, own, match.game_details):
             return match  # the same result again: nothing to do
         raise Conflict(
             _("games: this match's result is final; call a judge to change it."),
@@ -954,7 +1027,12 @@ def _player_report(
     existing = {r.registration_id: r for r in for_update(match.reports.order_by("id"))}
     mine = existing.get(registration_id)
     battles_json = _battles_json(battles)
-    if mine is not None and mine.games == games and mine.battles == battles_json:
+    if (
+        mine is not None
+        and mine.games == games
+        and mine.battles == battles_json
+        and mine.game_details == game_details
+    ):
         return match  # a double tap
     before = _match_result(match)
     if mine is None:
@@ -967,26 +1045,35 @@ def _player_report(
                     games_b=games[1],
                     games_drawn=games[2],
                     battles=battles_json,
+                    game_details=game_details,
                 )
         except IntegrityError:
             raise Conflict(_("games: you already reported this match."), field="games") from None
     else:
         mine.games_a, mine.games_b, mine.games_drawn = games
         mine.battles = battles_json
+        mine.game_details = game_details
         mine.save()
     theirs = next((r for pk, r in existing.items() if pk != registration_id), None)
+    agreed = _agreed_details(match, side, game_details, theirs)
     if theirs is None:
         match.status = MatchStatus.REPORTED
-        _set_result(match, games, battles)
+        _set_result(match, games, battles, game_details)
         change = ResultChange.REPORTED
-    elif theirs.games == games:
+    elif theirs.games == games and agreed is not False:
         match.status = MatchStatus.FINAL
-        _set_result(match, games, battles if battles is not None else _tuple_battles(theirs))
+        _set_result(
+            match,
+            games,
+            battles if battles is not None else _tuple_battles(theirs),
+            agreed if isinstance(agreed, list) else None,
+        )
         change = ResultChange.CONFIRMED
     else:
         match.status = MatchStatus.DISPUTED
         match.games_a = match.games_b = match.games_drawn = None
         match.battles = None
+        match.game_details = None
         change = ResultChange.DISPUTED
         # Disputes join the judges' queue, beside the calls.
         _open_or_join_call(
@@ -1000,6 +1087,24 @@ def _player_report(
     )
     notifications.services.notify_result_to_confirm(match)
     return match
+
+
+def _agreed_details(
+    match: Match, side: str, mine: list[dict[str, Any]] | None, theirs: Report | None
+) -> list[dict[str, Any]] | bool | None:
+    """The match's details from both reports (the game's MatchRules.agree), None when neither
+    has any, False when they disagree. Details one side left out are no disagreement: the
+    other side's stand."""
+    if theirs is None:
+        return mine
+    other = theirs.game_details
+    if mine is None or other is None:
+        return mine if mine is not None else other
+    from engine.games import get_game
+
+    details_a, details_b = (mine, other) if side == "a" else (other, mine)
+    agreed = get_game(match.round.tournament.game).match_rules().agree(details_a, details_b)
+    return agreed.to_json() if agreed is not None else False
 
 
 def _save_result_change(
@@ -1046,10 +1151,20 @@ def _staff_result(
     games: results.Games,
     battles: results.Battles | None,
     reason: str,
+    game_details: list[dict[str, Any]] | None = None,
+    change: str | None = None,
 ) -> Match:
     reason = " ".join((reason or "").split())[:500]
     battles_json = _battles_json(battles)
-    if match.status == MatchStatus.FINAL and match.games == games and match.battles == battles_json:
+    if game_details is None and match.games == games:
+        # Not given and the games unchanged: the recorded details still hold.
+        game_details = match.game_details
+    if (
+        match.status == MatchStatus.FINAL
+        and match.games == games
+        and match.battles == battles_json
+        and match.game_details == game_details
+    ):
         return match
     correcting = match.status == MatchStatus.FINAL
     if correcting and not reason:
@@ -1070,10 +1185,62 @@ def _staff_result(
             )
     before = _match_result(match)
     match.status = MatchStatus.FINAL
-    _set_result(match, games, battles)
-    change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
+    _set_result(match, games, battles, game_details)
+    if change is None:
+        change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
     return match
+
+
+def match_result_record(
+    *,
+    actor: Any,
+    match: Match,
+    game_details: Any = None,
+    games: Sequence[Any] | None = None,
+    battles: Any = None,
+    reason: str = "",
+    on_time: bool = False,
+) -> Match:
+    """Record a final result with its per-game details, as staff or as the match clock.
+
+    `games` default to the winners counted in `game_details` (`[won by a, won by b, 0]`).
+    Staff (on_time False): an entry, or a correction with its reason, as `match_report` by
+    staff. The match clock (on_time True): a loss on time (ResultChange.TIME) decided by the
+    clock's event log; the caller (matches.clock_services) has checked that a player's time
+    ran out, so no staff check is made here; when every game was started on the clock with its
+    bids, it passes `game_details` built from the clock, the game lost on time with
+    `"end": "time"` (else the games alone; docs/match-clock.md).
+    Every change is a ResultVersion and an audit entry, as every result change."""
+    if games is None:
+        winners = (
+            [g.get("winner") for g in game_details if isinstance(g, dict)]
+            if isinstance(game_details, list)
+            else []
+        )
+        games = [winners.count("a"), winners.count("b"), 0]
+    with transaction.atomic():
+        round_, match = _lock_for_result(match)
+        tournament = round_.tournament
+        if not on_time:
+            permissions.require_staff(actor, tournament)
+        if match.b_id is None:
+            raise ServiceError(_("match: a bye has no result to report."), field="match")
+        if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
+            raise Conflict(_("round: publish the round before entering results."), field="round")
+        checked_games, checked_battles = _checked(tournament, round_, games, battles)
+        details = _checked_details(tournament, match, checked_games, game_details)
+        return _staff_result(
+            actor,
+            tournament,
+            round_,
+            match,
+            checked_games,
+            checked_battles,
+            reason or (_("loss on time") if on_time else ""),
+            details,
+            change=ResultChange.TIME if on_time else None,
+        )
 
 
 def match_confirm(*, actor: Any, match: Match) -> Match:
@@ -1113,7 +1280,9 @@ def match_confirm(*, actor: Any, match: Match) -> Match:
                 code="own_report",
             )
         if side in ("a", "b"):
-            _player_report(actor, match, side, report.games, _tuple_battles(report))
+            _player_report(
+                actor, match, side, report.games, _tuple_battles(report), report.game_details
+            )
         else:
             _confirm_lone_report(match, report, actor, ResultChange.CONFIRMED)
     match.refresh_from_db()
@@ -1123,7 +1292,7 @@ def match_confirm(*, actor: Any, match: Match) -> Match:
 def _confirm_lone_report(match: Match, report: Report, actor: Any, change: str) -> None:
     before = _match_result(match)
     match.status = MatchStatus.FINAL
-    _set_result(match, report.games, _tuple_battles(report))
+    _set_result(match, report.games, _tuple_battles(report), report.game_details)
     reason = _("the opponent did not answer in time") if actor is None else ""
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
 
@@ -1329,13 +1498,21 @@ def _results_source_version(tournament: Tournament, upto: int) -> int:
 
 
 def correction_preview(
-    *, actor: Any, match: Match, games: Sequence[Any], battles: Any = None
+    *,
+    actor: Any,
+    match: Match,
+    games: Sequence[Any],
+    battles: Any = None,
+    game_details: Any = None,
+    reason: str = "",
 ) -> dict[str, Any]:
-    """What a correction would change in the standings, before it is applied (staff)."""
+    """What a correction would change in the standings, before it is applied (staff).
+    Game details are checked (a 400 as the correction would give) but change no standings."""
     round_ = match.round
     tournament = round_.tournament
     permissions.require_staff(actor, tournament)
     checked_games, checked_battles = _checked(tournament, round_, games, battles)
+    _checked_details(tournament, match, checked_games, game_details)
     if round_.stage != RoundStage.SWISS or round_.status != RoundStatus.FINISHED:
         return {"changes": [], "round": None, "note": _("Standings are not affected yet.")}
     last = last_finished_swiss_round(tournament)
@@ -1775,22 +1952,33 @@ def check_citations(citations: Sequence[Any]) -> list[str]:
     return out
 
 
-def replay_record(record: Any) -> dict[str, Any]:
-    """The engine's replay JSON for a record (legal or not); malformed input is a 400 naming
-    the record's field, with the same JSON."""
-    from engine.boba.replay import replay
+def _replayer(game: str) -> Replayer:
+    replayer = get_game(game).replayer()
+    if replayer is None:
+        raise ServiceError(_("record: this game keeps no game records."), field="record")
+    return replayer
 
+
+def replay_record(record: Any, game: str) -> tuple[dict[str, Any], str]:
+    """The game's replay JSON for a record (legal or not) and the engine's version; malformed
+    input is a 400 naming the record's field, with the same JSON."""
+    replayer = _replayer(game)
     size = len(json.dumps(record, separators=(",", ":"))) if record is not None else 0
     if size > MAX_RECORD_BYTES:
         raise ServiceError(
             _("record: at most %(n)d bytes.") % {"n": MAX_RECORD_BYTES}, field="record"
         )
     check_record_bounds(record)
-    result = replay(record, keep_states=False)
-    out = result.to_json()
-    if result.error is not None and result.error.action is None:
-        raise RecordInvalid(out)
-    return out
+    outcome = replayer.replay(record)
+    if replay_malformed(outcome.json):
+        raise RecordInvalid(outcome.json)
+    return outcome.json, replayer.engine_version
+
+
+def replay_malformed(replay_json: dict[str, Any]) -> bool:
+    """A replay that stopped before any action: the record itself is at fault (a 400)."""
+    error = replay_json.get("error")
+    return isinstance(error, dict) and error.get("action") is None
 
 
 class RecordInvalid(ServiceError):
@@ -1817,9 +2005,8 @@ def call_ruling(
     decision: str | None = None,
 ) -> Ruling:
     """The holding judge rules: the ruling is stored (with the engine's replay when a record
-    is given), a result amends the match in the same transaction, and the call is resolved."""
-    from engine.boba import ENGINE_VERSION
-
+    is given, by the event's game), a result amends the match in the same transaction, and the
+    call is resolved."""
     text = (text or "").strip()
     if not text:
         raise ServiceError(_("text: say what you ruled."), field="text")
@@ -1828,7 +2015,9 @@ def call_ruling(
     cited = check_citations(list(citations or ()))
     if decision is not None and decision not in RulingDecision.values:
         raise ServiceError(_("decision: unknown decision."), field="decision")
-    replayed = replay_record(record) if record is not None else None
+    replayed, engine_version = (
+        replay_record(record, call.tournament.game) if record is not None else (None, "")
+    )
     with transaction.atomic():
         call = JudgeCall.objects.select_related("match__round__tournament").get(pk=call.pk)
         if result is not None:
@@ -1856,6 +2045,7 @@ def call_ruling(
             games, battles = _checked(
                 tournament, round_, result.get("games"), result.get("battles")
             )
+            details = _checked_details(tournament, match, games, result.get("game_details"))
             if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
                 raise Conflict(_("round: the round is not published."), field="round")
             _staff_result(
@@ -1866,6 +2056,7 @@ def call_ruling(
                 games,
                 battles,
                 reason=_("Ruling: %(text)s") % {"text": text[:400]},
+                game_details=details,
             )
         changed = _match_result(match) != before
         decision = decision or (RulingDecision.CHANGED if changed else RulingDecision.STANDS)
@@ -1877,7 +2068,7 @@ def call_ruling(
             decision=decision,
             record=record,
             replay=replayed,
-            engine_version=ENGINE_VERSION if record is not None else "",
+            engine_version=engine_version,
             result=_match_result(match) if result is not None else None,
         )
         call.status = CallStatus.RESOLVED
@@ -1906,12 +2097,13 @@ def call_ruling(
 # --- penalties ------------------------------------------------------------------------------
 #
 # A judge gives a penalty from a match card: the infraction (a key of the catalogue in
-# engine/boba/penalties.py), the penalty (the catalogue's suggestion unless the judge chooses
+# engine/penalties.py, the same for every game: BOS publishes no penalty guide), the penalty
+# (the catalogue's suggestion unless the judge chooses
 # another) and a note. The project's reading of what a penalty does to the match:
 #
 # - caution, warning: recorded only.
 # - game loss: on a match with a final result, the result is corrected through _staff_result
-#   (reason "Penalty: game loss (<infraction>)") as engine.boba.penalties.after_game_loss says:
+#   (reason "Penalty: game loss (<infraction>)") as engine.penalties.after_game_loss says:
 #   the penalised player loses one game within the match structure (best of 1: the opponent
 #   wins 1-0). On a match without a final result the penalty is recorded and shown, and the
 #   players report the result with that game lost (it is the game being played).
@@ -1955,7 +2147,6 @@ def _penalty_queryset() -> Any:
 def penalty_suggestion(*, registration: Registration, infraction: str) -> Any:
     """The catalogue's suggestion for this infraction to this player in this event (upgraded
     when the same infraction was already given to them here)."""
-    from engine.boba import penalties as catalogue
     from matches.models import Penalty
 
     earlier = Penalty.objects.filter(
@@ -1980,7 +2171,6 @@ def _penalty_result(
     label: str,
 ) -> tuple[bool, str]:
     """Apply a game or match loss to the match's result; (changed, what happened)."""
-    from engine.boba import penalties as catalogue
 
     if match.b_id is None:
         return False, _("A bye has no result to change.")
@@ -2043,7 +2233,6 @@ def penalty_give(
     this event). A game or match loss changes the result (see the section comment), a
     disqualification also drops the player; everything is audited.
     """
-    from engine.boba import penalties as catalogue
     from matches.models import Penalty
     from tournaments.services import registration_drop
 

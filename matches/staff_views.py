@@ -509,7 +509,83 @@ def _games_from(request: HttpRequest) -> tuple[int, int, int] | None:
     return (won_a, won_b, drawn)
 
 
+def _game_lines(match: Match) -> list[str]:
+    """Each game of the recorded result in words, as the event's game describes it."""
+    name_b = match.b.name if match.b is not None else ""
+    return selectors.game_detail_lines(
+        match.round.tournament.game, match.game_details, match.a.name, name_b
+    )
+
+
+def _staff_detail_games(match: Match) -> list[dict[str, Any]]:
+    """The per-game inputs of the event's game for staff: a's and b's, filled with the
+    recorded details (match_views.detail_games)."""
+    from engine.games import get_game
+    from matches.views import detail_games
+
+    event = match.round.tournament
+    rules = get_game(event.game).match_rules()
+    if match.b is None or not rules.has_game_details:
+        return []
+    structure = event.structure
+    return detail_games(
+        rules,
+        structure.max_games if structure is not None else 1,
+        "a",
+        match.game_details,
+        names=(match.a.name, match.b.name),
+        staff=True,
+    )
+
+
+def _problem_text(match: Match, exc: Exception) -> str:
+    """A refusal in words: refused game details as "Game 1, Ether bid: …" with the players'
+    names (matches.views.problem_text), the API's field path left out."""
+    from engine.games import GameDetailsError, get_game
+    from matches.views import problem_text
+
+    cause = exc.__cause__ if isinstance(exc, ServiceError) else exc
+    if isinstance(cause, GameDetailsError):
+        rules = get_game(match.round.tournament.game).match_rules()
+        names = {"a": match.a.name, "b": match.b.name if match.b is not None else ""}
+        return problem_text(cause, rules, names, None)
+    return exc.message if isinstance(exc, ServiceError) else str(exc)
+
+
+def json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _staff_details(request: HttpRequest, match: Match) -> Any:
+    """The game details staff posted: from the preview's hidden JSON on the apply step, else
+    from the per-game inputs. A ValueError says what does not read."""
+    import json
+
+    from matches.views import details_from_post
+
+    if request.POST.get("step") == "apply":
+        raw = request.POST.get("game_details_json", "")
+        if not raw:
+            return None
+        try:
+            return json.loads(raw[:100_000])
+        except ValueError:
+            raise ValueError(_("The game details do not read; enter them again.")) from None
+    posted = details_from_post(request, match, "a", staff=True)
+    if posted is not None and match.game_details is not None:
+        from engine.games import get_game
+
+        rules = get_game(match.round.tournament.game).match_rules()
+        if posted == rules.details_from_form(rules.form_values(match.game_details)):
+            return None  # the recorded details, untouched: kept or dropped with the games
+    return posted
+
+
 def _match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    from engine.games import get_game
+
     round_ = match.round
     event = round_.tournament
     back = next_or(request, _round_url(round_, f"table-{match.table}" if match.table else ""))
@@ -521,6 +597,9 @@ def _match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "versions": list(match.versions.select_related("actor").order_by("number")),
         "is_organiser": perms.is_organiser_of(request.user, event),
         "result_text": _result_text(match.games),
+        "game_lines": _game_lines(match),
+        "detail_games": _staff_detail_games(match),
+        "drawn_games": get_game(event.game).drawn_games,
         "back": back,
         "max_extension": services.MAX_EXTENSION_MINUTES,
         "can_enter": round_.status in (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
@@ -549,9 +628,15 @@ def match_staff(request: HttpRequest, pk: int) -> HttpResponse:
     if games is None:
         messages.error(request, _("Games: whole numbers, 0 or more, for both players."))
         return redirect(here)
+    try:
+        details = _staff_details(request, match)
+    except ValueError as exc:
+        messages.error(request, _problem_text(match, exc))
+        return redirect(here)
     reason = " ".join(request.POST.get("reason", "").split())
-    correcting = match.status == MatchStatus.FINAL and match.games != games
-    if match.status == MatchStatus.FINAL and match.games == games:
+    same_details = details is None or details == match.game_details
+    correcting = match.status == MatchStatus.FINAL and (match.games != games or not same_details)
+    if match.status == MatchStatus.FINAL and match.games == games and same_details:
         messages.info(request, _("That is already this match's result: nothing changed."))
         return redirect(here)
     if correcting and request.POST.get("step") != "apply":
@@ -559,11 +644,13 @@ def match_staff(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Reason: say why this final result is being corrected."))
             return redirect(here)
         try:
-            preview = services.correction_preview(actor=request.user, match=match, games=games)
+            preview = services.correction_preview(
+                actor=request.user, match=match, games=games, game_details=details
+            )
         except Forbidden as exc:
             raise PermissionDenied(exc.message) from None
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, _problem_text(match, exc))
             return redirect(here)
         context = _match_context(request, match)
         rows = []
@@ -580,14 +667,21 @@ def match_staff(request: HttpRequest, pk: int) -> HttpResponse:
             preview_rows=rows,
             proposed=games,
             proposed_text=_result_text(games),
+            proposed_details_json=json_text(details) if details is not None else "",
             reason=reason,
         )
         return render(request, "matches/staff/match.html", context)
-    attempt(
+    try:
+        services.match_report(
+            actor=request.user, match=match, games=list(games), game_details=details, reason=reason
+        )
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from None
+    except ServiceError as exc:
+        messages.error(request, _problem_text(match, exc))
+        return redirect(here)
+    messages.success(
         request,
-        lambda: services.match_report(
-            actor=request.user, match=match, games=list(games), reason=reason
-        ),
         (_("Result corrected to %(r)s.") if correcting else _("Result %(r)s entered."))
         % {"r": _result_text(games)},
     )

@@ -3,7 +3,7 @@ tournaments.urls: every path here is deeper than tournaments' `events/<slug>/...
 
 from django.urls import path
 
-from matches import views
+from matches import clock_views, views
 
 urlpatterns = [
     path(
@@ -14,6 +14,7 @@ urlpatterns = [
     path("events/<slug:slug>/my-match/", views.my_match, name="my_match"),
     path("matches/<int:pk>/report/", views.match_report_page, name="match_report_page"),
     path("matches/<int:pk>/confirm/", views.match_confirm_page, name="match_confirm_page"),
+    path("matches/<int:pk>/clock/", clock_views.match_clock_page, name="match_clock"),
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
     path("events/<slug:slug>/standings/cut/", views.cut_calculator, name="cut_calculator"),
     path(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,13 +30,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.errors import NotFound
+from config.errors import Forbidden, NotFound, ServiceError
 from config.pages import attempt, next_or, visible_event
-from matches import selectors, services
+from engine.games import DetailField, GameDetailsError, MatchRules, for_reader, get_game
+from matches import clock_services, selectors, services
 from matches.models import (
     VISIBLE_TO_PLAYERS,
     JudgeCall,
@@ -236,8 +239,124 @@ def _games_to_win(event: Tournament) -> int:
     return structure.games_to_win if structure is not None else 1
 
 
-def match_context(request: HttpRequest, event: Tournament, match: Match) -> dict[str, Any]:
-    """Everything the match card shows, from the player's own side."""
+def detail_games(
+    rules: MatchRules,
+    max_games: int,
+    side: str | None,
+    details: Any,
+    *,
+    names: tuple[str, str],
+    staff: bool = False,
+    prefill: list[dict[str, object]] | None = None,
+) -> list[dict[str, Any]]:
+    """The report form's per-game inputs the game asks for (engine.games.DetailField), from
+    `side` ("me", "opp"; staff: a is "me"), filled from recorded details where the field is
+    a side or numbers, else from `prefill` (form values: the match clock's games). Staff give
+    both players' inputs (`own_only` does not apply)."""
+    fields = rules.form_fields()
+    if not fields:
+        return []
+    other = "b" if side == "a" else "a"
+    recorded = rules.form_values(details) if details is not None else (prefill or [])
+
+    def mine(value: Any) -> str:
+        return "me" if value == side else "opp" if value == other else ""
+
+    games = []
+    for number in range(1, max_games + 1):
+        old = recorded[number - 1] if number <= len(recorded) else {}
+        old = old if isinstance(old, dict) else {}
+        shown = []
+        for f in fields:
+            if number < f.from_game:
+                continue
+            name = f"g{number}_{f.key}"
+            value: Any = old.get(f.key)
+            entry: dict[str, Any] = {
+                "key": f.key,
+                "name": name,
+                "label": f.label.render(_),
+                "help": f.help.render(_) if f.help else "",
+                "kind": f.kind,
+                "per_side": f.per_side,
+                "own_only": f.own_only and not staff,
+                "sides": [("me", names[0])]
+                if f.own_only and not staff
+                else [("me", names[0]), ("opp", names[1])],
+                "choices": [(key, label.render(_)) for key, label in f.choices],
+                "min": f.minimum,
+                "max": f.maximum,
+            }
+            if f.kind == "side":
+                entry["value"] = mine(value)
+            elif f.per_side and isinstance(value, list) and len(value) == 2:
+                pair = value if side == "a" else value[::-1]
+                entry["value_me"], entry["value_opp"] = pair
+            else:
+                entry["value"] = value if isinstance(value, str) else ""
+            shown.append(entry)
+        games.append({"number": number, "fields": shown})
+    return games
+
+
+def problem_text(
+    exc: GameDetailsError, rules: MatchRules, names: Mapping[str, str], reader: str | None
+) -> str:
+    """A refused detail in words for a page: "Game 1, Ether bid: …", players by their names
+    (`names`: "a" and "b"), counts from `reader`'s side ("a", "b"; None: a's first). The API
+    keeps `exc.field` (`game_details[0].bids`) for tools."""
+    message = for_reader(exc.text, names, reader).render(_)
+    if exc.game is None:
+        return capfirst(message)
+    number = exc.game + 1
+    known = next((f for f in rules.form_fields() if f.key == exc.part), None)
+    if known is None:
+        return _("Game %(n)d: %(message)s") % {"n": number, "message": message}
+    label = known.label.render(_)
+    if known.per_side and exc.side in names:
+        label = _("%(label)s (%(name)s)") % {"label": label, "name": names[exc.side or ""]}
+    if known.kind == "lines" and exc.item is not None:
+        label = _("%(label)s, line %(line)d") % {"label": label, "line": exc.item + 1}
+    return _("Game %(n)d, %(field)s: %(message)s") % {
+        "n": number,
+        "field": label,
+        "message": message,
+    }
+
+
+def mark_problem(
+    inputs: list[dict[str, Any]], exc: GameDetailsError, reader: str, message: str
+) -> str | None:
+    """Lay `message` on the input of `detail_games`' output that `exc` names (`reader`: the
+    side the form's "me" is); the id to link to, None when it names no game."""
+    if exc.game is None or not 0 <= exc.game < len(inputs):
+        return None
+    game = inputs[exc.game]
+    for entry in game["fields"]:
+        if entry["key"] != exc.part:
+            continue
+        if entry["per_side"]:
+            who = "opp" if exc.side is not None and exc.side != reader else "me"
+            if who not in (w for w, _name in entry["sides"]):
+                break
+            entry["error"], entry["error_who"] = message, who
+            return f"id_{entry['name']}_{who}"
+        entry["error"] = message
+        return f"id_{entry['name']}"
+    game["error"] = message
+    return f"id_g{game['number']}"
+
+
+def match_context(
+    request: HttpRequest,
+    event: Tournament,
+    match: Match,
+    *,
+    problem: Exception | None = None,
+) -> dict[str, Any]:
+    """Everything the match card shows, from the player's own side. `problem`: why the
+    report just posted was refused; the form is then filled with what was posted and says
+    what to fix next to the field it names (matches.views.match_report_page)."""
     # The judge section reads the match's calls, their holders and rulings: one query each.
     prefetch_related_objects(
         [match],
@@ -267,6 +386,50 @@ def match_context(request: HttpRequest, event: Tournament, match: Match) -> dict
     games_to_win = _games_to_win(event)
     max_games = 2 * games_to_win - 1
     battles_per_game = services.tournament_battles_per_game(event)
+    match_rules = get_game(event.game).match_rules()
+    # The match clock's games (docs/match-clock.md): shown above the form, and filling in the
+    # per-game inputs of a first report (the player may change them).
+    clock_games = clock_services.table_games(match) if match.status != MatchStatus.FINAL else []
+    clock_prefill = clock_services.form_prefill(match, clock_games) if my_report is None else []
+    detail_inputs = (
+        detail_games(
+            match_rules,
+            max_games,
+            side,
+            my_report.game_details if my_report and problem is None else None,
+            names=(_("me"), opponent.name if opponent is not None else ""),
+            prefill=detail_rows_from_post(request, match, side or "a")
+            if problem is not None
+            else clock_prefill,
+        )
+        if match_rules.has_game_details
+        else []
+    )
+    names = {
+        side or "a": _("you"),
+        ("b" if side == "a" else "a"): opponent.name if opponent is not None else "",
+    }
+    form = _report_form_state(
+        request, match_rules, side or "a", names, detail_inputs, my_report, problem
+    )
+    form["trophies"] = [
+        {
+            "number": g,
+            "me": _posted(request, f"trophies_me_{g}") if problem is not None else "",
+            "opp": _posted(request, f"trophies_opp_{g}") if problem is not None else "",
+        }
+        for g in range(1, max_games + 1)
+    ]
+
+    def described(details: Any) -> list[str]:
+        if details is None:
+            return []
+        visible = match.visible_details(details, side)
+        return [
+            " ".join(capfirst(text.render(_)) for text in game)
+            for game in match_rules.describe(visible, names)
+        ]
+
     result = mine_first(match.games) if match.status == MatchStatus.FINAL else None
     outcome = None
     if result is not None:
@@ -295,10 +458,69 @@ def match_context(request: HttpRequest, event: Tournament, match: Match) -> dict
         "games_to_win": games_to_win,
         "game_numbers": list(range(1, max_games + 1)),
         "battles_per_game": battles_per_game,
+        "detail_games": detail_inputs,
+        "report": form,
+        "drawn_games": get_game(event.game).drawn_games,
+        "clock_games": clock_games,
+        "clock_prefilled": bool(clock_prefill and detail_inputs),
+        "clock_players": {"a": match.a.name, "b": match.b.name if match.b is not None else ""},
+        "result_details": described(match.game_details)
+        if match.status == MatchStatus.FINAL
+        else [],
+        "my_details": described(my_report.game_details) if my_report else [],
+        "their_details": described(their_report.game_details) if their_report else [],
         "timer": timer_context(event, match.round, extension_minutes=match.extension_minutes),
         "report_url": reverse("match_report_page", kwargs={"pk": match.pk}),
         "confirm_url": reverse("match_confirm_page", kwargs={"pk": match.pk}),
     }
+
+
+def _posted(request: HttpRequest, name: str) -> str:
+    return (request.POST.get(name) or "").strip()[:20]
+
+
+def _report_form_state(
+    request: HttpRequest,
+    rules: MatchRules,
+    side: str,
+    names: Mapping[str, str],
+    detail_inputs: list[dict[str, Any]],
+    my_report: Any,
+    problem: Exception | None,
+) -> dict[str, Any]:
+    """The report form's games counts (posted, else my report's) and, after a refusal, the
+    problem in words with the id of the input it names (`detail_inputs` marked)."""
+    if problem is not None:
+        values = {key: _posted(request, key) for key in ("won", "lost", "drawn")}
+    elif my_report is not None:
+        won, lost = my_report.games[0:2] if side == "a" else my_report.games[1::-1]
+        values = {"won": str(won), "lost": str(lost), "drawn": str(my_report.games[2])}
+    else:
+        values = {"won": "", "lost": "", "drawn": "0"}
+    state: dict[str, Any] = {"values": values, "problem": None, "anchor": "", "on": ""}
+    if problem is None:
+        return state
+    cause = problem.__cause__ if isinstance(problem, ServiceError) else problem
+    if isinstance(cause, GameDetailsError) and detail_inputs:
+        message = problem_text(cause, rules, names, side)
+        # The input it names, else the per-game section as a whole (every game or none).
+        anchor = mark_problem(detail_inputs, cause, side, message) or "err_details"
+        on = "details"
+    else:
+        message = problem.message if isinstance(problem, ServiceError) else str(problem)
+        field = str(getattr(problem, "field", None) or "")
+        on = "trophies" if field.startswith("battles") else "games"
+        anchor = "id_trophies_me_1" if on == "trophies" else "id_won"
+    state.update(problem=message, anchor=anchor, on=on)
+    return state
+
+
+class _FormProblem(ValueError):
+    """A report form value that does not read; `field` as the API names it."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @login_required
@@ -352,14 +574,62 @@ def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str
         try:
             pair = [int(mine or 0), int(theirs or 0)]
         except ValueError:
-            raise ValueError(_("Enter trophies as whole numbers.")) from None
+            raise _FormProblem(_("Enter trophies as whole numbers."), "battles") from None
         battles.append(pair if side == "a" else pair[::-1])
     data: dict[str, Any] = {"games": games}
     if battles:
         if len(battles) != played:
-            raise ValueError(_("Enter the trophies of every game played, or of none."))
+            raise _FormProblem(_("Enter the trophies of every game played, or of none."), "battles")
         data["battles"] = battles
+    details = details_from_post(request, match, side)
+    if details is not None:
+        data["game_details"] = details
     return data
+
+
+def details_from_post(request: HttpRequest, match: Match, side: str, *, staff: bool = False) -> Any:
+    """The per-game inputs (me / my opponent; staff: a / b) in a/b terms, as the game's
+    MatchRules reads them; None when the game asks for none or none were filled in. A
+    GameDetailsError (a ValueError) names what does not read."""
+    rules = get_game(match.round.tournament.game).match_rules()
+    if not rules.has_game_details:
+        return None
+    return rules.details_from_form(detail_rows_from_post(request, match, side, staff=staff))
+
+
+def detail_rows_from_post(
+    request: HttpRequest, match: Match, side: str, *, staff: bool = False
+) -> list[dict[str, object]]:
+    """The per-game inputs as posted, as form values in a/b terms (MatchRules.form_values'
+    shape): what `details_from_post` reads, and what the form shows again after a refusal."""
+    event = match.round.tournament
+    rules = get_game(event.game).match_rules()
+    if not rules.has_game_details:
+        return []
+    fields: tuple[DetailField, ...] = rules.form_fields()
+    other = "b" if side == "a" else "a"
+    structure = event.structure
+    max_games = structure.max_games if structure is not None else 1
+    rows: list[dict[str, object]] = []
+    for number in range(1, max_games + 1):
+        row: dict[str, object] = {}
+        for f in fields:
+            if number < f.from_game:
+                continue
+            name = f"g{number}_{f.key}"
+            if f.kind == "side":
+                chosen = (request.POST.get(name) or "").strip()
+                row[f.key] = side if chosen == "me" else other if chosen == "opp" else ""
+            elif f.per_side:
+                me = (request.POST.get(f"{name}_me") or "")[:2000]
+                opp = ("" if f.own_only and not staff else (request.POST.get(f"{name}_opp") or ""))[
+                    :2000
+                ]
+                row[f.key] = [me, opp] if side == "a" else [opp, me]
+            else:
+                row[f.key] = (request.POST.get(name) or "")[:2000]
+        rows.append(row)
+    return rows
 
 
 @login_required
@@ -367,22 +637,28 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The page a match slip's QR code opens: the report form for the match's two players."""
     match = _own_match(request, pk)
     event = match.round.tournament
+    problem: Exception | None = None
     if request.method == "POST":
         side = services._acting_side(request.user, match) or "a"
         try:
             data = _report_from_post(request, match, side)
-        except ValueError as exc:
-            messages.error(request, str(exc))
+            services.match_report(actor=request.user, match=match, **data)
+        except Forbidden as exc:
+            raise PermissionDenied(exc.message) from None
+        except (ValueError, ServiceError) as exc:
+            # Refused: the form again with everything typed, the problem next to its field.
+            problem = exc
+            match = _own_match(request, pk)
+            event = match.round.tournament
         else:
-            attempt(
-                request,
-                lambda: services.match_report(actor=request.user, match=match, **data),
-                _("Result sent. Your opponent confirms it on their phone."),
-            )
-        return redirect(next_or(request, request.path))
-    context: dict[str, Any] = {"event": event, "here": request.path, "standalone": True}
-    context.update(match_context(request, event, match))
-    return render(request, "matches/my_match.html", context)
+            messages.success(request, _("Result sent. Your opponent confirms it on their phone."))
+            return redirect(next_or(request, request.path))
+    here = next_or(request, request.path) if problem is not None else request.path
+    context: dict[str, Any] = {"event": event, "here": here, "standalone": True}
+    context.update(match_context(request, event, match, problem=problem))
+    return render(
+        request, "matches/my_match.html", context, status=400 if problem is not None else 200
+    )
 
 
 @require_POST
@@ -540,19 +816,35 @@ def _explanations(event: Tournament, row: dict[str, Any]) -> list[dict[str, str]
         elif key == "gw":
             won, lost, drawn = (int(g) for g in row["games"])
             played = won + lost + drawn
-            text = _(
-                "Game-win %% (GW): your game points divided by 3 points for each game you "
-                "played, at least %(floor)s. You won %(won)d games (3 points each), drew "
-                "%(drawn)d (1 point each) and lost %(lost)d, byes included: "
-                "(3 \u00d7 %(won)d + %(drawn)d) / (3 \u00d7 %(played)d) = %(value)s."
-            ) % {
-                "floor": floor,
-                "won": won,
-                "drawn": drawn,
-                "lost": lost,
-                "played": played,
-                "value": pct(value),
-            }
+            if not get_game(event.game).drawn_games and not drawn:
+                # A game without drawn games (engine.games.GamePlugin.drawn_games): no draws
+                # to explain.
+                text = _(
+                    "Game-win %% (GW): your game points divided by 3 points for each game you "
+                    "played, at least %(floor)s. You won %(won)d games (3 points each) and lost "
+                    "%(lost)d, byes included: (3 \u00d7 %(won)d) / (3 \u00d7 %(played)d) = "
+                    "%(value)s."
+                ) % {
+                    "floor": floor,
+                    "won": won,
+                    "lost": lost,
+                    "played": played,
+                    "value": pct(value),
+                }
+            else:
+                text = _(
+                    "Game-win %% (GW): your game points divided by 3 points for each game you "
+                    "played, at least %(floor)s. You won %(won)d games (3 points each), drew "
+                    "%(drawn)d (1 point each) and lost %(lost)d, byes included: "
+                    "(3 \u00d7 %(won)d + %(drawn)d) / (3 \u00d7 %(played)d) = %(value)s."
+                ) % {
+                    "floor": floor,
+                    "won": won,
+                    "drawn": drawn,
+                    "lost": lost,
+                    "played": played,
+                    "value": pct(value),
+                }
         elif key == "battle_diff":
             won_t, lost_t = (int(t) for t in row["trophies"])
             text = _(

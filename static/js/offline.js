@@ -33,6 +33,14 @@
     });
   }
 
+  // A result without drawn games is told without them (most results; some games have none).
+  function resultText(name, values) {
+    var plain = name + "-no-draw";
+    return values.drawn === "0" && box.hasAttribute("data-" + plain)
+      ? text(plain, values)
+      : text(name, values);
+  }
+
   function note(key, message, kind) {
     var p = notes[key];
     if (message === null) {
@@ -206,10 +214,10 @@
         (entry.state === "refused" ? refused : waiting).push(entry);
       });
       note("kept", waiting.length ? waiting.map(function (entry) {
-        return text("kept", describe(entry));
+        return resultText("kept", describe(entry));
       }).join(" ") : null);
       note("refused", refused.length ? refused.map(function (entry) {
-        return text("refused", describe(entry));
+        return resultText("refused", describe(entry));
       }).join(" ") : null, "error");
       if (refused.length && copyAt === null) {
         ask({ type: "dismiss" });  // said on a live page: the player reports again from here

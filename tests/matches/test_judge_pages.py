@@ -470,6 +470,8 @@ def test_a_player_calls_a_judge_from_my_match_and_sees_who_holds_it() -> None:
     )
     html = response.content.decode()
     assert "A judge has been called" in html
+    # With the call open the button adds to it rather than inviting a second call.
+    assert "Add to my call" in html and "Call a judge</button>" not in html
     call = JudgeCall.objects.get(match=m)
     assert call.kind == CallKind.CALL and call.question == "May he look at my discard?"
     assert "May he look at my discard?" in logged_in(judge).get(QUEUE).content.decode()

@@ -174,8 +174,11 @@ def test_a_bad_report_is_a_message_and_changes_nothing() -> None:
     client = logged_in(match.a.player)
     url = reverse("match_report_page", kwargs={"pk": match.pk})
     response = client.post(url, {"won": "5", "lost": "0", "drawn": "0"}, follow=True)
-    assert response.status_code == 200
-    assert "message-error" in response.content.decode()
+    # The form again (400) with what was typed and the problem next to the games.
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'role="alert"' in html and 'id="err_games"' in html
+    assert 'name="won" min="0" max="1" value="5"' in html
     match.refresh_from_db()
     assert match.status == MatchStatus.PENDING and not match.reports.exists()
 
