@@ -13,13 +13,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.player_ids import new_player_id
 from config.errors import Forbidden, ServiceError
+from config.transactions import atomic
 from tournaments.locks import for_update
 
 ERASED_NAME = "Erased player"
@@ -27,15 +27,16 @@ ERASED_NAME = "Erased player"
 
 def erase_consequences(user: User) -> str:
     registrations = user.registrations.count() if hasattr(user, "registrations") else 0
-    return _(
+    message: str = _(
         "Erasing your account is final: you can no longer log in, and your name, username, "
         "e-mail and player id are removed. Your %(n)d registrations and their results stay in "
         "their events' history under the name \u201c%(erased)s\u201d, so other players' "
         "standings do not change."
     ) % {"n": registrations, "erased": ERASED_NAME}
+    return message
 
 
-@transaction.atomic
+@atomic
 def account_erase(*, actor: Any, user: User, confirm: bool = False, password: str = "") -> User:
     """The person themselves (with their password) or a site administrator erases an
     account: anonymised, never deleted (see the module's docstring)."""

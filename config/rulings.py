@@ -1,13 +1,16 @@
-"""The rulings on card texts (engine/boba/rulings.json), for judges and players.
+"""A game's published rulings on card texts (its plugin's `rulings()`), for judges and players.
 
-``GET /rules/rulings/?q=<card>``: a public page, searchable by card name, 25 rulings a page,
-printable. ``GET /api/rules/rulings/?q=<card>``: the same rulings as JSON, paginated
-(limit/offset). A ``q`` longer than :data:`MAX_Q` characters is a 400; a blank ``q`` lists
-every ruling. The rulings are the engine's data, read once: no database.
+``GET /rules/rulings/?q=<card>&game=<key>``: a public page, searchable by card name, 25
+rulings a page, printable. ``GET /api/rules/rulings/?q=<card>&game=<key>``: the same rulings as
+JSON, paginated (limit/offset). ``game`` defaults to the site's default game; a game without
+published rulings lists none (the page says so); an unknown game is a 400 naming ``game``. A
+``q`` longer than :data:`MAX_Q` characters is a 400; a blank ``q`` lists every ruling. The
+rulings are the engine's data, read once: no database.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -25,10 +28,9 @@ from rest_framework.response import Response
 from config.errors import ServiceError
 from config.pages import int_or_none
 from config.pagination import Pagination
-from engine.boba import rulings
-from engine.boba.rule_sections import section_title
+from engine.games import CardRuling, GamePlugin, UnknownGame, default_game, get_game
 
-MAX_Q = rulings.MAX_QUERY
+MAX_Q = 100  # the longest card-name query (a game's rulings may accept less)
 PAGE_SIZE = 25
 MAX_PAGE = 10_000
 
@@ -37,10 +39,28 @@ def _too_long() -> str:
     return _("q: at most %(limit)d characters.") % {"limit": MAX_Q}
 
 
-def _row(ruling: rulings.Ruling) -> dict[str, Any]:
+def _game(raw: str) -> GamePlugin:
+    """The game asked for (blank: the default), or a 400 naming ``game``."""
+    try:
+        return get_game(raw.strip() or default_game())
+    except UnknownGame:
+        raise ServiceError(_("game: no such game."), field="game") from None
+
+
+def _search(game: GamePlugin, q: str) -> tuple[Sequence[CardRuling], int]:
+    """The game's rulings on cards named like ``q``, and how many it has in all."""
+    source = game.rulings()
+    if source is None:
+        return (), 0
+    if len(q) > source.max_query:
+        raise ServiceError(_too_long(), field="q")
+    return source.search(q), source.count()
+
+
+def _row(ruling: CardRuling, game: GamePlugin) -> dict[str, Any]:
     return {
         **ruling.to_json(),
-        "citations": [{"ref": c, "title": section_title(c) or ""} for c in ruling.citations],
+        "citations": [{"ref": c, "title": game.section_title(c) or ""} for c in ruling.citations],
     }
 
 
@@ -52,14 +72,26 @@ def rulings_page(request: HttpRequest) -> HttpResponse:
         context = {"problem": _too_long(), "field": "q"}
         return render(request, "bad_input.html", context, status=400)
     q = " ".join(raw.split())
+    raw_game = request.GET.get("game", "")
+    try:
+        game = _game(raw_game)
+        found, total = _search(game, q)
+    except ServiceError as exc:
+        context = {"problem": exc.message, "field": exc.field}
+        return render(request, "bad_input.html", context, status=400)
     number = int_or_none(request.GET.get("page")) or 1
-    page = Paginator(rulings.search(q), PAGE_SIZE).get_page(min(max(number, 1), MAX_PAGE))
-    keep = urlencode({"q": q}) if q else ""
+    page = Paginator(found, PAGE_SIZE).get_page(min(max(number, 1), MAX_PAGE))
+    params = {"q": q} if q else {}
+    if raw_game.strip():
+        params["game"] = game.key
+    keep = urlencode(params)
     context = {
         "q": q,
+        "game": game,
+        "has_rulings": game.rulings() is not None,
         "page": page,
-        "rows": [_row(r) for r in page.object_list],
-        "total": len(rulings.all_rulings()),
+        "rows": [_row(r, game) for r in page.object_list],
+        "total": total,
         "keep_query": keep,
         "here": reverse("rulings") + (f"?{keep}" if keep else ""),
     }
@@ -96,7 +128,8 @@ class RulingsView(generics.ListAPIView):
         raw = self.request.query_params.get("q", "")
         if len(raw) > MAX_Q:
             raise ServiceError(_too_long(), field="q")
-        return [r.to_json() for r in rulings.search(" ".join(raw.split()))]
+        game = _game(self.request.query_params.get("game", ""))
+        return [r.to_json() for r in _search(game, " ".join(raw.split()))[0]]
 
     @extend_schema(
         parameters=[
@@ -105,11 +138,17 @@ class RulingsView(generics.ListAPIView):
                 str,
                 description=f"Part of a card name (case-insensitive; at most {MAX_Q} "
                 "characters). Blank: every ruling.",
-            )
+            ),
+            OpenApiParameter(
+                "game",
+                str,
+                description="The game (a key of the registered games; blank: the default "
+                "game). A game without published rulings lists none; an unknown one is a 400.",
+            ),
         ],
-        description="The rulings on card texts (engine/boba/rulings.json): where a Play's "
+        description="A game's rulings on card texts (its plugin's rulings: where a card's "
         "text admits more than one reading, the engine's reading with its reasoning and "
-        "citations. Public.",
+        "citations). Public.",
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)

@@ -13,7 +13,9 @@ from accounts import api as accounts_api
 from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
+from engine.games import GAMES
 from matches import api as matches_api
+from matches import clock_api
 from tournaments import api as tournaments_api
 from tournaments import archive_api
 
@@ -129,6 +131,7 @@ api_urls = [
     path("matches/<int:pk>/extension/", matches_api.match_extension, name="api-match-extension"),
     path("matches/<int:pk>/table/", matches_api.match_table, name="api-match-table"),
     path("matches/<int:pk>/versions/", matches_api.match_versions, name="api-match-versions"),
+    path("matches/<int:pk>/clock/", clock_api.match_clock, name="api-match-clock"),
     path("matches/<int:pk>/calls/", matches_api.match_calls, name="api-match-calls"),
     path("matches/<int:pk>/penalties/", matches_api.match_penalties, name="api-match-penalties"),
     path("events/<slug:slug>/penalties/", matches_api.event_penalties, name="api-event-penalties"),
@@ -155,7 +158,18 @@ api_urls = [
     path("calls/<int:pk>/escalate/", matches_api.call_escalate, name="api-call-escalate"),
     path("calls/<int:pk>/ruling/", matches_api.call_ruling, name="api-call-ruling"),
     path("calls/<int:pk>/notes/", matches_api.call_notes, name="api-call-notes"),
-    path("replay/boba/", matches_api.replay_boba, name="api-replay-boba"),
+    # One path per game that replays records (/api/replay/boba/, /api/replay/bos/), so the
+    # schema names each; any other game is simply not a path (404).
+    *(
+        path(
+            f"replay/{game.key}/",
+            matches_api.replay_game,
+            {"game": game.key},
+            name=f"api-replay-{game.key}",
+        )
+        for game in GAMES.values()
+        if game.load_replayer is not None
+    ),
     path("", include("notifications.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", swagger_csp(swagger_view(url_name="api-schema")), name="api-docs"),

@@ -77,3 +77,32 @@ def logged_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def bos_event(**fields: object) -> Tournament:
+    """A BOS event (competitive, best of 3) reading the invented BOS demo cards."""
+    from decks.services import demo_catalog_load, demo_event_catalog
+
+    for key, value in (
+        ("game", "bos"),
+        ("mode", "competitive"),
+        ("format_key", "competitive"),
+        ("match_structure", "bo3"),
+    ):
+        fields.setdefault(key, value)
+    event: Tournament = TournamentFactory(**fields)
+    demo_catalog_load(game="bos")
+    demo_event_catalog(event=event)
+    return event
+
+
+def register_decklist(registration: Registration, text: str | None = None) -> object:
+    """Submit a list for a player as the event's organiser (BOS: the demo SAMPLE_DECKLIST)."""
+    from decks.services import decklist_submit
+    from engine.bos.demo_catalog import SAMPLE_DECKLIST
+
+    return decklist_submit(
+        actor=organiser_of(registration.tournament),
+        registration=registration,
+        source=text if text is not None else SAMPLE_DECKLIST,
+    )

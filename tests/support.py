@@ -7,6 +7,9 @@ Locally a missing service or ../shared skips such a test with the reason; in CI
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,3 +34,21 @@ def missing_service(reason: str) -> None:
 
 def missing_shared_data(path: Path) -> None:
     missing_service(f"real card data not found at {path} (../shared is absent)")
+
+
+def fresh_manage(database: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`manage.py` as an organiser runs it: a fresh process on its own SQLite database (empty
+    until the test runs `migrate`), so commands are tested as shipped, not in-process."""
+    env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": "/usr/bin:/bin"}
+
+    def manage(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    return manage

@@ -126,7 +126,7 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     waiting = page.locator("#offline-notices .offline-kept")
     expect(waiting).to_have_text(
         re.compile(
-            r"^Not sent yet: your result \(you won 1, your opponent won 0, 0 drawn\), reported"
+            r"^Not sent yet: your result \(you won 1, your opponent won 0\), reported"
             r" at \d\d:\d\d, is kept on this device and sent when the connection returns\.$"
         )
     )

@@ -38,9 +38,13 @@ SECTIONS: tuple[str, ...] = (
     "calls",
     "rulings",
     "penalties",
+    "clock_events",
     "deck_checks",
     "audit",
 )
+# Sections added after version 1 was first written: an older archive without them reads as
+# having none (every other section is required).
+ADDED_SECTIONS: tuple[str, ...] = ("clock_events",)
 
 # Header fields that differ between two exports of the same event.
 VOLATILE = ("exported_at", "source")
@@ -130,6 +134,8 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
             f"version {version!r} cannot be read by this installation (it reads {VERSION})",
             "version",
         )
+    for name in ADDED_SECTIONS:
+        doc.setdefault(name, [])
     for name in SECTIONS:
         for i, item in enumerate(_list(doc.get(name), name)):
             _object(item, f"{name}[{i}]")
@@ -220,6 +226,10 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         "penalties",
         {"match": (matches, False), "registration": (regs, False), "judge": (users, True)},
     )
+    each("clock_events", {"match": (matches, False), "actor": (users, True)})
+    for i, e in enumerate(doc["clock_events"]):
+        _int(e, "seq", f"clock_events[{i}]")
+        _str(e, "kind", f"clock_events[{i}]")
     checks: set[str] = set()
     for i, d in enumerate(doc["deck_checks"]):
         where = f"deck_checks[{i}]"

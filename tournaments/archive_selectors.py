@@ -101,6 +101,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
     """The whole event as one archive document (see tournaments/archive.py)."""
     from decks.models import Card, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
     from matches.models import (
+        ClockEvent,
         JudgeCall,
         Match,
         Penalty,
@@ -149,6 +150,9 @@ def event_archive(event: Tournament) -> dict[str, Any]:
     )
     rulings = list(Ruling.objects.filter(call__tournament=event).order_by("created_at", "id"))
     penalties = list(Penalty.objects.filter(tournament=event).order_by("created_at", "id"))
+    clock_events = list(
+        ClockEvent.objects.filter(match__round__tournament=event).order_by("match_id", "seq")
+    )
     audit = list(AuditEntry.objects.filter(tournament=event).order_by("created_at", "id"))
 
     _preload_users(
@@ -164,6 +168,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             *calls,
             *rulings,
             *penalties,
+            *clock_events,
             *audit,
         ],
     )
@@ -258,6 +263,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             _row(p, users, {"match": mtc, "registration": reg}, skip=("tournament",))
             for p in penalties
         ],
+        "clock_events": [_row(e, users, {"match": mtc}) for e in clock_events],
         "deck_checks": [
             {
                 "key": f"D{n}",

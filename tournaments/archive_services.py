@@ -203,6 +203,7 @@ class _Importer:
         self.import_calls(event)
         self.import_rulings()
         self.import_penalties(event)
+        self.import_clock_events()
         self.import_deck_checks(event)
         self.import_audit(event)
         return event
@@ -289,7 +290,7 @@ class _Importer:
     def import_event(self) -> Tournament:
         item = self.doc["event"]
         existing = for_update(Tournament.objects).filter(slug=item["slug"]).first()
-        event = self.upsert("event", existing, Tournament, item, "event", {})
+        event: Tournament = self.upsert("event", existing, Tournament, item, "event", {})
         for key in ("organisers", "judges"):
             wanted = {self.users[name].pk for name in item.get(key, [])}
             manager = getattr(event, key)
@@ -515,6 +516,16 @@ class _Importer:
                 {"tournament": event, "match": match, "registration": reg},
             )
 
+    def import_clock_events(self) -> None:
+        from matches.models import ClockEvent
+
+        for i, item in enumerate(self.doc.get("clock_events", [])):
+            match = self.matches[item["match"]]
+            existing = ClockEvent.objects.filter(match=match, seq=item.get("seq")).first()
+            self.upsert(
+                "clock_events", existing, ClockEvent, item, f"clock_events[{i}]", {"match": match}
+            )
+
     def import_deck_checks(self, event: Tournament) -> None:
         from decks.models import DeckCheck, DeckCheckResult
 
@@ -641,7 +652,8 @@ def archive_store_round(*, round_id: int) -> str | None:
     if default_storage.exists(name):
         return name
     text = archive.dumps(event_archive(round_.tournament))
-    return default_storage.save(name, ContentFile(text.encode("utf-8")))
+    saved: str = default_storage.save(name, ContentFile(text.encode("utf-8")))
+    return saved
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,16 @@
-"""Demo accounts and the demo event: an organiser, a judge, 32 players, a BoBA Playmaker event.
+"""Demo accounts and the demo events: an organiser, a judge, 32 players, a Playmaker event of
+the default game, and a small event of every other registered game.
 
 :func:`load_demo` makes the accounts and the event (registration open); once the decks app has
 given every player a list, :func:`load_demo_rounds` checks everyone in, starts the event and
 plays three Swiss rounds and part of a fourth through the real services, from fixed seeds, so
 the demo is the same on every machine.
+
+Every other game in `engine.games.GAMES` gets an event of its own (:func:`load_game_demos`):
+the same organiser and judge, the first `GAME_DEMO_PLAYERS` demo players, the game's default
+mode, format and match structure, its recommended match clock per game, and one finished Swiss
+round (:func:`load_game_demo_rounds`) whose results carry the per-game details the game's
+plugin invents for a demo (`GamePlugin.demo_details`). Nothing here names a game.
 
 Idempotent: a second run finds everything in place and changes nothing.
 """
@@ -19,8 +26,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
+from engine.games import DEFAULT_GAME, GAMES, GamePlugin, get_game
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import ClockMode, Tournament
 from tournaments.status import EventStatus
 
 DEMO_PASSWORD = "battledesk-demo"
@@ -86,6 +94,20 @@ def _demo_password_hash() -> str:
     return make_password(DEMO_PASSWORD)
 
 
+def _demo_schedule(now: Any, *, venue: str, capacity: int) -> dict[str, Any]:
+    """When and where a demo event runs: a week away, registration open since yesterday."""
+    return {
+        "starts_at": now + timedelta(days=7),
+        "time_zone": "Europe/London",
+        "venue": venue,
+        "capacity": capacity,
+        "registration_opens_at": now - timedelta(days=1),
+        "registration_closes_at": now + timedelta(days=7),
+        "decklist_deadline": now + timedelta(days=6),
+        "round_minutes": 50,
+    }
+
+
 def load_demo() -> tuple[Tournament, bool]:
     # The Django admin changes anything site-wide: a site administrator's tool, not an
     # organiser's (organisers run their events from the event's own pages).
@@ -99,22 +121,16 @@ def load_demo() -> tuple[Tournament, bool]:
         return existing, False
 
     now = timezone.now().replace(minute=0, second=0, microsecond=0)
+    game = get_game(DEFAULT_GAME)
     event = services.event_create(
         actor=organiser,
         name="Battledesk Demo Open",
-        game="boba",
-        mode="playmaker",
-        format_key="playmaker",
-        match_structure="bo1",
+        game=game.key,
+        mode=game.default_mode,
+        format_key=game.default_format,
+        match_structure=game.default_match_structure,
         description="A demo BoBA Playmaker event: 32 players, Swiss rounds, top 8.",
-        starts_at=now + timedelta(days=7),
-        time_zone="Europe/London",
-        venue="Demo Hall, Table Row A",
-        capacity=64,
-        registration_opens_at=now - timedelta(days=1),
-        registration_closes_at=now + timedelta(days=7),
-        decklist_deadline=now + timedelta(days=6),
-        round_minutes=50,
+        **_demo_schedule(now, venue="Demo Hall, Table Row A", capacity=64),
         top_cut_size=8,
     )
     event.slug = DEMO_EVENT_SLUG
@@ -279,3 +295,116 @@ def _half_play_round(round_: Any, judge: Any, rng: random.Random) -> None:
             rounds.match_report(actor=match.b.player, match=match, games=_flipped(games))
         elif i == 10:
             rounds.match_extend(actor=judge, match=match, minutes=5)
+
+
+# --- a demo event of every other game -------------------------------------------------------
+
+GAME_DEMO_PLAYERS = 8
+GAME_DEMO_SEED = 20261123
+
+
+def demo_games() -> list[GamePlugin]:
+    """The games that get a demo event of their own: every registered game but the default
+    one (whose demo is the Open above)."""
+    return [game for key, game in GAMES.items() if key != DEFAULT_GAME]
+
+
+def game_demo_slug(game: GamePlugin) -> str:
+    return f"battledesk-demo-{game.key}"
+
+
+def load_game_demos() -> list[tuple[Tournament, bool]]:
+    """An event for every game of `demo_games()` (after `load_demo`, which makes the accounts)."""
+    return [load_game_demo(game) for game in demo_games()]
+
+
+def load_game_demo(game: GamePlugin) -> tuple[Tournament, bool]:
+    """A small event of `game` with registration open: its organiser and judge are the demo's,
+    its players the first `GAME_DEMO_PLAYERS` demo players."""
+    user_model = get_user_model()
+    organiser = user_model.objects.get(username="organiser")
+    judge = user_model.objects.get(username="judge")
+    existing = Tournament.objects.filter(slug=game_demo_slug(game)).first()
+    if existing is not None:
+        return existing, False
+    now = timezone.now().replace(minute=0, second=0, microsecond=0)
+    structure = get_game(game.key).match_structure(game.default_match_structure)
+    clock: dict[str, Any] = {}
+    if game.clock is not None:
+        # The game's recommended clock, each game starting with full time.
+        clock = {
+            "clock_mode": ClockMode.PER_GAME,
+            "clock_minutes": game.clock.minutes_per_player,
+            "clock_delay_seconds": game.clock.delay_seconds,
+        }
+    event = services.event_create(
+        actor=organiser,
+        name=f"Battledesk Demo {game.name} Cup",
+        game=game.key,
+        mode=game.default_mode,
+        format_key=game.default_format,
+        match_structure=game.default_match_structure,
+        description=(
+            f"A demo {game.name} event: {GAME_DEMO_PLAYERS} players, "
+            f"{structure.label if structure else game.default_match_structure} matches, "
+            "three Swiss rounds."
+        ),
+        **_demo_schedule(now, venue="Demo Hall, Table Row B", capacity=16),
+        planned_rounds=3,
+        **clock,
+    )
+    event.slug = game_demo_slug(game)
+    event.save(update_fields=["slug"])
+    services.event_set_judge(actor=organiser, tournament=event, user=judge, assigned=True)
+    services.event_transition(actor=organiser, tournament=event, to=EventStatus.REGISTRATION_OPEN)
+    for i in range(1, GAME_DEMO_PLAYERS + 1):
+        player = user_model.objects.get(username=f"player{i:02d}")
+        services.registration_register(actor=player, tournament=event)
+    return event, True
+
+
+def load_game_demo_rounds(event: Tournament) -> dict[str, int]:
+    """Check everyone in, start the event and play round 1 to the end: the players report
+    with the game's per-game details and confirm, the judge enters one result from a slip.
+    Does nothing when the event already has rounds."""
+    from matches import services as rounds
+    from matches.models import Round
+
+    event.refresh_from_db()
+    if event.rounds.exists() or event.status not in (
+        EventStatus.REGISTRATION_OPEN,
+        EventStatus.REGISTRATION_CLOSED,
+    ):
+        return {"rounds": 0}
+    user_model = get_user_model()
+    organiser = user_model.objects.get(username="organiser")
+    judge = user_model.objects.get(username="judge")
+    game = get_game(event.game)
+    rng = random.Random(GAME_DEMO_SEED)
+    event.pairing_seed = event.slug
+    event.save(update_fields=["pairing_seed"])
+    _start_event(event, organiser)
+    round_ = _pair_and_publish(event, organiser)
+    matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
+    structure = game.match_structure(event.match_structure)
+    to_win = structure.games_to_win if structure is not None else 1
+    for i, match in enumerate(matches):
+        winner = "a" if rng.random() < 0.5 else "b"
+        loser = "b" if winner == "a" else "a"
+        lost = rng.randint(0, to_win - 1)
+        # The loser's wins come first or in between; the match ends on the winner's last win.
+        order = [loser] * lost + [winner] * (to_win - 1)
+        rng.shuffle(order)
+        winners = [*order, winner]
+        games = [winners.count("a"), winners.count("b"), 0]
+        details = game.demo_details(winners, GAME_DEMO_SEED + i)
+        if i == len(matches) - 1:
+            rounds.match_report(actor=judge, match=match, games=games, game_details=details)
+            continue
+        reporter, opponent = (match.a, match.b) if i % 2 else (match.b, match.a)
+        rounds.match_report(actor=reporter.player, match=match, games=games, game_details=details)
+        rounds.match_confirm(actor=opponent.player, match=match)
+    round_.refresh_from_db()
+    assert round_.status == "finished", "the demo round did not finish"
+    _warm_standings(event, round_.number)
+    return {"rounds": Round.objects.filter(tournament=event).count()}

@@ -1,25 +1,120 @@
+import json
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.games import GAMES, game_choices
-from tournaments.models import Tournament
+from engine.games import GAMES, FormatChoice, GamePlugin, default_game, game_choices, get_game
+from tournaments.models import Tournament, default_clock_mode
 from tournaments.services import EDITABLE_FIELDS
 
-
-def _mode_choices() -> list[tuple[str, str]]:
-    return [(m.key, f"{g.name}: {m.label}") for g in GAMES.values() for m in g.modes]
-
-
-def _format_choices() -> list[tuple[str, str]]:
-    return [(f.key, f"{f.label} ({f.mode})") for g in GAMES.values() for f in g.formats()]
+# Each game's modes, formats and match structures are offered grouped by game (an <optgroup>
+# per game: no script needed); the service refuses a choice that is not the game's, naming
+# the field (Tournament.clean).
+GroupedChoices = list[tuple[str, list[tuple[str, str]]]]
 
 
-def _structure_choices() -> list[tuple[str, str]]:
-    seen: dict[str, str] = {}
+def _mode_choices() -> GroupedChoices:
+    return [(g.name, [(m.key, m.label) for m in g.modes]) for g in GAMES.values()]
+
+
+def _format_label(game: GamePlugin, fmt: FormatChoice) -> str:
+    """A format's label, with its mode when the two say different things."""
+    mode = game.mode(fmt.mode)
+    mode_label = mode.label if mode is not None else fmt.mode
+    if mode_label.casefold() == fmt.label.casefold():
+        return fmt.label
+    return f"{fmt.label} ({mode_label})"
+
+
+def _format_choices() -> GroupedChoices:
+    return [(g.name, [(f.key, _format_label(g, f)) for f in g.formats()]) for g in GAMES.values()]
+
+
+def _structure_choices() -> GroupedChoices:
+    return [(g.name, [(s.key, s.label) for s in g.match_structures]) for g in GAMES.values()]
+
+
+def new_event_defaults(game: str | None = None) -> dict[str, str]:
+    """What a new event of a game starts with: its plugin's default mode, format and match
+    structure (the default game's when none is named)."""
+    plugin = get_game(game if game in GAMES else default_game())
+    return {
+        "game": plugin.key,
+        "mode": plugin.default_mode,
+        "format_key": plugin.default_format,
+        "match_structure": plugin.default_match_structure,
+        "clock_mode": default_clock_mode(plugin.key),
+    }
+
+
+# The fields a game decides: switching the game replaces the ones left at the old game's.
+GAME_FIELDS = ("mode", "format_key", "match_structure", "clock_mode")
+
+
+def format_params_example(game: str) -> str:
+    """An example of custom format parameters from the game's default format: its first
+    number parameter, as JSON ("" when it has none)."""
+    plugin = get_game(game)
+    params = plugin.deck_rules().format_parameters().get(plugin.default_format, {})
+    for key, value in params.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            return json.dumps({key: value})
+    return ""
+
+
+def format_params_help(game: str) -> str:
+    example = format_params_example(game)
+    text = _(
+        "Optional JSON overriding the chosen format's parameters (a game's are listed by "
+        "/api/formats/?game=…)."
+    )
+    return f"{text} {_('For example: %(json)s') % {'json': example}}" if example else str(text)
+
+
+def game_switch_data() -> dict[str, dict[str, Any]]:
+    """What the event form's optional script (static/js/game-switch.js) fills in when the
+    game changes: the game's defaults, its clock recommendation, its parameter example."""
+    data: dict[str, dict[str, Any]] = {}
     for g in GAMES.values():
-        for ms in g.match_structures:
-            seen.setdefault(ms.key, ms.label)
-    return list(seen.items())
+        defaults = new_event_defaults(g.key)
+        data[g.key] = {
+            "name": g.name,
+            "fields": {name: defaults[name] for name in GAME_FIELDS},
+            "help": {"format_params": format_params_help(g.key)},
+            "placeholders": {
+                "clock_minutes": str(g.clock.minutes_per_player) if g.clock else "",
+                "clock_delay_seconds": str(g.clock.delay_seconds) if g.clock else "",
+            },
+        }
+    return data
+
+
+class GameGroupedSelect(forms.Select):
+    """A select whose options are grouped by game: a value offered by several games (best of
+    three) is selected in the group of the form's game (Django selects the first match)."""
+
+    game_name: str = ""
+
+    def optgroups(self, name, value, attrs=None):  # type: ignore[no-untyped-def]
+        groups = super().optgroups(name, value, attrs)
+        chosen = {str(v) for v in value}
+        in_own = any(
+            g == self.game_name and str(o["value"]) in chosen
+            for g, options, _i in groups
+            for o in options
+        )
+        if not self.game_name or not in_own:
+            return groups
+        for group_name, options, _index in groups:
+            for option in options:
+                selected = group_name == self.game_name and str(option["value"]) in chosen
+                option["selected"] = selected
+                if selected:
+                    option["attrs"]["selected"] = True
+                else:
+                    option["attrs"].pop("selected", None)
+        return groups
 
 
 class DateTimeInput(forms.DateTimeInput):
@@ -33,9 +128,24 @@ class EventForm(forms.ModelForm):
     """The organiser's event form; the service validates, this only shapes the widgets."""
 
     game = forms.ChoiceField(label=_("Game"), choices=game_choices)
-    mode = forms.ChoiceField(label=_("Game mode"), choices=_mode_choices)
-    format_key = forms.ChoiceField(label=_("Format"), choices=_format_choices)
-    match_structure = forms.ChoiceField(label=_("Match structure"), choices=_structure_choices)
+    mode = forms.ChoiceField(
+        label=_("Game mode"),
+        choices=_mode_choices,
+        widget=GameGroupedSelect,
+        help_text=_("One of the chosen game's modes (grouped by game)."),
+    )
+    format_key = forms.ChoiceField(
+        label=_("Format"),
+        choices=_format_choices,
+        widget=GameGroupedSelect,
+        help_text=_("One of the chosen game's formats (grouped by game)."),
+    )
+    match_structure = forms.ChoiceField(
+        label=_("Match structure"),
+        choices=_structure_choices,
+        widget=GameGroupedSelect,
+        help_text=_("Best of one or three, as the chosen game allows (grouped by game)."),
+    )
 
     class Meta:
         model = Tournament
@@ -48,33 +158,144 @@ class EventForm(forms.ModelForm):
             "description": forms.Textarea(attrs={"rows": 4}),
             "format_params": forms.Textarea(attrs={"rows": 3}),
         }
-        help_texts = {
-            "format_params": _(
-                'Optional JSON overriding the format\'s parameters, e.g. {"dbs_cap": 900}.'
-            ),
-        }
 
     # Round settings an older form (or a script) may leave out: they keep their value.
-    KEEP_WHEN_BLANK = ("first_round_pairing", "late_entry_policy", "cut_policy")
+    KEEP_WHEN_BLANK = ("first_round_pairing", "late_entry_policy", "cut_policy", "clock_mode")
 
-    # Every official BoBA event is a Playmaker tournament: a new event starts there.
-    NEW_EVENT_DEFAULTS = {"game": "boba", "mode": "playmaker", "format_key": "playmaker"}
+    # The game the form was shown for: a different posted game means the game was changed
+    # (without the page's script, which fills in the new game's defaults itself).
+    shown_game = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *args, game=None, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         for name in self.KEEP_WHEN_BLANK:
             self.fields[name].required = False
         if self.instance.pk is None:
-            for name, value in self.NEW_EVENT_DEFAULTS.items():
+            # A new event starts on its game's defaults (the plugin's; `game` from ?game=).
+            for name, value in new_event_defaults(game).items():
                 self.fields[name].initial = value
+        self.switched: list[str] = []
+        if self.is_bound:
+            self._switch_game()
+        shown = self.data.get("game") if self.is_bound else None
+        shown = shown or (self.instance.game if self.instance.pk else self.fields["game"].initial)
+        self.fields["shown_game"].initial = shown
+        self._clock_recommendation(shown if shown in GAMES else game or self.instance.game)
+        if shown in GAMES:
+            for name in ("mode", "format_key", "match_structure"):
+                self.fields[name].widget.game_name = GAMES[shown].name
+            self.fields["format_params"].help_text = format_params_help(shown)
+
+    def _switch_game(self) -> None:
+        """Only the game changed (the form was shown for another game, and its mode or format
+        is not the new game's): the new game's defaults replace what was left at the old
+        game's, and the form is shown again to check (`switched`: the fields replaced)."""
+        posted, shown = self.data.get("game"), self.data.get("shown_game")
+        if posted not in GAMES or shown not in GAMES or posted == shown:
+            return
+        plugin = GAMES[posted]
+        if plugin.mode(self.data.get("mode", "")) is not None and (
+            plugin.format(self.data.get("format_key", "")) is not None
+        ):
+            return
+        new, old = new_event_defaults(posted), new_event_defaults(shown)
+        checks = {
+            "mode": plugin.mode,
+            "format_key": plugin.format,
+            "match_structure": plugin.match_structure,
+        }
+        data = self.data.copy()
+        for name in GAME_FIELDS:
+            value = data.get(name, "")
+            check = checks.get(name)
+            left = value == old[name] or (check is not None and check(value) is None)
+            if left and value != new[name]:
+                data[name] = new[name]
+                self.switched.append(name)
+        data["shown_game"] = posted
+        self.data = data
+
+    def _clock_recommendation(self, game: str | None) -> None:
+        """The match clock's fields show the game's recommended clock as their placeholder,
+        and every game's recommendation in their help (a blank field takes it)."""
+        if "clock_minutes" not in self.fields:
+            return
+        plugin = GAMES.get(game or "")
+        if plugin is not None and plugin.clock is not None:
+            self.fields["clock_minutes"].widget.attrs["placeholder"] = str(
+                plugin.clock.minutes_per_player
+            )
+            self.fields["clock_delay_seconds"].widget.attrs["placeholder"] = str(
+                plugin.clock.delay_seconds
+            )
+        recommended = "; ".join(
+            _("%(game)s: %(m)d minutes, a %(s)d-second delay")
+            % {"game": g.name, "m": g.clock.minutes_per_player, "s": g.clock.delay_seconds}
+            for g in GAMES.values()
+            if g.clock is not None
+        )
+        self.fields["clock_minutes"].help_text = _(
+            "Blank: the game's recommendation (%(list)s). A game without one needs minutes "
+            "when the clock is on."
+        ) % {"list": recommended or _("none")}
+        self.fields["clock_delay_seconds"].help_text = _(
+            "The first seconds of each turn that do not count. Blank: the game's "
+            "recommendation (0 when it has none)."
+        )
 
     def clean(self):  # type: ignore[no-untyped-def]
         cleaned = super().clean()
+        if self.switched:
+            plugin = get_game(self.data["game"])
+            self.add_error(
+                None,
+                _(
+                    "The game is now %(game)s: its %(fields)s are filled in below. Check them "
+                    "and save again."
+                )
+                % {
+                    "game": plugin.name,
+                    "fields": ", ".join(str(self.fields[n].label).lower() for n in self.switched),
+                },
+            )
+        self._check_game_choices(cleaned)
         for name in self.KEEP_WHEN_BLANK:
             if not cleaned.get(name):
+                if name == "clock_mode" and self.instance.pk is None:
+                    cleaned[name] = default_clock_mode(cleaned.get("game") or default_game())
+                    continue
                 field = Tournament._meta.get_field(name)
                 cleaned[name] = getattr(self.instance, name, None) or field.get_default()
         return cleaned
+
+    def _check_game_choices(self, cleaned: dict[str, Any]) -> None:
+        """Every mode, format or match structure of another game than the chosen one is
+        flagged at once, by its label (the service names only the first)."""
+        game = cleaned.get("game")
+        if game not in GAMES:
+            return
+        plugin = get_game(game)
+        checks = (
+            ("mode", plugin.mode, lambda g: g.modes),
+            ("format_key", plugin.format, lambda g: g.formats()),
+            ("match_structure", plugin.match_structure, lambda g: g.match_structures),
+        )
+        for name, check, options in checks:
+            value = cleaned.get(name)
+            if not value or check(value) is not None:
+                continue
+            label = next(
+                (o.label for g in GAMES.values() for o in options(g) if o.key == value), value
+            )
+            self.add_error(
+                name,
+                _("%(choice)s is not a %(field)s of %(game)s; choose one of its own.")
+                % {
+                    "choice": label,
+                    "field": str(self.fields[name].label).lower(),
+                    "game": plugin.name,
+                },
+            )
 
     def _post_clean(self) -> None:
         # Model validation happens in the service (one place for pages and API).

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import display_safe
 from accounts.validators import validate_name
-from engine.games import GAMES, game_choices, get_game
+from engine.games import GAMES, default_game, game_choices, get_game
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
 STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
@@ -34,6 +34,21 @@ class FirstRoundPairing(models.TextChoices):
 class LateEntryPolicy(models.TextChoices):
     LOSS = "loss", _("A loss for each missed round")
     ZERO = "zero", _("Join on zero, missed rounds not counted")
+
+
+class ClockMode(models.TextChoices):
+    """A match clock's scope: the rules that recommend one do not say (BOS: Time Control)."""
+
+    OFF = "off", _("No match clock")
+    PER_GAME = "per_game", _("Per game: each game starts with full time")
+    PER_MATCH = "per_match", _("Per match: the time carries over between games")
+
+
+def default_clock_mode(game: str) -> str:
+    """A new event's match clock: per game when its game recommends a clock (the plugin's
+    ClockDefaults), off otherwise."""
+    plugin = GAMES.get(game)
+    return ClockMode.PER_GAME if plugin is not None and plugin.clock is not None else ClockMode.OFF
 
 
 class CutPolicy(models.TextChoices):
@@ -57,7 +72,8 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=120, validators=[validate_name])
     slug = models.SlugField(_("slug"), max_length=140, unique=True)
-    game = models.CharField(_("game"), max_length=20, choices=game_choices(), default="boba")
+    # Callables: adding a game to engine.games needs no migration.
+    game = models.CharField(_("game"), max_length=20, choices=game_choices, default=default_game)
     mode = models.CharField(_("game mode"), max_length=30)
     format_key = models.CharField(_("format"), max_length=40)
     format_params = models.JSONField(
@@ -124,6 +140,21 @@ class Tournament(models.Model):
         help_text=_(
             "Minutes after the round ends; blank: never (a judge or the opponent confirms)."
         ),
+    )
+    clock_mode = models.CharField(
+        _("match clock"), max_length=10, choices=ClockMode.choices, default=ClockMode.OFF
+    )
+    clock_minutes = models.PositiveSmallIntegerField(
+        _("clock minutes per player"),
+        null=True,
+        blank=True,
+        help_text=_("Blank: the game's recommendation."),
+    )
+    clock_delay_seconds = models.PositiveSmallIntegerField(
+        _("clock delay each turn (seconds)"),
+        null=True,
+        blank=True,
+        help_text=_("Blank: the game's recommendation."),
     )
     hide_standings_before_final = models.BooleanField(
         _("hide standings before the final Swiss round"), default=False
@@ -210,6 +241,14 @@ class Tournament(models.Model):
                     errors["format_params"] = str(exc)
             if game.match_structure(self.match_structure) is None:
                 errors["match_structure"] = _("Unknown match structure.")
+            if self.clock_mode != ClockMode.OFF and not self.clock_minutes and game.clock is None:
+                errors["clock_minutes"] = _(
+                    "%(game)s recommends no match clock: give the minutes each player has."
+                ) % {"game": game.name}
+        if self.clock_minutes is not None and not 1 <= self.clock_minutes <= 600:
+            errors["clock_minutes"] = _("From 1 to 600 minutes.")
+        if self.clock_delay_seconds is not None and self.clock_delay_seconds > 600:
+            errors["clock_delay_seconds"] = _("At most 600 seconds.")
         if (
             self.registration_opens_at
             and self.registration_closes_at

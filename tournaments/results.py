@@ -22,6 +22,7 @@ bracket matches
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, TypeGuard
 
 from engine.errors import BattledeskError
@@ -56,6 +57,18 @@ def _counts(values: Sequence[object]) -> list[int] | None:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class DrawRules:
+    """The game's citations for the draw refusals (engine.games.GamePlugin gives them)."""
+
+    bracket_decided: str = ""
+    no_drawn_game: str = ""
+
+
+def _cited(message: str, citation: str) -> str:
+    return f"{message} ({citation})" if citation else message
+
+
 def check_result(
     games: Sequence[object],
     battles: Sequence[Sequence[object]] | None,
@@ -63,8 +76,13 @@ def check_result(
     games_to_win: int,
     battles_per_game: int | None,
     draws_allowed: bool = True,
+    drawn_games_allowed: bool = True,
+    rules: DrawRules | None = None,
 ) -> tuple[Games, Battles | None]:
-    """Return the result as plain tuples, or raise :class:`ResultError`."""
+    """Return the result as plain tuples, or raise :class:`ResultError`. `draws_allowed`
+    False: the match cannot end level (a bracket); `drawn_games_allowed` False: no single game
+    ends drawn (a game whose rules always produce a winner). `rules` cites the game's rules."""
+    rules = rules if rules is not None else DrawRules()
     if not isinstance(games, list | tuple) or len(games) != 3:
         raise ResultError("games", "must be three numbers: games won by a, won by b, drawn")
     counts = _counts(games)
@@ -85,9 +103,17 @@ def check_result(
             "games",
             f"a best of {max_games} has at most {max_games} game{'s' if max_games > 1 else ''}",
         )
+    if not drawn_games_allowed and drawn:
+        raise ResultError(
+            "games", _cited("a game always has a winner: no game ends drawn", rules.no_drawn_game)
+        )
     if not draws_allowed and won_a == won_b:
         raise ResultError(
-            "games", "a bracket match cannot end drawn: play on until one player wins (CR 4.4.3)"
+            "games",
+            _cited(
+                "a bracket match cannot end drawn: play on until one player wins",
+                rules.bracket_decided,
+            ),
         )
     if battles is None:
         return (won_a, won_b, drawn), None

@@ -6,10 +6,11 @@ from rest_framework import serializers
 
 from accounts.validators import validate_name
 from config import fields as input_fields
-from engine.games import game_choices
+from engine.games import default_game, game_choices, get_game
 from tournaments.models import (
     TOP_CUT_CHOICES,
     AuditEntry,
+    ClockMode,
     CutPolicy,
     FirstRoundPairing,
     LateEntryPolicy,
@@ -51,13 +52,13 @@ class EventOutput(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=120, validators=[validate_name])
-    game = serializers.ChoiceField(choices=game_choices(), default="boba")
-    # Every official BoBA event is a Playmaker tournament: the default.
-    mode = serializers.CharField(max_length=30, default="playmaker")
-    format_key = serializers.CharField(max_length=40, default="playmaker")
+    game = serializers.ChoiceField(choices=game_choices(), default=default_game)
+    # Left out of a new event: the game's own defaults (its plugin's), see `validate`.
+    mode = serializers.CharField(max_length=30, required=False)
+    format_key = serializers.CharField(max_length=40, required=False)
     format_params = serializers.DictField(required=False)
     require_legal_decklist = input_fields.BooleanField(required=False)
-    match_structure = serializers.CharField(max_length=10, default="bo1")
+    match_structure = serializers.CharField(max_length=10, required=False)
     description = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
     starts_at = serializers.DateTimeField()
     time_zone = serializers.CharField(max_length=64, default="UTC")
@@ -84,6 +85,41 @@ class EventInput(serializers.Serializer):
     )
     hide_standings_before_final = input_fields.BooleanField(required=False)
     judges_may_check_in = input_fields.BooleanField(required=False)
+    clock_mode = serializers.ChoiceField(
+        choices=ClockMode.choices,
+        required=False,
+        help_text="The match clock: off, per_game (each game starts with full time) or "
+        "per_match (the time carries over between games). Left out on create: per_game when "
+        "the game recommends a clock, off otherwise.",
+    )
+    clock_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=600,
+        help_text="Minutes each player has; null: the game's recommendation (a game without "
+        "one needs a number when the clock is on).",
+    )
+    clock_delay_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=600,
+        help_text="The delay each turn before a player's time runs; null: the game's "
+        "recommendation (0 when it has none).",
+    )
+
+    def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]
+        """A new event's mode, format and match structure default to its game's (the
+        plugin's); whether a given one belongs to the game is the service's check (a 400
+        naming the field). An update changes only what it sends."""
+        attrs = super().validate(attrs)
+        if not self.partial:
+            game = get_game(attrs.get("game") or default_game())
+            attrs.setdefault("mode", game.default_mode)
+            attrs.setdefault("format_key", game.default_format)
+            attrs.setdefault("match_structure", game.default_match_structure)
+        return attrs
 
 
 class TransitionInput(serializers.Serializer):

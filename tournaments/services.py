@@ -26,6 +26,8 @@ import notifications.services
 from accounts.validators import check_name
 from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
+from config.transactions import atomic
+from engine.games import default_game
 from tournaments import permissions
 from tournaments.locks import for_update
 from tournaments.models import (
@@ -34,6 +36,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Tournament,
+    default_clock_mode,
 )
 from tournaments.status import ON_THE_DAY, EventStatus, InvalidTransition, check_transition
 
@@ -63,6 +66,9 @@ EDITABLE_FIELDS = (
     "auto_confirm_minutes",
     "hide_standings_before_final",
     "judges_may_check_in",
+    "clock_mode",
+    "clock_minutes",
+    "clock_delay_seconds",
 )
 # What players build their decks for: it may change until the first decklist is in (an
 # organiser who opened registration with the wrong mode can still fix it), never once the
@@ -169,7 +175,7 @@ def _unique_slug(name: str) -> str:
 # --- events ------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@atomic
 def event_create(*, actor: Any, **fields: Any) -> Tournament:
     if not permissions.can_create_events(actor):
         raise Forbidden(_("Only organisers may create events."))
@@ -180,6 +186,9 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
     _check_names(fields)
     if fields.get("format_params") is None:
         fields["format_params"] = {}
+    # The match clock starts as the game recommends: per game when it recommends one.
+    if not fields.get("clock_mode"):
+        fields["clock_mode"] = default_clock_mode(str(fields.get("game") or default_game()))
     tournament = Tournament(**fields, created_by=actor)
     tournament.slug = _unique_slug(fields.get("name", ""))
     try:
@@ -192,7 +201,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
     return tournament
 
 
-@transaction.atomic
+@atomic
 def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tournament:
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
@@ -258,7 +267,7 @@ def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-@transaction.atomic
+@atomic
 def event_transition(
     *,
     actor: Any,
@@ -372,7 +381,7 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
     audit(tournament=tournament, actor=actor, action="event.no_shows_dropped", count=len(dropped))
 
 
-@transaction.atomic
+@atomic
 def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool) -> Tournament:
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
@@ -387,7 +396,7 @@ def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool)
     return tournament
 
 
-@transaction.atomic
+@atomic
 def event_set_judge(
     *, actor: Any, tournament: Tournament, user: Any, assigned: bool, head: bool = False
 ) -> None:
@@ -415,7 +424,7 @@ def event_set_judge(
     )
 
 
-@transaction.atomic
+@atomic
 def event_add_organiser(*, actor: Any, tournament: Tournament, user: Any) -> None:
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
@@ -466,7 +475,7 @@ def _enter(registration: Registration, tournament: Tournament) -> None:
         registration.queued_at = timezone.now()
 
 
-@transaction.atomic
+@atomic
 def registration_register(*, actor: Any, tournament: Tournament) -> Registration:
     """Register the acting player; beyond capacity they join the waitlist."""
     if not permissions.is_authenticated(actor):
@@ -514,7 +523,7 @@ def _locked_registration(registration: Registration) -> tuple[Tournament, Regist
     return tournament, registration
 
 
-@transaction.atomic
+@atomic
 def registration_withdraw(*, actor: Any, registration: Registration) -> Registration:
     """A player leaves an event before it starts; their place goes to the waitlist."""
     tournament, registration = _locked_registration(registration)
@@ -539,7 +548,7 @@ def registration_withdraw(*, actor: Any, registration: Registration) -> Registra
     )
 
 
-@transaction.atomic
+@atomic
 def registration_remove(
     *, actor: Any, registration: Registration, reason: str = "", confirm: bool = False
 ) -> Registration:
@@ -628,7 +637,7 @@ def _leave(
     return registration
 
 
-@transaction.atomic
+@atomic
 def registration_reactivate(*, actor: Any, registration: Registration) -> Registration:
     """An organiser adds back a withdrawn or removed registration (capacity permitting)."""
     tournament, registration = _locked_registration(registration)
@@ -678,7 +687,7 @@ def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registratio
     return promoted
 
 
-@transaction.atomic
+@atomic
 def registration_add_walk_in(
     *, actor: Any, tournament: Tournament, name: str, over_capacity: bool = False
 ) -> Registration:
@@ -724,7 +733,7 @@ def _new_claim_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(8))
 
 
-@transaction.atomic
+@atomic
 def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     """A walk-in with an account now links the registration the organiser made for them."""
     if not permissions.is_authenticated(actor):
@@ -774,7 +783,7 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     return registration
 
 
-@transaction.atomic
+@atomic
 def registration_check_in(
     *, actor: Any, registration: Registration, checked_in: bool = True
 ) -> Registration:
@@ -838,7 +847,7 @@ class BulkCheckIn:
     skipped: list[tuple[Registration, str]]
 
 
-@transaction.atomic
+@atomic
 def registrations_check_in(
     *, actor: Any, tournament: Tournament, registration_ids: Sequence[int]
 ) -> BulkCheckIn:
@@ -923,7 +932,7 @@ def find_for_check_in(tournament: Tournament, code: str) -> Registration | None:
     return found
 
 
-@transaction.atomic
+@atomic
 def registration_check_in_by_code(*, actor: Any, tournament: Tournament, code: str) -> Registration:
     """The check-in desk's scanner: a player's id or QR code checks them in."""
     registration = find_for_check_in(tournament, code)
@@ -940,7 +949,7 @@ def registration_check_in_by_code(*, actor: Any, tournament: Tournament, code: s
     return _check_in(actor, tournament, registration, True)
 
 
-@transaction.atomic
+@atomic
 def registration_drop(
     *, actor: Any, registration: Registration, round_number: int | None = None
 ) -> Registration:
@@ -974,7 +983,7 @@ def registration_drop(
     return registration
 
 
-@transaction.atomic
+@atomic
 def registration_reinstate(*, actor: Any, registration: Registration) -> Registration:
     tournament, registration = _locked_registration(registration)
     permissions.require_organiser(actor, tournament)

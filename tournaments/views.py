@@ -32,7 +32,7 @@ from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or, visible_event
 from tournaments import permissions as perms
 from tournaments import services
-from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm
+from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm, game_switch_data
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.status import LABELS, ON_THE_DAY, EventStatus, allowed_transitions
 from tournaments.swiss import recommended_structure
@@ -562,7 +562,7 @@ def _event_form(request: HttpRequest, event: Tournament | None) -> HttpResponse:
 
 
 def _event_form_in_zone(request: HttpRequest, event: Tournament | None) -> HttpResponse:
-    form = EventForm(request.POST or None, instance=event)
+    form = EventForm(request.POST or None, instance=event, game=request.GET.get("game"))
     if request.method == "POST" and form.is_valid():
         data = {name: form.cleaned_data[name] for name in form.Meta.fields}
         try:
@@ -577,7 +577,8 @@ def _event_form_in_zone(request: HttpRequest, event: Tournament | None) -> HttpR
         else:
             messages.success(request, _("Event saved."))
             return redirect("event_dashboard", slug=event.slug)
-    return render(request, "tournaments/event_form.html", {"form": form, "event": event})
+    context = {"form": form, "event": event, "game_switch": game_switch_data()}
+    return render(request, "tournaments/event_form.html", context)
 
 
 @login_required

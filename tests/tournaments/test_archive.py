@@ -25,6 +25,7 @@ from matches import services as ms
 from matches.models import JudgeCall, Match, Penalty, ResultVersion, Round, Ruling
 from tests.factories import UserFactory, logged_in
 from tests.matches.conftest import client_for, running_event
+from tests.support import fresh_manage
 from tournaments import archive
 from tournaments import services as ts
 from tournaments.archive import ArchiveError
@@ -505,25 +506,12 @@ def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
 @pytest.mark.django_db
 def test_restored_on_another_installation_by_manage_py(tmp_path: Path) -> None:
     """As an organiser runs it: a fresh process and an empty database of its own."""
-    import subprocess
-    import sys
 
     event, _organiser, _regs = build_event(players=5)
     first = event_archive(event)
     path = tmp_path / "event.json"
     path.write_text(archive.dumps(first))
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}", "PATH": "/usr/bin:/bin"}
-    repo = Path(__file__).resolve().parents[2]
-
-    def manage(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+    manage = fresh_manage(tmp_path / "other.sqlite3")
 
     early = manage("import_event", str(path))
     assert early.returncode == 2 and "make migrate" in early.stderr
@@ -542,3 +530,47 @@ def test_restored_on_another_installation_by_manage_py(tmp_path: Path) -> None:
     again = manage("export_event", event.slug)
     assert again.returncode == 0, again.stderr
     assert archive.comparable(json.loads(again.stdout)) == archive.comparable(first)
+
+
+@pytest.mark.django_db
+def test_a_bos_event_keeps_its_game_details_and_clock_through_the_archive() -> None:
+    """Everything an archive keeps for BoBA it keeps for BOS: the per-game details of every
+    report and result, and the match clock's event log."""
+    from matches import clock_services
+    from matches import services as match_services
+    from matches.models import ClockEvent, Match, Report
+    from tests.matches.test_clock_api import bos_table
+
+    event, organiser, match = bos_table()
+    for seq, (kind, side, payload) in enumerate(
+        [("start", "", {"first": "a", "bids": [3, 1]}), ("turn", "a", None), ("pause", "", None)]
+    ):
+        clock_services.press(
+            actor=organiser, match=match, kind=kind, expected_seq=seq, side=side, payload=payload
+        )
+    details = [{"winner": "a", "bids": [3, 1]}, {"winner": "a", "bids": [0, 2]}]
+    match_services.match_report(
+        actor=match.a.player, match=match, games=[2, 0, 0], game_details=details
+    )
+    slug = event.slug
+    first = event_archive(event)
+    assert [e["kind"] for e in first["clock_events"]] == ["start", "turn", "pause"]
+    assert first["reports"][0]["game_details"][0]["ether"] == [0, 1]
+    text = archive.dumps(first)
+    # An archive written before the clock existed has no such section: it reads as none.
+    older = {k: v for k, v in first.items() if k != "clock_events"}
+    assert archive.parse(older)["clock_events"] == []
+    _delete_event(event)
+    assert not ClockEvent.objects.exists()
+
+    report = archive_import(text)
+    assert report.counts["clock_events"]["created"] == 3
+    restored = Tournament.objects.get(slug=slug)
+    assert archive.comparable(event_archive(restored)) == archive.comparable(first)
+    match = Match.objects.get(round__tournament=restored)
+    assert list(match.clock_events.values_list("seq", "kind")) == [
+        (1, "start"),
+        (2, "turn"),
+        (3, "pause"),
+    ]
+    assert Report.objects.get(match=match).game_details[1]["chose_first"] == "b"

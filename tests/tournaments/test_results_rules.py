@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.results import ResultError, check_result, outcome, trophy_totals
+from tournaments.results import DrawRules, ResultError, check_result, outcome, trophy_totals
 
 BO1 = {"games_to_win": 1, "battles_per_game": 7}
 BO3 = {"games_to_win": 2, "battles_per_game": 7}
@@ -80,3 +80,33 @@ def test_every_accepted_result_has_an_outcome_consistent_with_its_games(
 def test_trophy_totals_feed_the_battle_differential() -> None:
     assert trophy_totals([[4, 2], [1, 4], [4, 0]]) == (9, 6)
     assert trophy_totals(None) is None
+
+
+@pytest.mark.parametrize("games", [[1, 1, 1], [0, 0, 1], [2, 0, 1], [1, 0, 1]])
+def test_a_game_that_always_has_a_winner_refuses_drawn_games(games: list[int]) -> None:
+    with pytest.raises(ResultError) as refused:
+        check_result(
+            games,
+            None,
+            drawn_games_allowed=False,
+            rules=DrawRules(no_drawn_game="BOS: Decay"),
+            **BO3,
+        )
+    assert refused.value.field == "games" and "(BOS: Decay)" in refused.value.message
+
+
+def test_no_drawn_games_still_allows_a_level_swiss_match() -> None:
+    """A 1-1 at time in Swiss is a drawn match, not a drawn game."""
+    assert check_result([1, 1, 0], None, drawn_games_allowed=False, **BO3)[0] == (1, 1, 0)
+
+
+def test_the_bracket_refusal_cites_the_games_own_rule() -> None:
+    with pytest.raises(ResultError) as refused:
+        check_result(
+            [1, 1, 0],
+            None,
+            draws_allowed=False,
+            rules=DrawRules(bracket_decided="BOS: Best of 3 Match"),
+            **BO3,
+        )
+    assert refused.value.message.endswith("(BOS: Best of 3 Match)")

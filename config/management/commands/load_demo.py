@@ -22,6 +22,12 @@ class Command(DatabaseCommand):
             decks = decks_demo.load_demo(event)
             # After the decklists: the event starts, three rounds are played, round 4 runs.
             rounds = tournaments_demo.load_demo_rounds(event)
+            # A small event of every other game, with decklists and one finished round.
+            game_events = []
+            for game_event, _game_created in tournaments_demo.load_game_demos():
+                decks_demo.load_demo(game_event)
+                tournaments_demo.load_game_demo_rounds(game_event)
+                game_events.append(game_event)
         verb = "Loaded" if created else "Demo already loaded:"
         self.stdout.write(self.style.SUCCESS(f"{verb} {event.name} at /events/{event.slug}/"))
         self.stdout.write(
@@ -32,6 +38,8 @@ class Command(DatabaseCommand):
                 f"Rounds: {tournaments_demo.FINISHED_ROUNDS} finished, "
                 f"round {tournaments_demo.FINISHED_ROUNDS + 1} running"
             )
+        for game_event in game_events:
+            self.stdout.write(f"Also: {game_event.name} at /events/{game_event.slug}/")
         self.stdout.write(
             f"Logins (password '{tournaments_demo.DEMO_PASSWORD}'): organiser, judge, "
             f"player01 ... player{tournaments_demo.PLAYER_COUNT:02d}"
