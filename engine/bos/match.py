@@ -29,7 +29,7 @@ The rules it checks, each cited in its errors:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
@@ -240,11 +240,7 @@ def _swaps(value: object, where: str, game: int) -> tuple[tuple[Swap, ...], tupl
                     'must be an object {"out", "in", "count"}',
                     text=Text.of(N_("write a swap as: card out > card in")),
                 )
-            extra = sorted(str(k) for k in item if k not in SWAP_KEYS)
-            if extra:
-                raise DetailsError(
-                    f"{at}.{extra[0]}", "unknown field", text=Text.of(N_("unknown field"))
-                )
+            _reject_unknown_fields(item, SWAP_KEYS, at)
             names = []
             for key in ("out", "in"):
                 name = item.get(key)
@@ -267,6 +263,15 @@ def _swaps(value: object, where: str, game: int) -> tuple[tuple[Swap, ...], tupl
     return out["a"], out["b"]
 
 
+def _reject_unknown_fields(value: Mapping[Any, Any], allowed: Collection[str], where: str) -> None:
+    """Name the first field (alphabetically) the details do not know."""
+    extra = sorted(str(k) for k in value if k not in allowed)
+    if extra:
+        raise DetailsError(
+            f"{where}.{extra[0]}", "unknown field", text=Text.of(N_("unknown field"))
+        )
+
+
 def _game(value: object, i: int) -> GameRecord:
     where = f"game_details[{i}]"
     if not isinstance(value, Mapping):
@@ -275,11 +280,7 @@ def _game(value: object, i: int) -> GameRecord:
             "must be an object with the game's winner and bids",
             text=Text.of(N_("give the game's winner and bids")),
         )
-    extra = sorted(str(k) for k in value if k not in GAME_KEYS)
-    if extra:
-        raise DetailsError(
-            f"{where}.{extra[0]}", "unknown field", text=Text.of(N_("unknown field"))
-        )
+    _reject_unknown_fields(value, GAME_KEYS, where)
     if "winner" not in value or value["winner"] is None:
         raise DetailsError(
             f"{where}.winner",
