@@ -371,7 +371,9 @@ class AdjudicationInput:
     GET), the query string, the record text (posted, uploaded or the last ruling's), the two
     players' names and registered lists (the deck rules' `to_data` JSON, None: no list), the
     event's mode, the catalog, `decode` (record text to JSON, bounded; raises
-    AdjudicationInputError naming `record`) and `gettext` (the site's translation)."""
+    AdjudicationInputError naming `record`), `gettext` (the site's translation) and
+    `recorded_details`: the match's per-game details as its result holds them (key "match")
+    and as each player last reported them (keys "A" and "B"), absent when not recorded."""
 
     post: Mapping[str, str] | None
     query: Mapping[str, str]
@@ -383,6 +385,7 @@ class AdjudicationInput:
     decode: Callable[[str], dict[str, Any]] = field(repr=False)
     gettext: Callable[[str], str] = field(default=lambda m: m, repr=False)
     errors: tuple[AdjudicationInputError, ...] = ()
+    recorded_details: Mapping[str, object] = field(default_factory=dict)
 
 
 @runtime_checkable

@@ -151,6 +151,21 @@ def _decks(call: JudgeCall) -> dict[str, dict[str, Any] | None]:
     return out
 
 
+def _recorded_details(call: JudgeCall) -> dict[str, object]:
+    """The match's per-game details: its result's ("match") and each player's last report
+    ("A", "B"); judges see them all, swaps included."""
+    match = call.match
+    out: dict[str, object] = {}
+    if match.game_details:
+        out["match"] = match.game_details
+    by_registration = {r.registration_id: r.game_details for r in match.reports.all()}
+    for side, reg_id in zip(SIDES, (match.a_id, match.b_id), strict=True):
+        details = by_registration.get(reg_id) if reg_id is not None else None
+        if details:
+            out[side] = details
+    return out
+
+
 # --- the views ---------------------------------------------------------------------------
 
 
@@ -212,6 +227,7 @@ def _context(
             decode=_decode,
             gettext=_,
             errors=tuple(errors),
+            recorded_details=_recorded_details(call),
         )
     )
     return {**ctx, **page}

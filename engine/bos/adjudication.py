@@ -29,7 +29,10 @@ from engine.adjudication import (
     replay_analysis,
     replay_steps,
 )
+from engine.games import N_, Text
 
+from .cards import normalize_name
+from .match import MAX_SWAP_LINES, RESERVES, DetailsError, form_swaps
 from .record import COLOURS, PLAYERS, RECORD_FORMAT, Action, Record, RecordError, parse_record
 from .replay import replay
 from .rule_sections import RULE_SECTIONS
@@ -217,6 +220,106 @@ def _copies(items: list[Mapping[str, Any]]) -> list[str]:
     return [str(i["id"]) for i in items for _ in range(max(1, int(i.get("count") or 1)))]
 
 
+def recorded_swap_lines(details: object, side: str) -> str:
+    """The reserve swaps of `side` ("a" or "b") over every game in `details`, one
+    "Nx card out > card in" line each: the swaps in effect for the next game (BOS: Reserves;
+    swaps are cumulative). The count is always written, with its "x", so a card name that
+    starts with a number or an "X " reads back as the name."""
+    lines: list[str] = []
+    for game in details if isinstance(details, list) else []:
+        swaps = game.get("swaps") if isinstance(game, dict) else None
+        items = swaps.get(side) if isinstance(swaps, dict) else None
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            out, in_, count = item.get("out"), item.get("in"), item.get("count", 1)
+            if isinstance(out, str) and isinstance(in_, str) and isinstance(count, int):
+                lines.append(f"{count}x {out} > {in_}")
+    return "\n".join(lines[:MAX_SWAP_LINES])
+
+
+_MAIN_SECTION = {"summon": "summons", "spell": "spells"}
+
+
+def swap_reserves(
+    sections: Mapping[str, list[Mapping[str, Any]]], swaps: list[dict[str, Any]], where: str
+) -> dict[str, list[Mapping[str, Any]]]:
+    """A registered list's sections after `swaps` ({"out", "in", "count"}, in order): each
+    moves `count` copies of a main-deck summon or spell to the reserves and as many of a
+    reserve card to its main section (BOS: Reserves). Raises DetailsError naming `where` when
+    a swap takes more copies than the list holds."""
+    counts: dict[str, dict[str, list[Any]]] = {}
+    for section, items in sections.items():
+        for item in items:
+            entry = counts.setdefault(section, {}).setdefault(
+                normalize_name(str(item.get("name") or "")), [dict(item), 0]
+            )
+            entry[1] += max(1, int(item.get("count") or 1))
+
+    def held(section: str, name: str) -> int:
+        entry = counts.get(section, {}).get(normalize_name(name))
+        return int(entry[1]) if entry else 0
+
+    def move(name: str, source: str, target: str, n: int) -> None:
+        key = normalize_name(name)
+        item = counts[source][key][0]
+        counts[source][key][1] -= n
+        counts.setdefault(target, {}).setdefault(key, [item, 0])[1] += n
+
+    for swap in swaps:
+        out, in_, n = str(swap["out"]), str(swap["in"]), int(swap["count"])
+        source = next((sec for sec in ("summons", "spells") if held(sec, out)), None)
+        if source is None:
+            raise DetailsError(
+                where,
+                f"{out} is not a summon or spell of the main deck ({RESERVES})",
+                text=Text.of(
+                    N_("%(card)s is not a summon or spell of the main deck (%(rule)s)"),
+                    card=out,
+                    rule=RESERVES,
+                ),
+            )
+        if held(source, out) < n:
+            raise DetailsError(
+                where,
+                f"{out}: the main deck holds {held(source, out)}, not {n} ({RESERVES})",
+                text=Text.of(
+                    N_("%(card)s: the main deck holds %(held)d, not %(count)d (%(rule)s)"),
+                    card=out,
+                    held=held(source, out),
+                    count=n,
+                    rule=RESERVES,
+                ),
+            )
+        if held("reserves", in_) < n:
+            raise DetailsError(
+                where,
+                f"{in_}: the reserves hold {held('reserves', in_)}, not {n} ({RESERVES})",
+                text=Text.of(
+                    N_("%(card)s: the reserves hold %(held)d, not %(count)d (%(rule)s)"),
+                    card=in_,
+                    held=held("reserves", in_),
+                    count=n,
+                    rule=RESERVES,
+                ),
+            )
+        target = _MAIN_SECTION.get(str(counts["reserves"][normalize_name(in_)][0].get("type")))
+        if target is None:  # a legal list's reserves hold summons and spells only
+            raise DetailsError(
+                where,
+                f"{in_} cannot enter the main deck ({RESERVES})",
+                text=Text.of(
+                    N_("%(card)s cannot enter the main deck (%(rule)s)"), card=in_, rule=RESERVES
+                ),
+            )
+        move(out, source, "reserves", n)
+        move(in_, "reserves", target, n)
+    return {
+        section: [{**item, "count": n} for item, n in entries.values() if n > 0]
+        for section, entries in counts.items()
+    }
+
+
 # --- the page ----------------------------------------------------------------------------
 
 
@@ -235,6 +338,7 @@ class _Page(AdjudicationPage):
             "first": post.get("first", "") if post.get("first") in PLAYERS else "A",
             "A_ether": post.get("A_ether", "0") or "0",
             "B_ether": post.get("B_ether", "0") or "0",
+            **{f"{p}_swaps": self._swaps_value(p) for p in PLAYERS},
             **{
                 f"act_{k}": post.get(f"act_{k}", "")
                 for k in (
@@ -256,6 +360,15 @@ class _Page(AdjudicationPage):
 
     # --- a record from the registered lists ----------------------------------------------
 
+    def _swaps_value(self, p: str) -> str:
+        """As posted; on a new page, the swaps recorded for the match so far (the result's,
+        else the player's own report)."""
+        if self.post is not None:
+            return self.post.get(f"{p}_swaps", "")
+        recorded = self.req.recorded_details
+        details = recorded.get("match") or recorded.get(p)
+        return recorded_swap_lines(details, p.lower())
+
     def _condition(self, item: Mapping[str, Any], wizards: list[tuple[str, str]]) -> dict[str, str]:
         found = self.req.cards.find(str(item.get("id") or ""))
         text = str(found.fields.get("summoning_condition") or "") if found is not None else ""
@@ -270,8 +383,8 @@ class _Page(AdjudicationPage):
         return {"colour": colour if colour in COLOURS else COLOURS[0]}
 
     def start(self, values: dict[str, str]) -> dict[str, Any]:
-        """A record with the players' registered main decks (reserves left out: a judge
-        writes in the swaps made before this game), no action yet."""
+        """A record with the players' registered main decks after the reserve swaps written
+        in the form (those in effect for the game judged), no action yet."""
         cards: dict[str, Any] = {}
         decks: dict[str, Any] = {}
         ether: dict[str, int] = {}
@@ -285,8 +398,19 @@ class _Page(AdjudicationPage):
                 )
             sections: dict[str, list[Mapping[str, Any]]] = {
                 key: [i for i in data.get(key) or [] if isinstance(i, dict) and i.get("id")]
-                for key in ("wizards", "summons", "spells", "boss")
+                for key in ("wizards", "summons", "spells", "boss", "reserves")
             }
+            swaps_field = f"{p}_swaps"
+            if values.get(swaps_field, "").strip():
+                try:
+                    swaps = form_swaps(values[swaps_field], swaps_field)
+                    sections.update(swap_reserves(sections, swaps, swaps_field))
+                except DetailsError as exc:
+                    raise InputError(
+                        swaps_field,
+                        self._("%(name)s's reserve swaps: %(problem)s")
+                        % {"name": self.req.players.get(p, p), "problem": exc.text.render(self._)},
+                    ) from None
             wizards = [(str(i["id"]), str(i.get("name") or "")) for i in sections["wizards"]]
             for key, ctype in (
                 ("wizards", "wizard"),

@@ -733,7 +733,8 @@ MAX_SWAP_LINES = 20  # a reserve holds at most 10 cards
 MAX_SWAP_LINE = 200
 
 
-def _form_swaps(text: str, where: str) -> list[dict[str, Any]]:
+def form_swaps(text: str, where: str) -> list[dict[str, Any]]:
+    """Swap lines ("2 Card out > Card in", one a line) as details JSON swaps."""
     swaps: list[dict[str, Any]] = []
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > MAX_SWAP_LINES:
@@ -778,7 +779,7 @@ def details_from_form(games: Sequence[Mapping[str, object]]) -> list[dict[str, A
         swaps = values.get("swaps")
         if isinstance(swaps, list | tuple) and any(str(s).strip() for s in swaps):
             game["swaps"] = {
-                side: _form_swaps(str(text), f"game_details[{i}].swaps.{side}")
+                side: form_swaps(str(text), f"game_details[{i}].swaps.{side}")
                 for side, text in zip(SIDES, swaps, strict=False)
             }
         out.append(game)

@@ -150,7 +150,9 @@ def test_bos_quick_buttons_and_the_action_form_append_actions(scene: dict[str, A
     assert json.loads(refused.context["record_text"]) == data
 
 
-def test_bos_record_starts_from_the_registered_lists(scene: dict[str, Any]) -> None:
+def _register_sample_lists(scene: dict[str, Any]) -> None:
+    """The demo catalog's sample lists 0 (A) and 1 (B); A's reserves hold 3 Brand Knight,
+    3 Scorch Rain and 1 Spark Pup."""
     from decks import services as deck_services
     from decks.catalog import catalog_for
     from engine.games import get_game
@@ -163,6 +165,11 @@ def test_bos_record_starts_from_the_registered_lists(scene: dict[str, Any]) -> N
     for seed, reg in enumerate((match.a, match.b)):
         text = rules.export(rules.sample(catalog, fmt, seed), catalog)
         deck_services.decklist_submit(actor=scene["organiser"], registration=reg, source=text)
+
+
+def test_bos_record_starts_from_the_registered_lists(scene: dict[str, Any]) -> None:
+    _register_sample_lists(scene)
+    match = scene["match"]
     response = _post(scene, {"op": "skeleton", "first": "B", "A_ether": "3", "B_ether": "0"})
     assert response.status_code == 200, response.context["errors"]
     data = json.loads(response.context["record_text"])
@@ -175,6 +182,78 @@ def test_bos_record_starts_from_the_registered_lists(scene: dict[str, Any]) -> N
     analysis = response.context["analysis"]
     assert analysis.get("malformed") is None and analysis["error"] is None
     assert analysis["builder"]["player"] == "B"
+
+
+def _names(data: dict[str, Any], ids: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for card_id in ids:
+        out[data["cards"][card_id]["name"]] = out.get(data["cards"][card_id]["name"], 0) + 1
+    return out
+
+
+def test_bos_reserves_record_starts_with_the_swaps_in_effect(scene: dict[str, Any]) -> None:
+    """BOS: Reserves: the record's main deck is the registered one after the swaps written in
+    (cumulative), prefilled from what the match recorded."""
+    _register_sample_lists(scene)
+    match = scene["match"]
+    match.game_details = [
+        {"winner": "b", "bids": [1, 0], "ether": [0, 1], "chose_first": "a"},
+        {
+            "winner": "a",
+            "bids": [0, 2],
+            "ether": [0, 0],
+            "chose_first": "b",
+            "swaps": {"a": [{"out": "Spark Pup", "in": "Brand Knight", "count": 2}], "b": []},
+        },
+    ]
+    match.save(update_fields=["game_details"])
+    page = _client(scene["judge"]).get(_url(scene))
+    assert page.status_code == 200
+    assert page.context["values"]["A_swaps"] == "2x Spark Pup > Brand Knight"
+    assert page.context["values"]["B_swaps"] == ""
+    assert 'name="A_swaps"' in page.content.decode()
+
+    response = _post(
+        scene,
+        {
+            "op": "skeleton",
+            "first": "A",
+            "A_ether": "0",
+            "B_ether": "2",
+            "A_swaps": "2x Spark Pup > Brand Knight\nKindle > Scorch Rain",
+            "B_swaps": "",
+        },
+    )
+    assert response.status_code == 200, response.context["errors"]
+    data = json.loads(response.context["record_text"])
+    castle = _names(data, data["decks"]["A"]["castle"])
+    spellbook = _names(data, data["decks"]["A"]["spellbook"])
+    assert castle.get("Spark Pup") is None and castle["Brand Knight"] == 2
+    assert spellbook["Kindle"] == 1 and spellbook["Scorch Rain"] == 1
+    assert len(data["decks"]["A"]["castle"]) == 10 and len(data["decks"]["A"]["spellbook"]) == 10
+    assert data["cards"][data["decks"]["A"]["castle"][0]]["type"] == "summon"
+    assert response.context["analysis"]["error"] is None
+
+
+def test_bos_reserves_swap_the_list_cannot_make_is_refused_naming_the_field(
+    scene: dict[str, Any],
+) -> None:
+    _register_sample_lists(scene)
+    response = _post(
+        scene,
+        {
+            "op": "skeleton",
+            "first": "A",
+            "A_ether": "0",
+            "B_ether": "0",
+            "B_swaps": "Spark Pup > Brand Knight",
+        },
+    )
+    assert response.status_code == 400
+    [error] = response.context["errors"]
+    assert error.field == "B_swaps"
+    assert "Brand Knight" in str(error) and "BOS: Reserves" in str(error)
+    assert scene["match"].b.name in str(error)
 
 
 def test_bos_skeleton_without_lists_says_so(scene: dict[str, Any]) -> None:
