@@ -215,9 +215,15 @@ def _builder(record: Record, state: GameState | None) -> dict[str, Any]:
     }
 
 
+def _count(item: Mapping[str, Any]) -> int:
+    """A stored list line's count: at least 1, and 1 for anything but a whole number."""
+    count = item.get("count")
+    return max(1, count) if isinstance(count, int) and not isinstance(count, bool) else 1
+
+
 def _copies(items: list[Mapping[str, Any]]) -> list[str]:
     """Card ids of a list's section, each as many times as its count."""
-    return [str(i["id"]) for i in items for _ in range(max(1, int(i.get("count") or 1)))]
+    return [str(i["id"]) for i in items for _ in range(min(_count(i), 24))]
 
 
 def recorded_swap_lines(details: object, side: str) -> str:
@@ -254,7 +260,7 @@ def swap_reserves(
             entry = counts.setdefault(section, {}).setdefault(
                 normalize_name(str(item.get("name") or "")), [dict(item), 0]
             )
-            entry[1] += max(1, int(item.get("count") or 1))
+            entry[1] += _count(item)
 
     def held(section: str, name: str) -> int:
         entry = counts.get(section, {}).get(normalize_name(name))

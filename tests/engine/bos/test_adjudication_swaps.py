@@ -122,3 +122,14 @@ def test_recorded_swap_lines_read_back_as_the_same_swaps(swaps: list[tuple[str, 
     items = [{"out": o, "in": i, "count": n} for o, i, n in swaps]
     text = recorded_swap_lines([{"swaps": {"a": items}}], "a")
     assert form_swaps(text, "A_swaps") == items
+
+
+def test_bos_reserves_swap_reads_a_junk_count_as_one_copy() -> None:
+    junk = {
+        "summons": [{"id": "p", "name": "Spark Pup", "type": "summon", "count": "lots"}],
+        "reserves": [_item("Brand Knight", "summon", 1)],
+    }
+    swapped = swap_reserves(
+        junk, [{"out": "Spark Pup", "in": "Brand Knight", "count": 1}], "A_swaps"
+    )
+    assert _counts(swapped, "summons") == {"Brand Knight": 1}
