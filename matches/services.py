@@ -239,8 +239,16 @@ def pairable_registrations(tournament: Tournament) -> list[Registration]:
     return list(qs.select_related("player"))
 
 
-def _scoring() -> swiss.Scoring:
-    return swiss.Scoring()
+def bye_games(tournament: Tournament) -> results.Games:
+    """A bye is worth the games a match win of the event's structure needs: 1-0 in best of
+    1, 2-0 in best of 3 (rules README decision 11), so it never inflates game-win %."""
+    return (_structure_games_to_win(tournament), 0, 0)
+
+
+def scoring(tournament: Tournament) -> swiss.Scoring:
+    """The event's scoring: standard match points, a bye worth its structure's match win."""
+    won, lost, _drawn = bye_games(tournament)
+    return swiss.Scoring(bye_games=(won, lost))
 
 
 @atomic
@@ -415,7 +423,7 @@ def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
     result = swiss.pair_round(
         players,
         history.rounds,
-        _scoring(),
+        scoring(tournament),
         seed=round_.seed,
         round_number=round_.number,
         tiebreakers=tournament.tiebreakers,
@@ -447,7 +455,7 @@ def _as_dropped(player: Player) -> Player:
 
 
 def _bye(round_: Round, registration_id: int, reason: str, *, assigned: bool = False) -> Match:
-    won, lost, drawn = results.BYE_GAMES
+    won, lost, drawn = bye_games(round_.tournament)
     return Match(
         round=round_,
         table=None,
@@ -871,6 +879,14 @@ def _checked(
         )
     except results.ResultError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
+
+
+def checked_result(
+    tournament: Tournament, round_: Round, games: Any, battles: Any
+) -> tuple[results.Games, results.Battles | None]:
+    """A result as every report, staff entry and archive import checks it: possible in the
+    event's match structure and game, in a bracket never level; ServiceError naming the field."""
+    return _checked(tournament, round_, games, battles)
 
 
 def tournament_battles_per_game(tournament: Tournament) -> int | None:
@@ -1401,7 +1417,9 @@ def _warm_standings(round_id: int) -> None:
 
 def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[str, Any]]:
     """The pure core's standings as stored rows: the API's fields plus each breakdown."""
-    rows = compute_standings(history.players, history.rounds, _scoring(), tournament.tiebreakers)
+    rows = compute_standings(
+        history.players, history.rounds, scoring(tournament), tournament.tiebreakers
+    )
     names = {str(pk): r.name for pk, r in history.registrations.items()}
 
     def pct(x: float) -> float:
@@ -1687,7 +1705,7 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
     outlook = cut_outlook(
         points,
         tournament.top_cut_size,
-        scoring=_scoring(),
+        scoring=scoring(tournament),
         rounds_left=rounds_left,
         pairings=pairings,
         dropped=dropped,

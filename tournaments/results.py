@@ -31,8 +31,6 @@ Outcome = Literal["a", "b", "draw"]
 Games = tuple[int, int, int]
 Battles = tuple[tuple[int, int], ...]
 
-BYE_GAMES: Games = (2, 0, 0)
-
 
 class ResultError(BattledeskError, ValueError):
     """An impossible result; ``field`` names the part of the request that is wrong."""

@@ -22,6 +22,9 @@ from tournaments.standings import MatchRecord, Player, Scoring, compute_standing
 
 pytestmark = pytest.mark.django_db
 
+# The event is best of 1: a bye is worth 1-0 in games (rules README decision 11).
+BEST_OF_ONE_SCORING = Scoring(bye_games=(1, 0))
+
 TIEBREAKERS = ("omw", "gw", "ogw", "battle_diff")
 
 
@@ -83,7 +86,7 @@ def test_sixty_four_players_six_rounds_and_a_top_eight() -> None:
             )
             for pk in sorted(client_of)
         ]
-        rank_before = rank_summary(players, history, Scoring(), TIEBREAKERS)
+        rank_before = rank_summary(players, history, BEST_OF_ONE_SCORING, TIEBREAKERS)
 
         created = staff.post(f"/api/events/{slug}/rounds/", {}, format="json")
         assert created.status_code == 201, created.content
@@ -147,7 +150,7 @@ def test_sixty_four_players_six_rounds_and_a_top_eight() -> None:
         assert all(r["status"] == "finished" for r in rounds_json)
         history = [[_record(m) for m in r["matches"]] for r in rounds_json]
 
-        expected = compute_standings(players, history, Scoring(), TIEBREAKERS)
+        expected = compute_standings(players, history, BEST_OF_ONE_SCORING, TIEBREAKERS)
         site = APIClient().get(f"/api/events/{slug}/standings/").json()
         assert site["round"] == number
         assert [(r["registration"], r["rank"], r["points"]) for r in site["rows"]] == [

@@ -261,3 +261,34 @@ def test_organisers_grant_byes_and_seeds_through_the_api() -> None:
     tables = {m.a_id: m.b_id for m in round_one.matches.filter(b__isnull=False)}
     assert regs[1].pk in tables
     assert AuditEntry.objects.filter(action="registration.pairing_options").count() == 9
+
+
+@pytest.mark.parametrize(
+    ("structure", "bye_games", "gw_after_a_loss"),
+    [
+        ("bo1", [1, 0, 0], 0.5),  # the bye's 1-0 and a 0-1 loss: 1 game of 2
+        ("bo3", [2, 0, 0], 0.5),  # the bye's 2-0 and a 0-2 loss: 2 games of 4
+    ],
+)
+def test_decision_11_a_bye_is_worth_the_games_of_one_match_win_of_the_structure(
+    structure: str, bye_games: list[int], gw_after_a_loss: float
+) -> None:
+    event, organiser, _ = running_event(3, match_structure=structure)
+    wins = bye_games[0]
+    round_one = services.round_pair(actor=organiser, tournament=event)
+    bye = round_one.matches.get(b__isnull=True)
+    assert [bye.games_a, bye.games_b, bye.games_drawn] == bye_games
+    assert bye.versions.get().after["games"] == bye_games
+    _finish(round_one, organiser, [wins, 0, 0])
+    round_two = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_two)
+    # The round-1 bye plays now and loses without a game.
+    played = round_two.matches.get(b__isnull=False)
+    bye_is_a = played.a_id == bye.a_id
+    assert bye_is_a or played.b_id == bye.a_id
+    services.match_report(
+        actor=organiser, match=played, games=[0, wins, 0] if bye_is_a else [wins, 0, 0]
+    )
+    row = next(r for r in services.standings_snapshot(event).rows if r["registration"] == bye.a_id)
+    assert row["record"] == "1-1-0"
+    assert row["tiebreakers"]["gw"] == pytest.approx(gw_after_a_loss)

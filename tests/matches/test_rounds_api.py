@@ -41,7 +41,7 @@ def test_pair_publish_report_confirm_finishes_the_round() -> None:
     matches = round_json["matches"]
     byes = [m for m in matches if m["b"] is None]
     assert len(byes) == 1 and byes[0]["status"] == "final"
-    assert byes[0]["result"] == {"games": [2, 0, 0]}
+    assert byes[0]["result"] == {"games": [1, 0, 0]}  # best of 1 (decision 11)
     assert byes[0]["table"] is None
     for m in matches:
         if m["b"] is None:

@@ -132,10 +132,10 @@ def test_pairing_answers_201_with_the_documented_round_and_a_bye() -> None:
         assert set(m) >= MATCH_KEYS, m
         seated += [m["a"]] + ([m["b"]] if m["b"] is not None else [])
         if m["b"] is None:
-            # the bye: no opponent, no table, final at once, a 2-0 win, said so
+            # the bye: no opponent, no table, final at once, a 1-0 win in best of 1, said so
             assert m["table"] is None
             assert m["status"] == "final"
-            assert m["result"] == {"games": [2, 0, 0]}
+            assert m["result"] == {"games": [1, 0, 0]}
             assert "bye" in m["reason"].lower()
         else:
             assert isinstance(m["table"], int)
@@ -384,7 +384,7 @@ def test_standings_of_a_small_event_worked_by_hand() -> None:
     Round 1: A beats B 1-0 (trophies 4-2); C and D draw their game (3-3); E has the bye.
     Round 2: E beats A 1-0 (4-1); B beats C 1-0 (4-0); D has the bye.
     MW% = points / (3 x rounds); GW% = game points / (3 x games), a win 3, a draw 1, the bye
-    2-0; both floored at 0.33; OMW/OGW the mean over opponents (byes are nobody), 0.33 with none.
+    1-0 (best of one: decision 11); both floored at 0.33; OMW/OGW the mean over opponents (byes are nobody), 0.33 with none.
     """
     event, organiser, regs = running_event(5)
     staff = client_for(organiser)
@@ -400,7 +400,7 @@ def test_standings_of_a_small_event_worked_by_hand() -> None:
 
     # After round 1:
     # A: 3 pts 1-0-0, MW 3/3=1, GW 3/3=1, OMW = B's MW 0 -> 0.33, OGW = B's GW 0 -> 0.33, +2
-    # E: 3 pts 1-0-0 (bye), GW 6/6=1, no opponent: OMW = OGW = 0.33, trophies 0
+    # E: 3 pts 1-0-0 (bye), GW 3/3=1, no opponent: OMW = OGW = 0.33, trophies 0
     #    A and E tie on omw, gw, ogw; battle_diff 2 > 0 puts A first.
     # C, D: 1 pt 0-0-1, MW 1/3, GW 1/3; each the other's only opponent: OMW = OGW = 1/3; 0.
     #    Full tie: both rank 3.
@@ -432,22 +432,22 @@ def test_standings_of_a_small_event_worked_by_hand() -> None:
     # After round 2 (MW%, GW% floored):
     #   A 3 pts: MW 3/6=.5, GW 3/6=.5       B 3 pts: MW .5, GW .5
     #   C 1 pt:  MW 1/6 -> .33, GW 1/6 -> .33
-    #   D 4 pts: MW 4/6=.666667, GW (1 + 2x3)/(3x3) = 7/9 = .777778 (draw, bye 2-0)
-    #   E 6 pts: MW 1, GW (2x3 + 3)/(3x3) = 1
+    #   D 4 pts: MW 4/6=.666667, GW (1 + 3)/(3x2) = .666667 (draw, bye 1-0)
+    #   E 6 pts: MW 1, GW (3 + 3)/(3x2) = 1
     # OMW / OGW:
     #   E: opp A            -> .5 / .5
     #   D: opp C            -> .33 / .33
     #   A: opps B, E        -> (.5+1)/2 = .75 / (.5+1)/2 = .75
     #   B: opps A, C        -> (.5+.33)/2 = .415 / (.5+.33)/2 = .415
-    #   C: opps D, B        -> (.666667+.5)/2 = .583333 / (.777778+.5)/2 = .638889
+    #   C: opps D, B        -> (.666667+.5)/2 = .583333 / (.666667+.5)/2 = .583333
     # battle_diff: A 4-2 + 1-4 = -1; B 2-4 + 4-0 = +2; C 3-3 + 0-4 = -4; D 3-3 = 0; E 4-1 = +3
     # Ranks: E 6 pts, D 4, A and B on 3 (omw .75 > .415), C 1.
     after_two = {
         E: (1, 6, "2-0-0", False, 0.5, 1.0, 0.5, 3),
-        D: (2, 4, "1-0-1", False, 0.33, round(7 / 9, 6), 0.33, 0),
+        D: (2, 4, "1-0-1", False, 0.33, round(2 / 3, 6), 0.33, 0),
         A: (3, 3, "1-1-0", False, 0.75, 0.5, 0.75, -1),
         B: (4, 3, "1-1-0", False, 0.415, 0.5, 0.415, 2),
-        C: (5, 1, "0-1-1", False, round(7 / 12, 6), 0.33, round(23 / 36, 6), -4),
+        C: (5, 1, "0-1-1", False, round(7 / 12, 6), 0.33, round(7 / 12, 6), -4),
     }
     body = APIClient().get(f"/api/events/{slug}/standings/").json()
     assert body["round"] == 2

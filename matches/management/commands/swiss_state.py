@@ -148,7 +148,7 @@ def build_state(
     state: dict[str, Any] = {
         "players": [player_json(p) for p in players],
         "rounds": [[match_json(m) for m in rnd] for rnd in history.rounds],
-        "scoring": _scoring_json(),
+        "scoring": _scoring_json(tournament),
         "seed": seed,
         "tiebreakers": list(tournament.tiebreakers),
         # Ignored by python -m tournaments.swiss: where the state comes from.
@@ -162,8 +162,8 @@ def build_state(
     return state, notes
 
 
-def _scoring_json() -> dict[str, Any]:
-    data = asdict(services._scoring())
+def _scoring_json(tournament: Tournament) -> dict[str, Any]:
+    data = asdict(services.scoring(tournament))
     data["bye_games"] = list(data["bye_games"])
     return data
 
