@@ -7,30 +7,80 @@ U+202E and the other bidirectional overrides and isolates, zero-width spaces and
 byte-order mark), line and paragraph separators and lone surrogates are refused, because they
 reorder or hide what staff read on pairings, standings and slips (a name with U+202E shows its
 neighbours backwards).
+
+Refused too: private-use (Co) and unassigned (Cn) code points, which show as nothing or a box
+on another device, and the fillers that draw nothing (the Hangul fillers U+3164, U+115F,
+U+1160, U+FFA0, the blank Braille pattern U+2800), so no name looks blank. A name needs at
+least one visible character. The joiners U+200D and U+200C are kept where they join two
+visible characters (emoji sequences such as a family, scripts that need them), and tag
+characters where they spell a flag after U+1F3F4; anywhere else they hide text and are refused.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Co", "Cn"})
+# Letters and symbols by category that draw nothing: a name of them looks blank.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+JOINERS = frozenset("\u200c\u200d")
+BLACK_FLAG = "\U0001f3f4"
+TAGS = range(0xE0020, 0xE0080)
+# Marks (Mn, Mc, Me) draw on the character before them; separators (Zs) draw nothing.
+INVISIBLE_CATEGORIES = frozenset({"Zs", "Mn", "Mc", "Me"})
 REPLACEMENT = "\ufffd"
 MAX_LISTED = 3
 
 
 def is_unsafe(char: str) -> bool:
-    return unicodedata.category(char) in UNSAFE_CATEGORIES
+    return char in BLANK_LOOKING or unicodedata.category(char) in UNSAFE_CATEGORIES
+
+
+MARKS = frozenset({"Mn", "Mc", "Me"})
+
+
+def _joins_two_visible(text: str, i: int) -> bool:
+    """The joiner at ``i`` sits between two visible characters (an emoji ZWJ sequence); marks
+    such as the emoji variation selector U+FE0F belong to the character before them."""
+    before = i - 1
+    while before >= 0 and unicodedata.category(text[before]) in MARKS:
+        before -= 1
+    return before >= 0 and i + 1 < len(text) and _visible(text[before]) and _visible(text[i + 1])
+
+
+def _in_flag(text: str, i: int) -> bool:
+    """The tag character at ``i`` is part of a tag sequence that follows U+1F3F4."""
+    j = i
+    while j > 0 and ord(text[j - 1]) in TAGS:
+        j -= 1
+    return j > 0 and text[j - 1] == BLACK_FLAG
+
+
+def _visible(char: str) -> bool:
+    return not is_unsafe(char) and unicodedata.category(char) not in INVISIBLE_CATEGORIES
+
+
+def _allowed_in_context(text: str, i: int) -> bool:
+    char = text[i]
+    if char in JOINERS:
+        return _joins_two_visible(text, i)
+    return ord(char) in TAGS and _in_flag(text, i)
 
 
 def unsafe_characters(text: str) -> list[str]:
     """The distinct unsafe characters in ``text``, as ``U+202E`` codes, in order of appearance."""
     found: list[str] = []
-    for char in text:
-        if is_unsafe(char):
+    for i, char in enumerate(text):
+        if is_unsafe(char) and not _allowed_in_context(text, i):
             code = f"U+{ord(char):04X}"
             if code not in found:
                 found.append(code)
     return found
+
+
+def looks_blank(text: str) -> bool:
+    """No character of ``text`` draws anything a reader can see (spaces, marks, fillers)."""
+    return bool(text) and not any(_visible(char) for char in text)
 
 
 def describe(codes: list[str]) -> str:
@@ -44,4 +94,7 @@ def display_safe(text: str) -> str:
     were checked): it can no longer reorder or hide what is around it."""
     if not any(is_unsafe(c) for c in text):
         return text
-    return "".join(REPLACEMENT if is_unsafe(c) else c for c in text)
+    return "".join(
+        REPLACEMENT if is_unsafe(c) and not _allowed_in_context(text, i) else c
+        for i, c in enumerate(text)
+    )

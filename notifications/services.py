@@ -44,6 +44,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.names import unsafe_characters
 from config.errors import ServiceError
 from matches.models import CallKind, Match, MatchStatus, Round, Ruling
 from notifications import selectors
@@ -110,6 +111,11 @@ def check_webhook_url(value: Any) -> str:
             _("webhook_url: at most %(n)d characters.") % {"n": MAX_WEBHOOK_URL},
             field="webhook_url",
         )
+    if unsafe_characters(url) or any(c.isspace() for c in url):
+        raise ServiceError(
+            _("webhook_url: remove the spaces, control or invisible characters."),
+            field="webhook_url",
+        )
     try:
         URLValidator(schemes=["https"])(url)
     except ValidationError:
@@ -117,12 +123,52 @@ def check_webhook_url(value: Any) -> str:
             _("webhook_url: an https:// address, such as a Discord channel's webhook URL."),
             field="webhook_url",
         ) from None
-    host = (urlsplit(url).hostname or "").lower()
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        raise ServiceError(
+            _("webhook_url: no user name or password in the address (nothing before an @)."),
+            field="webhook_url",
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port not in (None, 443):
+        raise ServiceError(
+            _("webhook_url: https on its standard port (443) only."), field="webhook_url"
+        )
+    host = (parts.hostname or "").lower()
+    if not _plain_host(host):
+        raise ServiceError(
+            _("webhook_url: the host name may hold only letters, digits, dots and hyphens."),
+            field="webhook_url",
+        )
     if host == "localhost" or host.endswith(".localhost") or _is_private_ip(host):
         raise ServiceError(
             _("webhook_url: the address must be on the public internet."), field="webhook_url"
         )
     return url
+
+
+def _plain_host(host: str) -> bool:
+    """A host name that reads as it is: after IDNA encoding only letters, digits, dots and
+    hyphens (no bidirectional controls, invisible characters or spaces to disguise it), or an
+    IP address."""
+    if host.startswith("[") or _is_ip(host):
+        return True
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    return bool(ascii_host) and all(c.isascii() and (c.isalnum() or c in ".-") for c in ascii_host)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _is_private_ip(host: str) -> bool:

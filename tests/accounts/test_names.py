@@ -8,7 +8,7 @@ from django.test import Client
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
-from accounts.names import display_safe, unsafe_characters
+from accounts.names import display_safe, looks_blank, unsafe_characters
 from tests.factories import UserFactory
 
 RLO = "\u202e"
@@ -33,6 +33,79 @@ def test_unsafe_characters_are_control_format_and_separator_characters(
     text: str, codes: list[str]
 ) -> None:
     assert unsafe_characters(text) == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("\u3164", ["U+3164"]),  # Hangul filler: a letter that draws nothing
+        ("Kim\u3164", ["U+3164"]),
+        ("\u2800\u2800", ["U+2800"]),  # blank Braille pattern
+        ("\u115f\u1160\uffa0", ["U+115F", "U+1160", "U+FFA0"]),
+        ("Ann\ue000", ["U+E000"]),  # private use
+        ("Ann\U000f0000", ["U+F0000"]),
+        ("Ann\u0378", ["U+0378"]),  # unassigned
+        ("\u200dAnn", ["U+200D"]),  # a joiner that joins nothing
+        ("Ann\u200d", ["U+200D"]),
+        ("A\u200d\u200dB", ["U+200D"]),
+        ("Ann\U000e0067", ["U+E0067"]),  # a tag outside a flag
+    ],
+)
+def test_blank_looking_private_use_and_unassigned_characters_are_refused(
+    text: str, codes: list[str]
+) -> None:
+    assert unsafe_characters(text) == codes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kim \U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: emoji joined by U+200D
+        "\U0001f3f3\ufe0f\u200d\U0001f308 Pride",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f Fan",
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian with U+200C
+        "\u0928\u092e\u0938\u094d\u0924\u0947",  # Devanagari with its marks
+        "Zoe\u0301",
+    ],
+)
+def test_joined_emoji_and_scripts_that_need_joiners_are_names(text: str) -> None:
+    assert unsafe_characters(text) == []
+    assert not looks_blank(text)
+
+
+@pytest.mark.parametrize("text", ["   ", "\u0301\u0301", "\u3000", "\u2003\u0301"])
+def test_a_name_of_spaces_and_marks_looks_blank(text: str) -> None:
+    assert looks_blank(text)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["\u3164\u3164", "\u2800", "\u3000\u0301"])
+def test_sign_up_refuses_a_display_name_that_looks_blank(name: str) -> None:
+    form = SignUpForm(
+        data={
+            "username": "ghost",
+            "display_name": name,
+            "email": "ghost@example.com",
+            "password1": "a-long-enough-passphrase",
+            "password2": "a-long-enough-passphrase",
+        }
+    )
+    assert not form.is_valid()
+    assert "display_name" in form.errors
+
+
+@pytest.mark.django_db
+def test_sign_up_takes_a_display_name_with_a_joined_emoji() -> None:
+    form = SignUpForm(
+        data={
+            "username": "family",
+            "display_name": "Kim \U0001f468\u200d\U0001f469\u200d\U0001f467",
+            "email": "family@example.com",
+            "password1": "a-long-enough-passphrase",
+            "password2": "a-long-enough-passphrase",
+        }
+    )
+    assert form.is_valid(), form.errors
 
 
 def test_display_safe_shows_each_unsafe_character_as_a_replacement_mark() -> None:

@@ -372,6 +372,40 @@ def test_webhook_urls_must_be_public_https_and_bounded(url: str) -> None:
     assert caught.value.field == "webhook_url"
 
 
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("https://user:pass@discord.com/api/webhooks/1/x", "user name or password"),
+        ("https://hook@discord.com/api/webhooks/1/x", "user name or password"),
+        ("https://discord.com:8443/api/webhooks/1/x", "443"),
+        ("https://discord.com:22/api/webhooks/1/x", "443"),
+        ("https://disc\u202eord.com/api/webhooks/1/x", "invisible"),
+        ("https://discord.com\u2066.evil.example/x", "invisible"),
+        ("https://discord.com/api/webhooks/1/\u202ex", "invisible"),
+    ],
+)
+def test_webhook_urls_refuse_credentials_other_ports_and_hidden_characters(
+    url: str, why: str
+) -> None:
+    with pytest.raises(ServiceError) as caught:
+        services.check_webhook_url(url)
+    assert caught.value.field == "webhook_url"
+    assert why in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://discord.com/api/webhooks/1/abc",
+        "https://discord.com:443/api/webhooks/1/abc",
+        "https://hooks.example.org/battledesk?token=abc",
+        "https://bücher.example/hook",
+    ],
+)
+def test_ordinary_https_webhook_urls_are_kept(url: str) -> None:
+    assert services.check_webhook_url(url) == url
+
+
 def test_claiming_lets_exactly_one_sender_through(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
