@@ -86,6 +86,67 @@ def _times_as_given(*model_list: type[models.Model]) -> Iterator[set[tuple[Any, 
             f.auto_now, f.auto_now_add = now, now_add
 
 
+# Nesting deeper than this in a JSON value is refused: no form or API of the site writes it.
+MAX_JSON_DEPTH = 32
+
+
+def _nul_or_too_deep(value: Any, depth: int = 0) -> str | None:
+    """Why a JSON value cannot be stored as the site would store it, or None."""
+    if depth > MAX_JSON_DEPTH:
+        return f"nested more than {MAX_JSON_DEPTH} levels deep"
+    if isinstance(value, str):
+        return "contains a NUL character (\\u0000)" if "\x00" in value else None
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for inner in items:
+        problem = _nul_or_too_deep(inner, depth + 1)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _checked_value(f: Any, obj: models.Model, raw: Any, where: str) -> Any:
+    """The archive's value for one field, checked as the site's own forms would check it:
+    its type, choices (games, statuses, policies), ranges, lengths and validators (names,
+    slugs, time zones); ArchiveError naming the field for anything else."""
+    problem = _nul_or_too_deep(raw)
+    if problem is not None:
+        raise ArchiveError(f"'{f.name}' {problem}", where)
+    try:
+        new = f.to_python(raw)
+        if new not in f.empty_values:
+            f.validate(new, obj)
+            f.run_validators(new)
+    except ValidationError as exc:
+        raise ArchiveError(f"'{f.name}': {'; '.join(exc.messages)}", where) from None
+    except (ArithmeticError, TypeError, ValueError):
+        raise ArchiveError(f"'{f.name}': {raw!r} is not a valid value", where) from None
+    return new
+
+
+def _model_rules(obj: models.Model, where: str) -> None:
+    """The model's own rules across fields (an event's game, mode, format and its parameters,
+    match structure, clock), as the site's forms apply them."""
+    try:
+        obj.clean()
+    except ValidationError as exc:
+        if hasattr(exc, "error_dict"):
+            name, errors = next(iter(exc.message_dict.items()))
+            raise ArchiveError(f"'{name}': {'; '.join(errors)}", where) from None
+        raise ArchiveError("; ".join(exc.messages), where) from None
+    except (KeyError, LookupError, ValueError) as exc:
+        raise ArchiveError(str(exc), where) from None
+
+
+def _own_catalog_slug(event: Tournament) -> str:
+    """The slug of the catalog an imported event keeps the cards this installation lacked."""
+    return f"archive-{event.slug}"[:80]
+
+
 class _Importer:
     def __init__(
         self, doc: Mapping[str, Any], report: ImportReport, auto_times: set[tuple[Any, str]]
@@ -97,6 +158,7 @@ class _Importer:
         self.regs: dict[str, Registration] = {}
         self.rounds: dict[int, Any] = {}
         self.matches: dict[str, Any] = {}
+        self.match_rounds: dict[str, Any] = {}
         self.calls: dict[str, Any] = {}
         self.versions: dict[tuple[str, int], Any] = {}
         self.event: Tournament | None = None
@@ -136,10 +198,7 @@ class _Importer:
                 continue
             if f.is_relation:
                 continue
-            try:
-                new = f.to_python(item[f.name])
-            except ValidationError as exc:
-                raise ArchiveError(f"'{f.name}': {'; '.join(exc.messages)}", where) from None
+            new = _checked_value(f, obj, item[f.name], where)
             if isinstance(new, dt.datetime) and new.tzinfo is None:
                 new = new.replace(tzinfo=dt.UTC)
             if new is None and not f.null:
@@ -164,6 +223,7 @@ class _Importer:
         caller writes them with `_flush`, and they get their ids then)."""
         obj = existing if existing is not None else model()
         changed = self.apply(obj, item, where, refs, skip)
+        _model_rules(obj, where)
         if existing is None:
             for f in model._meta.concrete_fields:
                 # A time the archive leaves out (a card's updated_at): now, as Django would.
@@ -186,13 +246,31 @@ class _Importer:
         """Insert the new objects of a section in batches (ids are set on them)."""
         model.objects.bulk_create(objects, batch_size=500)
 
+    def check_result(
+        self, round_: Any, item: Mapping[str, Any], where: str, *, required: bool = False
+    ) -> None:
+        """A match's (or a report's) games and battles, checked as a report on the site is:
+        possible in the event's match structure and game (a bye is the pairing's, not a
+        result, and is not checked)."""
+        from config.errors import ServiceError
+        from matches.services import checked_result
+
+        games = [item.get("games_a"), item.get("games_b"), item.get("games_drawn") or 0]
+        if not required and games[0] is None and games[1] is None:
+            return
+        assert self.event is not None
+        try:
+            checked_result(self.event, round_, games, item.get("battles"))
+        except ServiceError as exc:
+            field_name = "battles" if (exc.field or "").startswith("battles") else "games_a"
+            raise ArchiveError(f"'{field_name}': {exc.message}", where) from None
+
     # -- sections ---------------------------------------------------------------------------
 
     def run(self) -> Tournament:
         self.import_users()
-        self.import_cards()
         event = self.event = self.import_event()
-        self.import_event_catalog(event)
+        self.import_cards(event)
         self.import_registrations(event)
         self.import_decklists()
         self.import_rounds(event)
@@ -240,51 +318,105 @@ class _Importer:
                 self.report.count("users", "created")
             self.users[u["username"]] = found
 
-    def import_cards(self) -> None:
-        from decks.models import Card
+    def import_cards(self, event: Tournament) -> None:
+        """The cards the decklists name, read from the catalog the event reads here. Cards
+        this installation lacks are written only into a catalog of the event's own
+        (`archive-<slug>`), which the event then reads: an archive never adds to or changes
+        the official, demo or another organiser's catalog, so it cannot change what any other
+        event reads."""
+        from decks.models import Card, EventCatalog
+        from decks.selectors import default_catalog
 
-        catalogs = self._catalogs()
         for i, c in enumerate(self.doc["cards"]):
-            found = Card.objects.filter(game=c["game"], external_id=c["external_id"])
-            refs: dict[str, Any] = {}
-            if catalogs is not None:
-                catalog = catalogs.get(c.get("catalog"))
-                if catalog is not None:
-                    found = found.filter(catalog=catalog)
-                refs["catalog"] = catalog  # None: the model picks the game's shared catalog
-            existing = found.first()
-            if existing is not None:
-                # The catalog is the installation's: an existing card is never rewritten.
+            if c["game"] != event.game:
+                raise ArchiveError(
+                    f"'game': a card of {c['game']!r} in an event of {event.game!r}",
+                    f"cards[{i}]",
+                )
+        named = self.doc["event"].get("card_catalog")
+        if not self.doc["cards"] and not named:
+            return
+        readable = self._readable_catalog(named, event) if named else default_catalog(event.game)
+        if named and readable is None:
+            self.report.notes.append(
+                f"the event's card catalog {named!r} is not one it may read here: "
+                "its cards are kept in a catalog of the event's own"
+            )
+        wanted = {c["external_id"] for c in self.doc["cards"]}
+        have = (
+            set(
+                Card.objects.filter(catalog=readable, external_id__in=wanted).values_list(
+                    "external_id", flat=True
+                )
+            )
+            if readable is not None
+            else set()
+        )
+        link = EventCatalog.objects.filter(tournament=event).first()
+        if readable is not None and wanted <= have:
+            self.report.counts.setdefault("cards", {"created": 0, "updated": 0, "unchanged": 0})
+            self.report.counts["cards"]["unchanged"] += len(self.doc["cards"])
+            if named and (link is None or link.catalog_id != readable.pk):
+                self._link(event, readable, link)
+            return
+        own = self._own_catalog(event)
+        existing = set(
+            Card.objects.filter(catalog=own, external_id__in=wanted).values_list(
+                "external_id", flat=True
+            )
+        )
+        for i, c in enumerate(self.doc["cards"]):
+            if c["external_id"] in existing:
                 self.report.count("cards", "unchanged")
                 continue
-            self.upsert("cards", None, Card, c, f"cards[{i}]", refs)
+            self.upsert("cards", None, Card, c, f"cards[{i}]", {"catalog": own})
+        if link is None or link.catalog_id != own.pk:
+            self._link(event, own, link)
 
-    def _catalogs(self) -> dict[Any, Any] | None:
-        """Catalogs by slug, when cards belong to catalogs (None otherwise)."""
-        from django.apps import apps
+    def _readable_catalog(self, slug: str, event: Tournament) -> Any:
+        """The catalog named `slug` when the event may read it here: a shared one (official,
+        demo) of its game, or a custom one of the event's own organisers."""
+        from decks.models import Catalog
 
-        try:
-            catalog_model = apps.get_model("decks", "Catalog")
-        except LookupError:
+        catalog = Catalog.objects.filter(slug=slug, game=event.game).first()
+        if catalog is None:
             return None
-        return {c.slug: c for c in catalog_model.objects.all()}
+        if catalog.kind in (Catalog.Kind.OFFICIAL, Catalog.Kind.DEMO):
+            return catalog
+        if catalog.slug == _own_catalog_slug(event):
+            return catalog
+        if catalog.owner_id is not None and event.organisers.filter(pk=catalog.owner_id).exists():
+            return catalog
+        return None
 
-    def import_event_catalog(self, event: Tournament) -> None:
-        """The catalog the event reads, when the archive names one this installation has."""
-        from django.apps import apps
+    def _own_catalog(self, event: Tournament) -> Any:
+        from decks.models import Catalog
 
-        slug = self.doc["event"].get("card_catalog")
-        catalogs = self._catalogs()
-        if not slug or catalogs is None:
-            return
-        if slug not in catalogs:
-            self.report.notes.append(f"the event's card catalog {slug!r} is not here")
-            return
-        model = apps.get_model("decks", "EventCatalog")
-        link = model.objects.filter(tournament=event).first()
-        if link is not None and link.catalog_id == catalogs[slug].pk:
-            return
-        model.objects.update_or_create(tournament=event, defaults={"catalog": catalogs[slug]})
+        slug = _own_catalog_slug(event)
+        catalog = Catalog.objects.filter(slug=slug).first()
+        if catalog is not None:
+            if catalog.game != event.game:
+                raise ArchiveError(
+                    f"the catalog {slug!r} of this installation is of another game", "cards"
+                )
+            self.report.count("card_catalog", "unchanged")
+            return catalog
+        owner = event.organisers.order_by("pk").first()
+        catalog = Catalog.objects.create(
+            game=event.game,
+            slug=slug,
+            name=f"{event.name} (archive)"[:120],
+            kind=Catalog.Kind.CUSTOM,
+            owner=owner,
+        )
+        self.report.count("card_catalog", "created")
+        self.report.notes.append(f"the event reads its own card catalog {slug!r}")
+        return catalog
+
+    def _link(self, event: Tournament, catalog: Any, link: Any) -> None:
+        from decks.models import EventCatalog
+
+        EventCatalog.objects.update_or_create(tournament=event, defaults={"catalog": catalog})
         self.report.count("event_catalog", "updated" if link is not None else "created")
 
     def import_event(self) -> Tournament:
@@ -384,6 +516,9 @@ class _Importer:
             round_ = self.rounds[item["round"]]
             a = self.regs[item["a"]]
             b = self.regs[item["b"]] if item.get("b") is not None else None
+            self.match_rounds[item["key"]] = round_
+            if b is not None:
+                self.check_result(round_, item, f"matches[{i}]")
             self.matches[item["key"]] = self.upsert(
                 "matches",
                 have.get((round_.pk, a.pk)),
@@ -405,6 +540,9 @@ class _Importer:
         new: list[Report] = []
         for i, item in enumerate(self.doc["reports"]):
             match = self.matches[item["match"]]
+            self.check_result(
+                self.match_rounds[item["match"]], item, f"reports[{i}]", required=True
+            )
             reg = self.regs[item["registration"]]
             existing = have.get((match.pk, reg.pk))
             self.upsert(
