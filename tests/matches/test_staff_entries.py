@@ -1,0 +1,195 @@
+"""Staff entering a result (the staff match page, the scorekeeper, the API) on event day
+(issue 18): a staff result settles the match's dispute, and overriding a player's different
+pending report needs a second, explicit confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from matches import services
+from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus
+from tests.factories import UserFactory, logged_in
+from tests.matches.conftest import client_for, running_event
+from tournaments.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def _published(players: int = 4, **fields: Any) -> tuple[Any, Any, Any, list[Match]]:
+    event, organiser, _ = running_event(players, **fields)
+    judge = UserFactory()
+    event.judges.add(judge)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    matches = list(
+        round_.matches.filter(b__isnull=False)
+        .select_related("a__player", "b__player")
+        .order_by("table")
+    )
+    return event, organiser, judge, matches
+
+
+def _disputed(match: Match) -> JudgeCall:
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    services.match_report(actor=match.b.player, match=match, games=[0, 1, 0])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.DISPUTED
+    return JudgeCall.objects.get(match=match, kind=CallKind.DISPUTE)
+
+
+def _open_queue(judge: Any) -> list[int]:
+    return [c["id"] for c in client_for(judge).get("/api/calls/").json()["results"]]
+
+
+# --- finding 2: a staff result settles the dispute ----------------------------------------------
+
+
+def test_a_dispute_leaves_the_queue_when_a_judge_enters_the_result_on_the_api() -> None:
+    event, _organiser, judge, matches = _published()
+    call = _disputed(matches[0])
+    assert _open_queue(judge) == [call.pk]
+
+    response = client_for(judge).post(
+        f"/api/matches/{matches[0].pk}/report/", {"games": [1, 0, 0]}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == MatchStatus.FINAL
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED and call.resolved_at is not None
+    assert call.holder == judge
+    assert "settled by the final result 1-0" in call.notes
+    assert _open_queue(judge) == []
+    entry = AuditEntry.objects.get(tournament=event, action="call.resolved_by_result")
+    assert entry.actor == judge and entry.target == f"judgecall:{call.pk}"
+    assert entry.data["after"]["games"] == [1, 0, 0] and entry.data["change"] == "entered"
+    # The judges' queue page no longer lists it.
+    page = logged_in(judge).get("/judge/").content.decode()
+    assert f"/judge/calls/{call.pk}/" not in page
+
+
+def test_a_dispute_leaves_the_queue_when_an_organiser_enters_the_result_on_the_staff_page() -> None:
+    _event, organiser, judge, matches = _published()
+    match = matches[0]
+    call = _disputed(match)
+
+    response = logged_in(organiser).post(
+        f"/matches/{match.pk}/staff/",
+        {"step": "enter", "games_a": "0", "games_b": "1", "games_drawn": "0"},
+    )
+
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINAL and match.games == (0, 1, 0)
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
+    assert _open_queue(judge) == []
+
+
+def test_a_call_about_a_pending_report_is_settled_by_the_staff_result_a_rules_question_is_not() -> (
+    None
+):
+    _event, organiser, judge, matches = _published(6)
+    reported, playing = matches[0], matches[1]
+    services.match_report(actor=reported.a.player, match=reported, games=[1, 0, 0])
+    about_result, _ = services.call_open(
+        actor=reported.b.player, match=reported, question="That is not what happened"
+    )
+    rules_question, _ = services.call_open(
+        actor=playing.a.player, match=playing, question="Can I substitute twice?"
+    )
+
+    services.match_report(actor=judge, match=reported, games=[0, 1, 0], confirm_override=True)
+    services.match_report(actor=organiser, match=playing, games=[1, 0, 0])
+
+    assert JudgeCall.objects.get(pk=about_result.pk).status == CallStatus.RESOLVED
+    assert JudgeCall.objects.get(pk=rules_question.pk).status == CallStatus.OPEN
+    assert _open_queue(judge) == [rules_question.pk]
+
+
+def test_a_correction_of_a_final_result_settles_the_call_asking_for_it() -> None:
+    _event, organiser, judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=organiser, match=match, games=[1, 0, 0])
+    call, _ = services.call_open(actor=match.b.player, match=match, question="I won that game")
+    services.match_report(actor=judge, match=match, games=[0, 1, 0], reason="slip misread")
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED
+    entry = AuditEntry.objects.get(action="call.resolved_by_result")
+    assert entry.data["change"] == "corrected"
+
+
+def test_a_ruling_with_a_result_still_resolves_its_call_once() -> None:
+    event, _organiser, judge, matches = _published()
+    call = _disputed(matches[0])
+    services.call_ruling(actor=judge, call=call, text="A won", result={"games": [1, 0, 0]})
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED
+    actions = list(
+        AuditEntry.objects.filter(tournament=event, action__startswith="call.").values_list(
+            "action", flat=True
+        )
+    )
+    assert "call.ruling" in actions and "call.resolved_by_result" not in actions
+
+
+# --- finding 1: overriding a player's different pending report asks once more ------------------
+
+
+def test_a_staff_result_over_a_different_pending_report_is_409_naming_confirm_override() -> None:
+    event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    api = client_for(organiser)
+
+    refused = api.post(f"/api/matches/{match.pk}/report/", {"games": [0, 1, 0]}, format="json")
+
+    assert refused.status_code == 409
+    body = refused.json()
+    assert body["field"] == "confirm_override" and body["code"] == "overrides_report"
+    assert match.a.name in body["detail"] and "1-0" in body["detail"]
+    assert body["pending_report"] == {"by": match.a.name, "games": [1, 0, 0]}
+    match.refresh_from_db()
+    assert match.status == MatchStatus.REPORTED and match.result_version == 1
+
+    confirmed = api.post(
+        f"/api/matches/{match.pk}/report/",
+        {"games": [0, 1, 0], "confirm_override": True},
+        format="json",
+    )
+    assert confirmed.status_code == 200, confirmed.content
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINAL and match.games == (0, 1, 0)
+    assert AuditEntry.objects.filter(tournament=event, action="match.entered").count() == 1
+
+
+def test_a_staff_result_matching_the_pending_report_needs_no_second_confirmation() -> None:
+    _event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.b.player, match=match, games=[0, 1, 0])
+    response = client_for(organiser).post(
+        f"/api/matches/{match.pk}/report/", {"games": [0, 1, 0]}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["status"] == MatchStatus.FINAL
+
+
+def test_a_player_cannot_skip_the_opponents_confirmation_with_confirm_override() -> None:
+    _event, _organiser, _judge, matches = _published()
+    match = matches[0]
+    response = client_for(match.a.player).post(
+        f"/api/matches/{match.pk}/report/",
+        {"games": [1, 0, 0], "confirm_override": True},
+        format="json",
+    )
+    assert response.status_code == 200 and response.json()["status"] == MatchStatus.REPORTED
+
+
+def test_confirm_override_must_be_a_boolean() -> None:
+    _event, organiser, _judge, matches = _published()
+    response = client_for(organiser).post(
+        f"/api/matches/{matches[0].pk}/report/",
+        {"games": [1, 0, 0], "confirm_override": "perhaps"},
+        format="json",
+    )
+    assert response.status_code == 400 and "confirm_override" in response.json()
