@@ -193,3 +193,147 @@ def test_confirm_override_must_be_a_boolean() -> None:
         format="json",
     )
     assert response.status_code == 400 and "confirm_override" in response.json()
+
+
+# --- the scorekeeper page: the same rules, as a page and as JSON for its script ---------------
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def _scorekeeper_url(event: Any) -> str:
+    return f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
+
+
+def test_a_dispute_leaves_the_queue_when_the_scorekeeper_enters_the_slip() -> None:
+    event, _organiser, judge, matches = _published()
+    match = matches[0]
+    call = _disputed(match)
+
+    response = logged_in(judge).post(
+        _scorekeeper_url(event), {"table": str(match.table), "result": "1-0"}, follow=True
+    )
+
+    messages = " ".join(str(m) for m in response.context["messages"])
+    assert f"Table {match.table}: 1-0 entered" in messages and "dispute is settled" in messages
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
+    assert _open_queue(judge) == []
+
+
+def test_the_scorekeeper_answers_its_script_with_json_for_a_saved_slip() -> None:
+    event, organiser, _judge, matches = _published()
+    match = matches[1]
+    response = logged_in(organiser).post(
+        _scorekeeper_url(event), {"table": str(match.table), "result": "0-1"}, **JSON
+    )
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["ok"] is True and body["table"] == match.table and body["result"] == "0-1"
+    assert body["players"] == f"{match.a.name} v {match.b.name}"
+    assert body["undo_url"] == f"/matches/{match.pk}/staff/#result"
+    assert body["message"] == f"Table {match.table}: 0-1 entered ({body['players']})."
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINAL and match.games == (0, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("table", "result", "field", "reason"),
+    [
+        ("99", "1-0", "table", "there is no table 99 in round 1"),
+        ("1", "2-1", "result", "nobody wins more than 1 game"),
+        ("1", "two", "result", "write the result like 2-0"),
+        ("", "1-0", "table", "type the table number"),
+    ],
+)
+def test_the_scorekeeper_refuses_a_bad_slip_with_json_naming_the_field(
+    table: str, result: str, field: str, reason: str
+) -> None:
+    event, organiser, _judge, matches = _published()
+    response = logged_in(organiser).post(
+        _scorekeeper_url(event), {"table": table, "result": result}, **JSON
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["ok"] is False and body["field"] == field
+    assert reason in body["message"]
+    assert not Match.objects.filter(pk=matches[0].pk, status=MatchStatus.FINAL).exists()
+
+
+def test_the_scorekeeper_asks_once_more_before_overriding_a_pending_report_as_json() -> None:
+    event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.b.player, match=match, games=[1, 0, 0])
+    client = logged_in(organiser)
+    slip = {"table": str(match.table), "result": "0-1"}
+
+    asked = client.post(_scorekeeper_url(event), slip, **JSON)
+
+    assert asked.status_code == 409
+    body = asked.json()
+    assert body["field"] == "confirm_override"
+    assert match.b.name in body["message"] and "reported 1-0" in body["message"]
+    assert body["confirm"]["label"] == "Yes, enter 0-1 over the report"
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
+
+    confirmed = client.post(_scorekeeper_url(event), {**slip, "confirm_override": "1"}, **JSON)
+    assert confirmed.status_code == 200 and confirmed.json()["ok"] is True
+    assert Match.objects.get(pk=match.pk).games == (0, 1, 0)
+
+
+def test_the_scorekeeper_without_javascript_asks_once_more_before_overriding_a_report() -> None:
+    event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    client = logged_in(organiser)
+    slip = {"table": str(match.table), "result": "0-1"}
+
+    asked = client.post(_scorekeeper_url(event), slip)
+
+    assert asked.status_code == 409
+    html = asked.content.decode()
+    assert f"{match.a.name} reported 1-0" in html
+    assert '<button type="submit" name="confirm_override" value="1"' in html
+    assert f'value="{match.table}"' in html and 'value="0-1"' in html
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
+
+    confirmed = client.post(_scorekeeper_url(event), {**slip, "confirm_override": "1"})
+    assert confirmed.status_code == 302
+    assert Match.objects.get(pk=match.pk).games == (0, 1, 0)
+
+
+def test_the_staff_page_asks_once_more_before_overriding_a_pending_report() -> None:
+    _event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    client = logged_in(organiser)
+    url = f"/matches/{match.pk}/staff/"
+
+    asked = client.post(url, {"step": "enter", "games_a": "0", "games_b": "1"})
+
+    assert asked.status_code == 409
+    html = asked.content.decode()
+    assert f"{match.a.name} reported 1-0, still waiting" in html
+    assert 'name="confirm_override" value="1"' in html
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
+
+    confirmed = client.post(
+        url,
+        {
+            "step": "apply",
+            "confirm_override": "1",
+            "games_a": "0",
+            "games_b": "1",
+            "games_drawn": "0",
+        },
+    )
+    assert confirmed.status_code == 302
+    assert Match.objects.get(pk=match.pk).games == (0, 1, 0)
+
+
+def test_the_scorekeeper_page_is_for_staff_only_as_json_too() -> None:
+    event, _organiser, _judge, matches = _published()
+    player = logged_in(matches[0].a.player)
+    response = player.post(
+        _scorekeeper_url(event), {"table": str(matches[0].table), "result": "1-0"}, **JSON
+    )
+    assert response.status_code == 403
+    assert Match.objects.get(pk=matches[0].pk).status == MatchStatus.PENDING
