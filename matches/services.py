@@ -1304,6 +1304,33 @@ def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCal
     return calls
 
 
+def calls_settle_final(*, actor: Any, tournament: Tournament) -> int:
+    """Settle the event's open calls about a result that is already final (a dispute left in
+    the queue before staff results settled it, as `_settle_result_calls` now does at once).
+    Staff only; each match under its round and match locks, audited like any settlement.
+    Returns how many calls were settled; a second run finds none."""
+    permissions.require_staff(actor, tournament)
+    match_ids = list(
+        JudgeCall.objects.filter(
+            tournament=tournament,
+            status__in=OPEN_CALL_STATUSES,
+            match__status=MatchStatus.FINAL,
+        )
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        .distinct()
+    )
+    settled = 0
+    for match_id in match_ids:
+        with transaction.atomic():
+            _round, match = _lock_for_result(Match.objects.select_related("round").get(pk=match_id))
+            if match.status != MatchStatus.FINAL:
+                continue
+            latest = match.versions.order_by("-number").values_list("change", flat=True).first()
+            settled += len(_settle_result_calls(match, actor, latest or ResultChange.ENTERED))
+    return settled
+
+
 def match_result_record(
     *,
     actor: Any,
