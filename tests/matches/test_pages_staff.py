@@ -326,9 +326,11 @@ def test_the_match_page_shows_reports_and_every_version() -> None:
     player_a.post(
         f"/api/matches/{match.pk}/report/", {"games": [2, 1, 0]}, content_type="application/json"
     )
-    response = client.post(
-        f"/matches/{match.pk}/staff/", {"games_a": "2", "games_b": "0", "games_drawn": "0"}
-    )
+    entry = {"games_a": "2", "games_b": "0", "games_drawn": "0"}
+    # 2-0 over the player's pending 2-1: the page asks once more (issue 18).
+    asked = client.post(f"/matches/{match.pk}/staff/", entry)
+    assert asked.status_code == 409 and "still waiting for the opponent" in asked.content.decode()
+    response = client.post(f"/matches/{match.pk}/staff/", {**entry, "confirm_override": "1"})
     assert response.status_code == 302 and response.url.endswith("#result")
     html = client.get(f"/matches/{match.pk}/staff/").content.decode()
     assert "Reported by a player" in html and "Entered by staff" in html
