@@ -337,3 +337,43 @@ def test_the_scorekeeper_page_is_for_staff_only_as_json_too() -> None:
     )
     assert response.status_code == 403
     assert Match.objects.get(pk=matches[0].pk).status == MatchStatus.PENDING
+
+
+# --- races (PostgreSQL) --------------------------------------------------------------------------
+
+
+def _entry_and_ruling_race() -> None:
+    from config.errors import Conflict
+    from tests.tournaments.test_registration_concurrency import run_at_once
+
+    event, organiser, judge, matches = _published()
+    match = matches[0]
+    call = _disputed(match)
+
+    def fresh() -> Match:
+        return Match.objects.select_related("round__tournament", "a", "b").get(pk=match.pk)
+
+    results = run_at_once(
+        [
+            lambda: services.match_report(actor=organiser, match=fresh(), games=[1, 0, 0]),
+            lambda: services.call_ruling(actor=judge, call=call, text="Heard both: A won"),
+            lambda: services.match_report(actor=judge, match=fresh(), games=[1, 0, 0]),
+        ]
+    )
+
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert all(isinstance(e, Conflict) for e in errors), errors
+    assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
+    settled = AuditEntry.objects.filter(
+        tournament=event, action__in=("call.ruling", "call.resolved_by_result")
+    )
+    assert settled.count() == 1
+    assert Match.objects.get(pk=match.pk).games == (1, 0, 0)
+
+
+@pytest.mark.services
+def test_a_staff_entry_and_a_ruling_on_a_disputed_match_at_once_resolve_the_call_once(
+    require_postgres: None,
+) -> None:
+    for _ in range(5):
+        _entry_and_ruling_race()
