@@ -203,11 +203,15 @@
 
   // --- sending, one slip at a time ----------------------------------------------------------
 
+  function csrf() {
+    // The cookie's token is the current one even after logging in again in another tab.
+    var found = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+    return found ? decodeURIComponent(found[1]) : token ? token.value : "";
+  }
+
   function body(slip) {
     var data = new FormData();
-    if (token) {
-      data.append("csrfmiddlewaretoken", token.value);
-    }
+    data.append("csrfmiddlewaretoken", csrf());
     data.append("table", slip.table);
     data.append("result", slip.result);
     if (slip.confirm) {

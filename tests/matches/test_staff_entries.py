@@ -377,3 +377,24 @@ def test_a_staff_entry_and_a_ruling_on_a_disputed_match_at_once_resolve_the_call
 ) -> None:
     for _ in range(5):
         _entry_and_ruling_race()
+
+
+def test_the_pages_that_refuse_or_ask_again_pass_the_accessibility_audit() -> None:
+    from tests.test_accessibility import PageAudit
+
+    event, organiser, _judge, matches = _published()
+    match = matches[0]
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    client = logged_in(organiser)
+    answers = [
+        client.post(_scorekeeper_url(event), {"table": "99", "result": "1-0"}),
+        client.post(_scorekeeper_url(event), {"table": str(match.table), "result": "0-1"}),
+        client.post(f"/matches/{match.pk}/staff/", {"games_a": "0", "games_b": "1"}),
+    ]
+    problems = []
+    for answer in answers:
+        assert answer.status_code in (400, 409)
+        parser = PageAudit()
+        parser.feed(answer.content.decode())
+        problems += parser.report()
+    assert problems == []
