@@ -114,3 +114,38 @@ def test_twenty_slips_typed_fast_are_all_saved_or_refused_and_kept(
     # Nothing is lost on a reload either: the refused slip is still there.
     page.reload()
     expect(page.locator("#sk-refused li")).to_have_count(1)
+
+
+def test_a_slip_sent_while_the_connection_is_down_waits_and_is_saved_when_it_returns(
+    open_page: Callable[..., Any], live_server: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    event, organiser, _regs = running_event(4, match_structure="bo1")
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=round_)
+    page = open_page(organiser, PHONE)
+    url = f"{live_server.url}/events/{event.slug}/manage/rounds/1/scorekeeper/"
+    page.goto(url)
+    dropped: list[str] = []
+
+    def drop_the_first_post(route: Any) -> None:
+        if route.request.method == "POST" and not dropped:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(url, drop_the_first_post)
+    for table, result in (("1", "1-0"), ("2", "0-1")):
+        page.keyboard.type(table)
+        page.keyboard.press("Tab")
+        page.keyboard.type(result)
+        page.keyboard.press("Enter")
+
+    expect(page.locator("#sk-queue")).to_contain_text("no connection")
+    expect(page.locator("#sk-saved tr.sk-saved-row")).to_have_count(2)
+    expect(page.locator("#sk-queue-section")).to_be_hidden()
+    assert len(dropped) == 1
+    assert Match.objects.get(round=round_, table=1).games == (1, 0, 0)
+    assert Match.objects.get(round=round_, table=2).games == (0, 1, 0)
