@@ -1009,7 +1009,7 @@ class OverridesReport(Conflict):
     confirmation: a 409 naming ``confirm_override``, with the pending report, so the page can
     say whose report it is and ask once more."""
 
-    def __init__(self, match: Match, report: Report, games: results.Games) -> None:
+    def __init__(self, report: Report, games: results.Games) -> None:
         self.reporter = report.registration.name
         self.reported = tuple(report.games)
         self.entered = tuple(games)
@@ -1054,7 +1054,7 @@ def _refuse_silent_override(
     if tuple(report.games) != tuple(games) or (
         details is not None and report.game_details not in (None, details)
     ):
-        raise OverridesReport(match, report, games)
+        raise OverridesReport(report, games)
 
 
 def _player_report(

@@ -906,7 +906,9 @@ def _scorekeeper_enter(request: HttpRequest, round_: Round) -> SlipOutcome:
             False,
             _("Table %(t)d: %(why)s") % {"t": table, "why": _refusal_text(exc)},
             exc.status_code,
-            field="result" if exc.field in ("games", "battles", "game_details") else "table",
+            field="result"
+            if exc.field in ("games", "battles", "game_details")
+            else exc.field or "",
             table=table,
             result=shown,
             players=names,

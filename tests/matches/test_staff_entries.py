@@ -398,3 +398,15 @@ def test_the_pages_that_refuse_or_ask_again_pass_the_accessibility_audit() -> No
         parser.feed(answer.content.decode())
         problems += parser.report()
     assert problems == []
+
+
+def test_the_scorekeeper_refuses_a_slip_for_an_unpublished_round_naming_the_round() -> None:
+    event, organiser, _ = running_event(4)
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    table = round_.matches.order_by("table").first().table
+    response = logged_in(organiser).post(
+        _scorekeeper_url(event), {"table": str(table), "result": "1-0"}, **JSON
+    )
+    assert response.status_code == 409
+    assert response.json()["field"] == "round"
+    assert "publish the round" in response.json()["message"]
