@@ -300,6 +300,7 @@ def match_correction_preview(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ReportInput, request.data)
     data.pop("reason", None)
+    data.pop("confirm_override", None)
     return Response(services.correction_preview(actor=request.user, match=match, **data))
 
 

@@ -146,6 +146,12 @@ class ReportInput(serializers.Serializer):
         "game's rules; a game that records none refuses it.",
     )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    confirm_override = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Staff only: enter this result although a player's different report waits "
+        "for the opponent's confirmation (without it: 409 naming confirm_override).",
+    )
 
 
 class TimerInput(serializers.Serializer):

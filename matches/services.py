@@ -974,6 +974,7 @@ def match_report(
     battles: Any = None,
     game_details: Any = None,
     reason: str = "",
+    confirm_override: bool = False,
 ) -> Match:
     """A player reports (the opponent confirms or disputes); staff enter a final result.
 
@@ -981,7 +982,10 @@ def match_report(
     correction and must say why; it changes standings and later pairings, never a round in
     progress. `game_details` (per game, what the event's game records of it) is checked by
     the game's MatchRules; two reports with the same games but different details are a
-    dispute.
+    dispute. Staff entering a result other than a player's report still waiting for the
+    opponent's confirmation must say they mean it (`confirm_override`; else a 409
+    `OverridesReport` naming the field). A staff result settles the match's open dispute
+    (`_settle_result_calls`).
     """
     with transaction.atomic():
         round_, match = _lock_for_result(match)
@@ -1008,10 +1012,65 @@ def match_report(
         if side is not None:
             updated = _player_report(actor, match, side, checked_games, checked_battles, details)
         else:
+            if not confirm_override:
+                _refuse_silent_override(match, checked_games, details)
             updated = _staff_result(
                 actor, tournament, round_, match, checked_games, checked_battles, reason, details
             )
     return updated
+
+
+class OverridesReport(Conflict):
+    """Staff entered a result other than a player's report that waits for the opponent's
+    confirmation: a 409 naming ``confirm_override``, with the pending report, so the page can
+    say whose report it is and ask once more."""
+
+    def __init__(self, report: Report, games: results.Games) -> None:
+        self.reporter = report.registration.name
+        self.reported = tuple(report.games)
+        self.entered = tuple(games)
+        super().__init__(
+            _(
+                "confirm_override: %(name)s reported %(theirs)s, still waiting for the "
+                "opponent's confirmation; entering %(ours)s overrides that report. Confirm to "
+                "enter it anyway."
+            )
+            % {
+                "name": self.reporter,
+                "theirs": games_text(self.reported),
+                "ours": games_text(self.entered),
+            },
+            field="confirm_override",
+            code="overrides_report",
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            **super().as_dict(),
+            "pending_report": {"by": self.reporter, "games": list(self.reported)},
+        }
+
+
+def games_text(games: Sequence[int]) -> str:
+    """A result as on a slip, a's games first: "2-1", "1-1-1"."""
+    won_a, won_b, drawn = [*list(games), 0, 0, 0][:3]
+    return f"{won_a}-{won_b}-{drawn}" if drawn else f"{won_a}-{won_b}"
+
+
+def _refuse_silent_override(
+    match: Match, games: results.Games, details: list[dict[str, Any]] | None
+) -> None:
+    """A staff entry may not quietly replace a player's different report that waits for
+    confirmation: the player was told it would be confirmed or disputed, not overwritten."""
+    if match.status != MatchStatus.REPORTED:
+        return
+    report = match.reports.select_related("registration__player").first()
+    if report is None:
+        return
+    if tuple(report.games) != tuple(games) or (
+        details is not None and report.game_details not in (None, details)
+    ):
+        raise OverridesReport(report, games)
 
 
 def _player_report(
@@ -1169,7 +1228,11 @@ def _staff_result(
     reason: str,
     game_details: list[dict[str, Any]] | None = None,
     change: str | None = None,
+    settle_calls: bool = True,
 ) -> Match:
+    """Staff make the result final: an entry, a correction (with its reason), a ruling's, a
+    penalty's or the match clock's. Every path settles the match's open dispute here
+    (`settle_calls`), except a ruling, which resolves its own call."""
     reason = " ".join((reason or "").split())[:500]
     battles_json = _battles_json(battles)
     if game_details is None and match.games == games:
@@ -1205,7 +1268,83 @@ def _staff_result(
     if change is None:
         change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
+    if settle_calls:
+        _settle_result_calls(match, actor, change)
     return match
+
+
+def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCall]:
+    """The match's open call about its result is resolved by the final result staff just
+    gave it: it leaves the judges' queue, with a note and an audit entry saying which result
+    settled it. About the result: a dispute (or a call a dispute joined), or a call made once
+    a result had been reported (the opponent of a pending report, a player asking to change a
+    final one). A call made during play (a rules question) stays open. The caller holds the
+    round and match locks; the call comes after them in the lock order."""
+    calls = [
+        call
+        for call in for_update(JudgeCall.objects.select_related("tournament")).filter(
+            match=match, status__in=OPEN_CALL_STATUSES
+        )
+        if call.kind == CallKind.DISPUTE
+        or match.versions.filter(created_at__lte=call.opened_at).exists()
+    ]
+    if not calls:
+        return []
+    who = actor.public_name if permissions.is_authenticated(actor) else _("the site")
+    result = games_text(match.games or (0, 0, 0))
+    note = _("%(who)s: settled by the final result %(r)s (result version %(v)d).") % {
+        "who": who,
+        "r": result,
+        "v": match.result_version,
+    }
+    now = timezone.now()
+    for call in calls:
+        call.status = CallStatus.RESOLVED
+        call.resolved_at = now
+        if call.holder_id is None and permissions.is_authenticated(actor):
+            call.holder = actor
+        call.notes = (call.notes + "\n" if call.notes else "") + note
+        call.save(update_fields=["status", "resolved_at", "holder", "notes"])
+        _queue_changed(call, actor)
+        audit(
+            tournament=call.tournament,
+            actor=actor,
+            action="call.resolved_by_result",
+            target=call,
+            round=match.round.number,
+            table=match.table,
+            after=_match_result(match),
+            change=change,
+            result_version=match.result_version,
+        )
+    return calls
+
+
+def calls_settle_final(*, actor: Any, tournament: Tournament) -> int:
+    """Settle the event's open calls about a result that is already final (a dispute left in
+    the queue before staff results settled it, as `_settle_result_calls` now does at once).
+    Staff only; each match under its round and match locks, audited like any settlement.
+    Returns how many calls were settled; a second run finds none."""
+    permissions.require_staff(actor, tournament)
+    match_ids = list(
+        JudgeCall.objects.filter(
+            tournament=tournament,
+            status__in=OPEN_CALL_STATUSES,
+            match__status=MatchStatus.FINAL,
+        )
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        .distinct()
+    )
+    settled = 0
+    for match_id in match_ids:
+        with transaction.atomic():
+            _round, match = _lock_for_result(Match.objects.select_related("round").get(pk=match_id))
+            if match.status != MatchStatus.FINAL:
+                continue
+            latest = match.versions.order_by("-number").values_list("change", flat=True).first()
+            settled += len(_settle_result_calls(match, actor, latest or ResultChange.ENTERED))
+    return settled
 
 
 def match_result_record(
@@ -2075,6 +2214,7 @@ def call_ruling(
                 battles,
                 reason=_("Ruling: %(text)s") % {"text": text[:400]},
                 game_details=details,
+                settle_calls=False,
             )
         changed = _match_result(match) != before
         decision = decision or (RulingDecision.CHANGED if changed else RulingDecision.STANDS)

@@ -4,7 +4,9 @@ the default game, and a small event of every other registered game.
 :func:`load_demo` makes the accounts and the event (registration open); once the decks app has
 given every player a list, :func:`load_demo_rounds` checks everyone in, starts the event and
 plays three Swiss rounds and part of a fourth through the real services, from fixed seeds, so
-the demo is the same on every machine.
+the demo is the same on every machine. The judges' queue then holds round 4's one dispute:
+round 2's was settled by the judge's entry (:func:`settle_stale_calls` settles it in a demo
+loaded before entries did).
 
 Every other game in `engine.games.GAMES` gets an event of its own (:func:`load_game_demos`):
 the same organiser and judge, the first `GAME_DEMO_PLAYERS` demo players, the game's default
@@ -187,6 +189,17 @@ def load_demo_rounds(event: Tournament) -> dict[str, int]:
         else:
             _half_play_round(round_, judge, rng)
     return {"rounds": Round.objects.filter(tournament=event).count()}
+
+
+def settle_stale_calls(event: Tournament) -> int:
+    """A demo loaded before staff results settled disputes (issue 18) still has round 2's
+    dispute in the judges' queue although the judge entered that match's result: the judge
+    settles it now, through the service, as the entry does today. Nothing to do on a demo
+    loaded since, so loading again still changes nothing."""
+    from matches import services as rounds
+
+    judge = get_user_model().objects.get(username="judge")
+    return rounds.calls_settle_final(actor=judge, tournament=event)
 
 
 def _start_event(event: Tournament, organiser: Any) -> None:

@@ -85,3 +85,57 @@ def test_loading_the_demo_twice_changes_nothing() -> None:
     assert _row_counts() == first
     assert list(Round.objects.values("number", "status", "seed", "version")) == rounds
     assert list(Match.objects.order_by("pk").values()) == matches
+
+
+def test_the_demo_has_no_open_dispute_or_result_call_on_a_final_match() -> None:
+    from matches.models import OPEN_CALL_STATUSES, CallKind, JudgeCall
+
+    _load()
+    stale = JudgeCall.objects.filter(
+        status__in=OPEN_CALL_STATUSES, match__status=MatchStatus.FINAL
+    ).values_list("tournament__slug", "match__round__number", "match__table")
+    assert list(stale) == []
+    # The judges' queue holds what the README says: round 4's one dispute, nothing else.
+    event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
+    open_calls = JudgeCall.objects.filter(status__in=OPEN_CALL_STATUSES)
+    assert [(c.tournament_id, c.kind, c.match.round.number) for c in open_calls] == [
+        (event.pk, CallKind.DISPUTE, 4)
+    ]
+    # Round 4 as the README describes it.
+    round_4 = Match.objects.filter(round__tournament=event, round__number=4)
+    assert Counter(round_4.values_list("status", flat=True)) == {
+        MatchStatus.FINAL: 6,  # five confirmed results and the bye
+        MatchStatus.REPORTED: 4,
+        MatchStatus.DISPUTED: 1,
+        MatchStatus.PENDING: 5,
+    }
+    assert list(
+        round_4.filter(extension_minutes__gt=0).values_list("extension_minutes", flat=True)
+    ) == [5]
+    # Round 2's dispute was settled by the judge's entry, in the audit trail.
+    settled = JudgeCall.objects.get(match__round__number=2, tournament=event)
+    assert settled.status == "resolved" and settled.holder.username == "judge"
+    assert event.audit_entries.filter(action="call.resolved_by_result").count() == 1
+
+
+def test_loading_again_settles_a_dispute_an_older_demo_left_open_and_then_changes_nothing() -> None:
+    from matches.models import CallStatus, JudgeCall
+
+    _load()
+    event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
+    # As the demo was before staff results settled disputes: round 2's dispute still open.
+    stale = JudgeCall.objects.get(match__round__number=2, tournament=event)
+    JudgeCall.objects.filter(pk=stale.pk).update(
+        status=CallStatus.OPEN, holder=None, resolved_at=None, notes=""
+    )
+    event.audit_entries.filter(action="call.resolved_by_result").delete()
+
+    _load()
+
+    stale.refresh_from_db()
+    assert stale.status == CallStatus.RESOLVED and stale.holder.username == "judge"
+    assert "settled by the final result" in stale.notes
+    assert event.audit_entries.filter(action="call.resolved_by_result").count() == 1
+    counts = _row_counts()
+    _load()
+    assert _row_counts() == counts

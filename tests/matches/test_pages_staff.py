@@ -265,21 +265,38 @@ def test_the_scorekeeper_enters_a_result_and_lists_it_with_an_undo_link() -> Non
     assert match.a.name in html and match.b.name in html
 
 
+def _refusal(response: Any) -> str:
+    """The reason shown beside the kept slip when the scorekeeper refuses it (no JavaScript)."""
+    found = re.search(
+        r'<div class="sk-refusal[^"]*" id="sk-refusal" role="alert">(.*?)</div>',
+        response.content.decode(),
+        re.S,
+    )
+    assert found, "no refusal shown beside the form"
+    return re.sub(r"<[^>]+>", "", found.group(1))
+
+
 def test_the_scorekeeper_refuses_an_unknown_table_naming_it() -> None:
     event, _organiser, _regs, round_, client = _published(8)
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
-    response = client.post(url, {"table": "999", "result": "2-0"}, follow=True)
-    assert "there is no table 999 in round 1" in _messages(response)
+    response = client.post(url, {"table": "999", "result": "2-0"})
+    assert response.status_code == 400
+    assert "there is no table 999 in round 1" in _refusal(response)
+    html = response.content.decode()
+    assert re.search(r'id="sk-table"[^>]*value="999"[^>]*autofocus[^>]*aria-invalid="true"', html)
+    assert re.search(r'id="sk-result"[^>]*value="2-0"', html)
     assert not round_.matches.filter(status=MatchStatus.FINAL, b__isnull=False).exists()
 
 
 def test_the_scorekeeper_refuses_an_impossible_result() -> None:
     event, _organiser, _regs, round_, client = _published(8)
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
-    response = client.post(url, {"table": "1", "result": "3-3"}, follow=True)
-    assert "nobody wins more than 2 games" in _messages(response)
-    garbled = client.post(url, {"table": "1", "result": "two nil"}, follow=True)
-    assert "write the result like 2-0" in _messages(garbled)
+    response = client.post(url, {"table": "1", "result": "3-3"})
+    assert response.status_code == 400
+    assert "nobody wins more than 2 games" in _refusal(response)
+    garbled = client.post(url, {"table": "1", "result": "two nil"})
+    assert "write the result like 2-0" in _refusal(garbled)
+    assert re.search(r'id="sk-result"[^>]*value="two nil"', garbled.content.decode())
     assert round_.matches.get(table=1).status == MatchStatus.PENDING
 
 
@@ -288,14 +305,14 @@ def test_the_scorekeeper_never_overwrites_a_different_final_result() -> None:
     match = round_.matches.get(table=2)
     services.match_report(actor=organiser, match=match, games=[2, 1, 0])
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
-    response = client.post(url, {"table": "2", "result": "0-2"}, follow=True)
-    text = _messages(response)
-    assert "already has the final result 2-1" in text
+    response = client.post(url, {"table": "2", "result": "0-2"})
+    assert response.status_code == 409
+    assert "already has the final result 2-1" in _refusal(response)
     assert f'href="/matches/{match.pk}/staff/#result"' in response.content.decode()
     match.refresh_from_db()
     assert match.games == (2, 1, 0) and match.result_version == 1
     same = client.post(url, {"table": "2", "result": "2-1"}, follow=True)
-    assert "entered" in _messages(same)
+    assert "already entered" in _messages(same)
     assert Match.objects.get(pk=match.pk).result_version == 1
 
 
@@ -309,9 +326,11 @@ def test_the_match_page_shows_reports_and_every_version() -> None:
     player_a.post(
         f"/api/matches/{match.pk}/report/", {"games": [2, 1, 0]}, content_type="application/json"
     )
-    response = client.post(
-        f"/matches/{match.pk}/staff/", {"games_a": "2", "games_b": "0", "games_drawn": "0"}
-    )
+    entry = {"games_a": "2", "games_b": "0", "games_drawn": "0"}
+    # 2-0 over the player's pending 2-1: the page asks once more (issue 18).
+    asked = client.post(f"/matches/{match.pk}/staff/", entry)
+    assert asked.status_code == 409 and "still waiting for the opponent" in asked.content.decode()
+    response = client.post(f"/matches/{match.pk}/staff/", {**entry, "confirm_override": "1"})
     assert response.status_code == 302 and response.url.endswith("#result")
     html = client.get(f"/matches/{match.pk}/staff/").content.decode()
     assert "Reported by a player" in html and "Entered by staff" in html

@@ -105,8 +105,13 @@ def test_an_organiser_correcting_while_the_opponent_confirms_leaves_one_final_re
     results = run_at_once(
         [
             lambda: services.match_confirm(actor=b, match=_fresh(match)),
+            # Over a's pending report, so the organiser confirms the override (issue 18).
             lambda: services.match_report(
-                actor=organiser, match=_fresh(match), games=[0, 1, 0], reason="judge ruling"
+                actor=organiser,
+                match=_fresh(match),
+                games=[0, 1, 0],
+                reason="judge ruling",
+                confirm_override=True,
             ),
         ]
     )

@@ -22,11 +22,13 @@ class Command(DatabaseCommand):
             decks = decks_demo.load_demo(event)
             # After the decklists: the event starts, three rounds are played, round 4 runs.
             rounds = tournaments_demo.load_demo_rounds(event)
+            tournaments_demo.settle_stale_calls(event)
             # A small event of every other game, with decklists and one finished round.
             game_events = []
             for game_event, _game_created in tournaments_demo.load_game_demos():
                 decks_demo.load_demo(game_event)
                 tournaments_demo.load_game_demo_rounds(game_event)
+                tournaments_demo.settle_stale_calls(game_event)
                 game_events.append(game_event)
         verb = "Loaded" if created else "Demo already loaded:"
         self.stdout.write(self.style.SUCCESS(f"{verb} {event.name} at /events/{event.slug}/"))
