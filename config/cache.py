@@ -99,7 +99,7 @@ CACHE_BREAKER = CircuitBreaker("Redis (cache)")
 BROKER_BREAKER = CircuitBreaker("The Celery broker")
 
 
-class ResilientRedisCache(RedisCache):
+class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untyped here
     """Django's Redis cache where Redis being down is a miss, never an error (module doc)."""
 
     breaker = CACHE_BREAKER
@@ -266,7 +266,7 @@ class ResilientRedisCache(RedisCache):
         )
         if result is None:
             raise ValueError(f"Key {key!r} not found (the cache is unreachable).")
-        return result
+        return int(result)
 
     def clear(self) -> bool:
         return self._guarded(lambda: super(ResilientRedisCache, self).clear(), False)

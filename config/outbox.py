@@ -63,7 +63,7 @@ BACKLOG = _Backlog()
 
 def send_after_commit(task: Any, *args: Any, **kwargs: Any) -> OutboxTask:
     """Queue ``task(*args, **kwargs)`` in the caller's transaction; send it after commit."""
-    row = OutboxTask.objects.create(
+    row: OutboxTask = OutboxTask.objects.create(
         task_name=task.name, args=list(args), kwargs=kwargs, task_id=uuid.uuid4().hex
     )
     transaction.on_commit(relay, robust=True)
@@ -140,11 +140,11 @@ def forget_sent(now: Any = None) -> int:
     """Delete rows sent more than KEEP_SENT ago."""
     now = now or timezone.now()
     deleted, _ = OutboxTask.objects.filter(sent_at__lt=now - KEEP_SENT).delete()
-    return deleted
+    return int(deleted)
 
 
 def waiting_count() -> int:
-    return OutboxTask.objects.filter(sent_at__isnull=True).count()
+    return int(OutboxTask.objects.filter(sent_at__isnull=True).count())
 
 
 class OutboxRelayMiddleware:

@@ -95,14 +95,14 @@ def count(key: str, window_seconds: int) -> tuple[int, float]:
     included) and the seconds the window has left."""
     shared = _shared_cache()
     if isinstance(shared, ResilientRedisCache):
-        counted = shared.count(key, window_seconds)
-        return counted if counted is not None else LOCAL_COUNTERS.count(key, window_seconds)
+        in_redis = shared.count(key, window_seconds)
+        return in_redis if in_redis is not None else LOCAL_COUNTERS.count(key, window_seconds)
     # Another Django cache (local memory in development): add and incr are atomic there.
     ends_key = f"{key}:ends"
     if shared.add(key, 0, window_seconds):
         shared.set(ends_key, time.time() + window_seconds, window_seconds)
     try:
-        counted = shared.incr(key)
+        counted = int(shared.incr(key))
     except ValueError:  # the window ended between the two calls: this is a new one
         shared.set(key, 1, window_seconds)
         shared.set(ends_key, time.time() + window_seconds, window_seconds)
