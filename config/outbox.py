@@ -74,6 +74,11 @@ def _available(now: Any) -> Q:
     return Q(sent_at__isnull=True) & (Q(leased_until__isnull=True) | Q(leased_until__lt=now))
 
 
+def _in_process() -> bool:
+    """No broker: Celery runs tasks in this process (development, tests)."""
+    return bool(current_app.conf.task_always_eager)
+
+
 def _publish(row: OutboxTask) -> None:
     task = current_app.tasks[row.task_name]
     task.apply_async(args=row.args, kwargs=row.kwargs, task_id=row.task_id)
@@ -84,7 +89,7 @@ def relay(limit: int = BATCH) -> int:
     if not BROKER_BREAKER.allows():
         BACKLOG.waiting = True
         return 0
-    eager = bool(current_app.conf.task_always_eager)
+    eager = _in_process()
     sent = 0
     try:
         now = timezone.now()
