@@ -57,10 +57,9 @@ def test_a_task_is_written_in_the_transaction_and_sent_after_commit(
     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     broker = BrokerUp(monkeypatch)
-    with django_capture_on_commit_callbacks(execute=True):
-        with transaction.atomic():
-            row = outbox.send_after_commit(ping, "hello")
-            assert broker.sent == []  # nothing before the commit
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        row = outbox.send_after_commit(ping, "hello")
+        assert broker.sent == []  # nothing before the commit
     row.refresh_from_db()
     assert broker.sent == [row.task_id] and row.sent_at is not None and row.attempts == 1
 
