@@ -123,14 +123,15 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
                 self._remember(dirty())
             return default
         try:
+            if self.breaker.is_down:
+                self._forget_stale()  # before anything is read: no stale value is served
             result = call()
         except REDIS_DOWN_ERRORS as exc:
             self.breaker.failed(exc)
             if dirty is not None:
                 self._remember(dirty())
             return default
-        if self.breaker.succeeded():
-            self._forget_stale()
+        self.breaker.succeeded()
         return result
 
     def _remember(self, raw_keys: list[str]) -> None:
@@ -141,15 +142,16 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
             self._dirty.update(raw_keys[: max(room, 0)])
 
     def _forget_stale(self) -> None:
+        """Delete the keys whose writes failed (raises, keeping them, if Redis is still down)."""
         with self._dirty_lock:
             keys, self._dirty = list(self._dirty), set()
         if not keys:
             return
         try:
             self._cache.get_client(write=True).delete(*keys)
-        except REDIS_DOWN_ERRORS as exc:
-            self.breaker.failed(exc)
+        except REDIS_DOWN_ERRORS:
             self._remember(keys)
+            raise
 
     def _raw(self, key: Any, version: int | None) -> list[str]:
         return [self.make_and_validate_key(key, version=version)]
@@ -157,12 +159,13 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
     def ping(self) -> bool:
         """Ask Redis directly (health checks): True when it answers; moves the breaker."""
         try:
+            if self.breaker.is_down:
+                self._forget_stale()
             self._cache.get_client(write=True).ping()
         except REDIS_DOWN_ERRORS as exc:
             self.breaker.failed(exc)
             return False
-        if self.breaker.succeeded():
-            self._forget_stale()
+        self.breaker.succeeded()
         return True
 
     def count(self, key: str, window_seconds: int) -> tuple[int, float] | None:

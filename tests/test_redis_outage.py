@@ -82,7 +82,11 @@ def test_issue_18_a_redis_outage_mid_event_loses_nothing_and_sends_nothing_twice
     assert staff.post(f"/api/events/{slug}/rounds/1/publish/", {}).status_code == 200
     assert BANNER not in staff.get("/").content.decode()
     work_off(server)
-    first, second = Match.objects.filter(round__number=1).order_by("table")
+    # The fourth player signs in only during the outage: their match is reported then.
+    late = regs[3].pk
+    second, first = sorted(
+        Match.objects.filter(round__number=1), key=lambda m: late not in (m.a_id, m.b_id)
+    )
     report_and_confirm(players, first)
     work_off(server)
     assert not OutboxTask.objects.filter(sent_at__isnull=True).exists()
@@ -151,3 +155,30 @@ def test_pages_and_sessions_need_no_redis_from_the_start(site_on_own_redis: OwnR
     out = APIClient()
     answer = out.post("/accounts/login/", {"username": user.username, "password": "wrong"})
     assert answer.status_code == 200 and "_auth_user_id" not in out.session
+
+
+def test_a_session_logged_out_while_redis_hangs_is_not_revived_when_it_answers_again(
+    site_on_own_redis: OwnRedis,
+) -> None:
+    """Redis frozen (not refusing: every call times out), not restarted: it still holds the
+    session copy the logout could not delete. The first call once it answers deletes every key
+    whose write failed, before reading anything, so the old cookie stays logged out."""
+    import signal
+
+    server = site_on_own_redis
+    user = UserFactory()
+    client = signed_in(user.username)
+    cookie = client.cookies["sessionid"].value
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        assert client.post("/accounts/logout/").status_code == 302
+        assert CACHE_BREAKER.is_down
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+    assert server.client().keys("*session*")  # the stale copy is still in Redis
+    time.sleep(CACHE_BREAKER.cooldown + 0.1)
+    replay = APIClient()
+    replay.cookies["sessionid"] = cookie
+    assert replay.get("/api/me/").status_code in (401, 403)
+    assert not server.client().keys("*session*")
+    assert not CACHE_BREAKER.is_down
