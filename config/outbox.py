@@ -40,6 +40,8 @@ logger = logging.getLogger(__name__)
 
 LEASE = timedelta(minutes=5)
 BATCH = 200
+# A request relays at most this many after its response: the rest on the following requests.
+REQUEST_BATCH = 50
 KEEP_SENT = timedelta(days=7)
 RELAY_EVERY_SECONDS = 30.0
 BROKER_DOWN_ERRORS: tuple[type[BaseException], ...] = (
@@ -163,7 +165,7 @@ class OutboxRelayMiddleware:
         response: HttpResponse = self.get_response(request)
         if BACKLOG.waiting and BACKLOG.lock.acquire(blocking=False):
             try:
-                relay()
+                relay(limit=REQUEST_BATCH)
             finally:
                 BACKLOG.lock.release()
         return response
