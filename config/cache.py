@@ -95,6 +95,28 @@ class CircuitBreaker:
             self._down, self._next_try = False, 0.0
 
 
+class _FailedWrites:
+    """Keys whose writes failed, for the whole process (Django makes a cache object per
+    thread; a logout in one thread must not be revived in another)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys: set[str] = set()
+
+    def add(self, raw_keys: list[str]) -> None:
+        with self._lock:
+            room = MAX_DIRTY_KEYS - len(self._keys)
+            if room < len(raw_keys):
+                logger.warning("cache: too many writes failed during the outage to replay all")
+            self._keys.update(raw_keys[: max(room, 0)])
+
+    def take(self) -> list[str]:
+        with self._lock:
+            keys, self._keys = list(self._keys), set()
+        return keys
+
+
+_FAILED_WRITES = _FailedWrites()
 CACHE_BREAKER = CircuitBreaker("Redis (cache)")
 BROKER_BREAKER = CircuitBreaker("The Celery broker")
 
@@ -110,8 +132,6 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
         options.setdefault("socket_connect_timeout", 1.0)
         options.setdefault("socket_timeout", 1.0)
         super().__init__(server, {**params, "OPTIONS": options})
-        self._dirty: set[str] = set()
-        self._dirty_lock = threading.Lock()
 
     # --- the guard -----------------------------------------------------------------------
 
@@ -135,16 +155,11 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
         return result
 
     def _remember(self, raw_keys: list[str]) -> None:
-        with self._dirty_lock:
-            room = MAX_DIRTY_KEYS - len(self._dirty)
-            if room < len(raw_keys):
-                logger.warning("cache: too many writes failed during the outage to replay all")
-            self._dirty.update(raw_keys[: max(room, 0)])
+        _FAILED_WRITES.add(raw_keys)
 
     def _forget_stale(self) -> None:
         """Delete the keys whose writes failed (raises, keeping them, if Redis is still down)."""
-        with self._dirty_lock:
-            keys, self._dirty = list(self._dirty), set()
+        keys = _FAILED_WRITES.take()
         if not keys:
             return
         try:

@@ -223,7 +223,7 @@ def site_on_own_redis(own_redis: OwnRedis):  # type: ignore[no-untyped-def]
     from django.test import override_settings
 
     from config import outbox
-    from config.cache import BROKER_BREAKER, CACHE_BREAKER
+    from config.cache import _FAILED_WRITES, BROKER_BREAKER, CACHE_BREAKER
     from config.celery import app
     from config.throttling import LOCAL_COUNTERS
 
@@ -245,6 +245,7 @@ def site_on_own_redis(own_redis: OwnRedis):  # type: ignore[no-untyped-def]
         for breaker in (CACHE_BREAKER, BROKER_BREAKER):
             breaker.reset()
         LOCAL_COUNTERS.clear()
+        _FAILED_WRITES.take()
         outbox.BACKLOG.waiting = False
 
     cooldowns = (CACHE_BREAKER.cooldown, BROKER_BREAKER.cooldown)
