@@ -99,6 +99,7 @@ def test_docker_compose_names_the_services_with_health_checks() -> None:
     for name in ("postgres", "redis", "web", "worker", "beat"):
         assert "healthcheck" in services[name], name
     assert "migrate" in services["web"]["command"] and "gunicorn" in services["web"]["command"]
+    assert "--appendonly yes" in services["redis"]["command"]  # queued tasks survive a restart
     assert (REPO / ".env.example").is_file()
 
 
