@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from accounts.lockout import lockout_seconds_left
 from accounts.models import User
-from config.throttling import TokenThrottle
+from config.throttling import LoginFailureThrottle, TokenThrottle
 
 
 class MeOutput(serializers.ModelSerializer):
@@ -61,14 +61,27 @@ class TokenView(ObtainAuthToken):
     """Exchange a username and password for an API token (send it as `Authorization: Token …`).
 
     Limited per address (the `token` rate); after 10 failed logins for one username from one
-    address, that pair is locked for 15 minutes, the right password included (429)."""
+    address, that pair is locked for 15 minutes, the right password included (429); an
+    address with too many failed logins whatever the usernames (the `login_failures` rate,
+    shared with the login page) is refused too (429)."""
 
     throttle_classes = [TokenThrottle]
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        failures = LoginFailureThrottle()
+        wait = failures.refused_for(request)
+        if wait is not None:
+            raise exceptions.Throttled(
+                wait=wait,
+                detail=_(
+                    "Too many failed logins from your address: logins are paused, even with "
+                    "the right password."
+                ),
+            )
         try:
             return super().post(request, *args, **kwargs)
         except exceptions.ValidationError:
+            failures.failed(request)
             # django-axes marks the request it was given (this DRF request) when it refuses.
             if getattr(request, "axes_locked_out", False):
                 data = request.data if hasattr(request.data, "get") else {}

@@ -14,16 +14,46 @@ from accounts.forms import ProfileForm, SignUpForm
 from accounts.lockout import too_many_requests
 from config.pages import next_or
 from config.throttling import (
+    LoginFailureThrottle,
     PasswordResetAddressThrottle,
     PasswordResetEmailThrottle,
+    SignupThrottle,
     page_wait,
 )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, refused (429) for an address with too many failed logins, whatever
+    the usernames (config.throttling.LoginFailureThrottle); django-axes separately locks one
+    username at one address."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = LoginFailureThrottle().refused_for(request)
+        if wait is not None:
+            reason = _(
+                "Too many failed logins from your connection: logins are paused, even with "
+                "the right password."
+            )
+            return too_many_requests(request, wait, reason, reset_link=True)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        if form.data.get("username") and form.data.get("password"):
+            LoginFailureThrottle().failed(self.request)
+        return super().form_invalid(form)
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST":
+        wait = page_wait(request, SignupThrottle())
+        if wait is not None:
+            reason = _("Too many accounts created from your connection: no account was created.")
+            return too_many_requests(request, wait, reason)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

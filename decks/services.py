@@ -262,9 +262,10 @@ def card_import_start(
             {"name": name, "data": base64.b64encode(data).decode("ascii")} for name, data in files
         ],
     )
+    from config.outbox import send_after_commit
     from decks.tasks import run_card_import
 
-    transaction.on_commit(lambda: run_card_import.delay(card_import.pk))
+    send_after_commit(run_card_import, card_import.pk)
     return card_import
 
 

@@ -353,9 +353,10 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
             and len(pairable_registrations(tournament)) > PAIR_IN_TASK_ABOVE
         )
     if in_task:
+        from config.outbox import send_after_commit
         from matches.tasks import pair_round_task
 
-        pair_round_task.delay(round_.pk)
+        send_after_commit(pair_round_task, round_.pk)
     else:
         round_pairing_run(round_id=round_.pk)
     round_.refresh_from_db()

@@ -38,6 +38,34 @@ class DeliveryStatus(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
+class SentVia(models.TextChoices):
+    """Where a sent message went: only ``smtp`` and ``webhook`` reached anybody."""
+
+    SMTP = "smtp", _("E-mailed through the mail server")
+    CONSOLE = "console", _("Printed to the server console (no mail server configured)")
+    FILE = "file", _("Written to a file on the server (no mail server configured)")
+    MEMORY = "memory", _("Kept in the server's memory (no mail server configured)")
+    DISCARDED = "discarded", _("Discarded (no mail server configured)")
+    OTHER_EMAIL = "email", _("Handed to the site's e-mail backend")
+    WEBHOOK = "webhook", _("Posted to the webhook")
+
+
+# Django's e-mail backends that send nothing to anybody, by module.
+_EMAIL_BACKENDS = {
+    "django.core.mail.backends.smtp": SentVia.SMTP,
+    "django.core.mail.backends.console": SentVia.CONSOLE,
+    "django.core.mail.backends.filebased": SentVia.FILE,
+    "django.core.mail.backends.locmem": SentVia.MEMORY,
+    "django.core.mail.backends.dummy": SentVia.DISCARDED,
+}
+
+
+def email_sent_via(backend_path: str) -> SentVia:
+    """Where the e-mail backend ``backend_path`` (EMAIL_BACKEND) puts a message."""
+    module = backend_path.rsplit(".", 1)[0]
+    return _EMAIL_BACKENDS.get(module, SentVia.OTHER_EMAIL)
+
+
 DEFAULT_EMAIL_KINDS = [k.value for k in Kind]
 DEFAULT_WEBHOOK_KINDS = [Kind.PAIRINGS_PUBLISHED.value]
 
@@ -113,6 +141,8 @@ class Delivery(models.Model):
     # When a failed delivery is tried again; null when it will not be.
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Where it went when sent: a message "sent" to the console reached nobody.
+    sent_via = models.CharField(max_length=10, choices=SentVia.choices, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -77,7 +77,17 @@ class DeliveryOutput(serializers.ModelSerializer):
             "last_attempt_at",
             "next_attempt_at",
             "sent_at",
+            "sent_via",
+            "sent_via_text",
         ]
+
+    sent_via_text = serializers.SerializerMethodField(
+        help_text="Where a sent message went, in words (e-mails printed to the console "
+        "reached nobody)."
+    )
+
+    def get_sent_via_text(self, obj: Delivery) -> str:
+        return str(obj.get_sent_via_display()) if obj.sent_via else ""
 
     def get_recipient(self, obj: Delivery) -> str | None:
         return obj.recipient.public_name if obj.recipient is not None else None

@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 
 from accounts.names import unsafe_characters
 from config.errors import ServiceError
+from config.outbox import send_after_commit
 from matches.models import CallKind, Match, MatchStatus, Round, Ruling
 from notifications import selectors
 from notifications.models import (
@@ -55,6 +56,8 @@ from notifications.models import (
     DeliveryStatus,
     Kind,
     NotificationSettings,
+    SentVia,
+    email_sent_via,
 )
 from tournaments import permissions
 from tournaments.locks import for_update
@@ -291,7 +294,10 @@ def _queue(
     if not rows:
         return 0
     _insert(rows)
-    transaction.on_commit(lambda: _dispatch_after_commit(tournament.pk, source), robust=True)
+    from notifications import tasks
+
+    # In this savepoint: the task is sent after commit, or later if the broker is down.
+    send_after_commit(tasks.dispatch_task, tournament.pk, source)
     return len(rows)
 
 
@@ -309,6 +315,7 @@ _COLUMNS = (
     "attempts",
     "error",
     "created_at",
+    "sent_via",
 )
 
 
@@ -358,17 +365,11 @@ def _insert(rows: list[tuple[Any, ...]]) -> None:
             params: list[Any] = []
             for row in chunk:
                 payload = ops.adapt_json_value(row[-1], DjangoJSONEncoder)
-                params.extend((*row[:-1], payload, pending, 0, "", now))
+                params.extend((*row[:-1], payload, pending, 0, "", now, ""))
             cursor.execute(
                 f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(chunk))} {conflict}",
                 params,
             )
-
-
-def _dispatch_after_commit(tournament_id: int, source: str) -> None:
-    from notifications import tasks
-
-    tasks.dispatch_task.delay(tournament_id, source)
 
 
 def _safely(what: str, queue: Callable[[], int]) -> int:
@@ -830,8 +831,16 @@ def deliver(delivery_id: int) -> tuple[str, int | None]:
             failure.message,
         )
         return DeliveryStatus.FAILED, wait
-    mine.update(status=DeliveryStatus.SENT, sent_at=timezone.now(), error="")
+    mine.update(
+        status=DeliveryStatus.SENT, sent_at=timezone.now(), error="", sent_via=_sent_via(delivery)
+    )
     return DeliveryStatus.SENT, None
+
+
+def _sent_via(delivery: Delivery) -> str:
+    if delivery.channel == Channel.WEBHOOK:
+        return SentVia.WEBHOOK
+    return email_sent_via(settings.EMAIL_BACKEND)
 
 
 def sweep(now: datetime | None = None, limit: int = 1000) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,3 +135,132 @@ def open_page(chromium, live_server):  # type: ignore[no-untyped-def]
         return context.new_page()
 
     return opener
+
+
+# --- a Redis of the test's own (the outage tests stop and restart it) ------------------------
+
+
+class OwnRedis:
+    """A redis-server on a free local port, started and stopped by the test (never the
+    shared server: stopping that would stop everyone's)."""
+
+    def __init__(self, binary: str, directory: Path) -> None:
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.binary = binary
+        self.directory = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Any = None
+
+    def start(self) -> None:
+        import subprocess
+        import time
+
+        import redis
+
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Kill it, as a crash would (no shutdown, nothing saved)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def client(self) -> Any:
+        import redis
+
+        return redis.Redis.from_url(self.url)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path):  # type: ignore[no-untyped-def]
+    import shutil
+
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.path.exists(binary):
+        missing_service("needs the redis-server binary (apt-get install redis-server)")
+    server = OwnRedis(binary, tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def site_on_own_redis(own_redis: OwnRedis):  # type: ignore[no-untyped-def]
+    """The site's cache and Celery broker on ``own_redis``, with real (not eager) task sends,
+    as in production; the circuit breakers fresh and quick to retry."""
+    from django.test import override_settings
+
+    from config import outbox
+    from config.cache import _FAILED_WRITES, BROKER_BREAKER, CACHE_BREAKER
+    from config.celery import app
+    from config.throttling import LOCAL_COUNTERS
+
+    caches = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": own_redis.url,
+            "KEY_PREFIX": f"outage-{os.getpid()}",
+        }
+    }
+    before = {
+        "CELERY_BROKER_URL": app.conf.broker_url,
+        "CELERY_TASK_ALWAYS_EAGER": app.conf.task_always_eager,
+    }
+
+    def fresh() -> None:
+        app._pool = None
+        app.amqp._producer_pool = None
+        for breaker in (CACHE_BREAKER, BROKER_BREAKER):
+            breaker.reset()
+        LOCAL_COUNTERS.clear()
+        _FAILED_WRITES.take()
+        outbox.BACKLOG.waiting = False
+
+    cooldowns = (CACHE_BREAKER.cooldown, BROKER_BREAKER.cooldown)
+    CACHE_BREAKER.cooldown = BROKER_BREAKER.cooldown = 0.2
+    app.conf.update(CELERY_BROKER_URL=own_redis.url, CELERY_TASK_ALWAYS_EAGER=False)
+    fresh()
+    try:
+        with override_settings(
+            CACHES=caches,
+            REDIS_URL=own_redis.url,
+            CELERY_BROKER_URL=own_redis.url,
+            CELERY_TASK_ALWAYS_EAGER=False,
+        ):
+            yield own_redis
+    finally:
+        app.conf.update(before)
+        CACHE_BREAKER.cooldown, BROKER_BREAKER.cooldown = cooldowns
+        fresh()

@@ -99,6 +99,7 @@ def test_docker_compose_names_the_services_with_health_checks() -> None:
     for name in ("postgres", "redis", "web", "worker", "beat"):
         assert "healthcheck" in services[name], name
     assert "migrate" in services["web"]["command"] and "gunicorn" in services["web"]["command"]
+    assert "--appendonly yes" in services["redis"]["command"]  # queued tasks survive a restart
     assert (REPO / ".env.example").is_file()
 
 
@@ -125,7 +126,34 @@ def test_redis_cache_round_trip(require_redis: str) -> None:
 
 @pytest.mark.django_db
 def test_healthz_reports_the_database_reachable(client) -> None:  # type: ignore[no-untyped-def]
-    assert client.get("/healthz").json() == {"status": "ok"}
+    from django.conf import settings
+
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "status": "ok",
+        "database": "ok",
+        "redis": "ok" if settings.REDIS_URL else "not configured",
+        "broker": "in-process",  # the tests run tasks in-process
+        "outbox_waiting": 0,
+    }
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_naming_the_database_only_when_the_database_is_down(
+    client, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from django.db import OperationalError
+
+    from config import views
+
+    def refused() -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(views.connection, "cursor", refused)
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json()["database"] == "down" and answer.json()["status"] == "down"
 
 
 def test_static_files_ship_with_the_project_no_cdn() -> None:

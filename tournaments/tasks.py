@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import transaction
 
 
 @shared_task(name="tournaments.archive_round", acks_late=True)
@@ -17,6 +16,8 @@ def archive_round_task(round_id: int) -> str | None:
 def schedule_round_archive(round_id: int) -> None:
     """After the transaction that finished a round commits, archive the event in a task.
 
-    `robust`: a broker or storage failure is logged and never turns the result that finished
-    the round into an error."""
-    transaction.on_commit(lambda: archive_round_task.delay(round_id), robust=True)
+    Through the outbox (config/outbox.py): a broker that is down delays the archive and
+    never turns the result that finished the round into an error."""
+    from config.outbox import send_after_commit
+
+    send_after_commit(archive_round_task, round_id)

@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: after each response, sends tasks left waiting while the broker was down.
+    "config.outbox.OutboxRelayMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -86,6 +88,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "config.context_processors.service_status",
             ],
         },
     },
@@ -158,18 +161,32 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# A broker that is down fails a send within a couple of seconds (the outbox sends it later:
+# config/outbox.py), instead of Celery's default of retrying the connection for long.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 
+# Redis is a cache, never the only copy: when it is down, reads miss, writes are skipped and a
+# circuit breaker stops asking it for a few seconds at a time (config/cache.py).
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sessions are read on every page load: from the cache, written through to the database.
+# Sessions are read on every page load: from the cache, written through to the database, so
+# signing in and staying signed in work with Redis down.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The judges' queue is one rendered copy shared by every judge of the same events
@@ -210,7 +227,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # Limits (config/throttling.py): anonymous requests per address; signed-in requests per
     # account (well above a judge's tool or the benchmarks' 10 a second); token requests per
-    # address; password-reset e-mails per address and per inbox (accounts/views.py).
+    # address; failed logins per address whatever the username (password spraying: the login
+    # page and the token API; a venue behind one address does not mistype 50 times an hour);
+    # sign-ups per address; password-reset e-mails per address and per inbox.
     "DEFAULT_THROTTLE_CLASSES": [
         "config.throttling.AnonThrottle",
         "config.throttling.UserThrottle",
@@ -219,6 +238,8 @@ REST_FRAMEWORK = {
         "anon": "120/min",
         "user": "1800/min",
         "token": "30/min",
+        "login_failures": "50/hour",
+        "signup": "30/hour",
         "password_reset": "10/hour",
         "password_reset_email": "3/hour",
     },
@@ -321,8 +342,11 @@ LOGGING = {
 }
 
 # Periodic work for celery beat: lone result reports are confirmed once an event's
-# auto-confirm delay has passed after its round ended (off unless the event sets it).
+# auto-confirm delay has passed after its round ended (off unless the event sets it);
+# notifications whose task was lost are sent again; the outbox is relayed (config/outbox.py).
 CELERY_BEAT_SCHEDULE = {
     "auto-confirm-lone-reports": {"task": "matches.auto_confirm", "schedule": 60.0},
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
+    # Tasks the outbox still holds (the broker was down when their change committed).
+    "relay-outbox": {"task": "config.relay_outbox", "schedule": 30.0},
 }

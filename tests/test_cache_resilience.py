@@ -1,0 +1,80 @@
+"""Finding 1: every cache use survives Redis being unreachable (config/cache.py), without a
+Redis at all: the cache points at a port where nothing listens."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+
+from config import shared_copies
+from config.cache import CACHE_BREAKER
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # closed again when the block ends
+
+
+@pytest.fixture
+def dead_redis() -> Iterator[None]:
+    CACHE_BREAKER.reset()
+    caches = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
+        }
+    }
+    with override_settings(CACHES=caches):
+        yield
+    CACHE_BREAKER.reset()
+
+
+def test_every_cache_call_is_a_miss_and_a_dead_redis_costs_one_fast_failure(
+    dead_redis: None,
+) -> None:
+    started = time.monotonic()
+    for _ in range(200):
+        assert cache.get("k", "default") == "default"
+        assert cache.get_many(["a", "b"]) == {}
+        assert cache.has_key("k") is False
+        assert cache.add("k", 1) is False
+        cache.set("k", 1, 30)
+        cache.set_many({"a": 1}, 30)
+        assert cache.touch("k") is False
+        cache.delete("k")
+        cache.delete_many(["a", "b"])
+        assert cache.get_or_set("k", 5) == 5
+        with pytest.raises(ValueError):
+            cache.incr("k")
+    assert time.monotonic() - started < 5  # 2,200 calls: the breaker skips Redis
+    assert CACHE_BREAKER.is_down
+
+
+@pytest.mark.django_db
+def test_shared_page_copies_render_fresh_while_redis_is_down(dead_redis: None) -> None:
+    renders = []
+
+    def render() -> dict[str, str]:
+        renders.append(1)
+        return {"html": f"copy {len(renders)}"}
+
+    shared_copies.changed("queue", 1, actor_id=7)
+    arguments = {"key": "q", "kind": "queue", "object_ids": [1], "user_id": 7}
+    first = shared_copies.shared_copy(**arguments, render=render, grace=0, ttl=10)
+    second = shared_copies.shared_copy(**arguments, render=render, grace=0, ttl=10)
+    assert (first["html"], second["html"]) == ("copy 1", "copy 2")
+
+
+@pytest.mark.django_db
+def test_the_banner_says_notifications_are_delayed_only_while_redis_is_down(
+    client, dead_redis: None
+) -> None:  # type: ignore[no-untyped-def]
+    assert "Notifications are delayed" not in client.get("/").content.decode()
+    cache.get("anything")  # this process finds Redis down
+    assert "Notifications are delayed" in client.get("/").content.decode()
