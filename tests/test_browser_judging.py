@@ -166,8 +166,8 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     expect(actions).to_have_count(0)
     record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
     assert record["mode"] == "substitution" and record["honors"] == "A"
-    assert record["setup"]["A"]["battles"][0] == "alpha-1"
-    assert record["setup"]["B"]["bench"] == [f"bravo-bench-{i}" for i in range(1, 5)]
+    assert record["setup"]["A"]["battles"][0] == "A:alpha-1"
+    assert record["setup"]["B"]["bench"] == [f"B:bravo-bench-{i}" for i in range(1, 5)]
 
     # 5. Three battles, choosing among the legal actions the page offers.
     steps = [
@@ -175,14 +175,14 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
         ("B passes", None, "B passes"),  # ...A's 120 beats B's 100
         ("A passes", None, "A passes"),  # battle 2: A keeps honors
         (
-            "B substitutes Bravo Reserve 1 (bravo-bench-1)",
+            "B substitutes Bravo Reserve 1 (B:bravo-bench-1)",
             "Bravo Recruit 1",
-            "B substitutes Bravo Reserve 1 (bravo-bench-1), draws Bravo Recruit 1 (bravo-deck-1)",
+            "B substitutes Bravo Reserve 1 (B:bravo-bench-1), draws Bravo Recruit 1 (B:bravo-deck-1)",
         ),  # ...B's 160 wins: B has honors in battle 3
         (
-            "B substitutes Bravo Reserve 2 (bravo-bench-2)",
+            "B substitutes Bravo Reserve 2 (B:bravo-bench-2)",
             "bravo-deck-2",
-            "B substitutes Bravo Reserve 2 (bravo-bench-2), draws Bravo Recruit 2 (bravo-deck-2)",
+            "B substitutes Bravo Reserve 2 (B:bravo-bench-2), draws Bravo Recruit 2 (B:bravo-deck-2)",
         ),  # battle 3: B substitutes first
     ]
     for n, (option, drawn, done) in enumerate(steps, start=1):
@@ -212,7 +212,7 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     record = json.loads(box.input_value())
     assert len(record["actions"]) == 5
     record["actions"].append(
-        {"player": "B", "do": "substitute", "card": "bravo-bench-3", "draw": None}
+        {"player": "B", "do": "substitute", "card": "B:bravo-bench-3", "draw": None}
     )
     box.fill(json.dumps(record, indent=1))
     desk.get_by_role("button", name="Replay the record").click()
@@ -221,14 +221,16 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     expect(illegal.get_by_role("heading", name="Illegal action 5")).to_be_visible()
     expect(illegal.locator("mark.adj-rule")).to_have_text("CR 4.2.2")
     expect(illegal.locator("code")).to_have_text("substitution_already_used")
-    expect(illegal).to_contain_text("B substitutes Bravo Reserve 3 (bravo-bench-3), draws nothing")
+    expect(illegal).to_contain_text(
+        "B substitutes Bravo Reserve 3 (B:bravo-bench-3), draws nothing"
+    )
     expect(illegal).to_contain_text(
         "B has already substituted in battle 3: each player may substitute only once per battle."
     )
     expect(actions).to_have_count(6)
     expect(desk.locator("ol.adj-actions > li.adj-illegal-action")).to_have_text(
         re.compile(
-            r"^B substitutes Bravo Reserve 3 \(bravo-bench-3\), draws nothing\s+—\s+CR 4\.2\.2$"
+            r"^B substitutes Bravo Reserve 3 \(B:bravo-bench-3\), draws nothing\s+—\s+CR 4\.2\.2$"
         )
     )
     expect(builder).to_have_count(0)  # nothing is appended after an illegal action

@@ -243,14 +243,16 @@ def test_a_setup_starts_a_record_from_the_catalog(
     record = json.loads(response.context["record_text"])
     assert record["mode"] == "substitution" and record["honors"] == "B"
     assert len(record["setup"]["A"]["battles"]) == 7 and len(record["setup"]["B"]["bench"]) == 4
-    # the same card twice gets a second id
-    assert "x:0#2" in record["cards"]
-    assert record["cards"]["x:1"] == {
+    # each player's copy is its own card; B naming the card A holds is B's copy
+    assert record["setup"]["A"]["battles"][0] == "A:x:0"
+    assert record["setup"]["B"]["bench"][3] == "B:x:0"
+    assert record["cards"]["A:x:1"] == {
         "kind": "hero",
         "name": "Hero 1",
         "variant": "Base",
         "power": 101,
         "weapon": "Fire",
+        "ref": "x:1",
     }
     options = response.context["analysis"]["options"]
     assert {o["player"] for o in options} == {"B"}
