@@ -202,3 +202,52 @@ def test_boba_actions_name_the_acting_players_copy_of_a_catalog_card(
     record = json.loads(again.context["record_text"])
     assert record["actions"][-1]["draw"] == f"B:{ids[11]}"
     assert again.context["analysis"]["error"] is None
+
+
+def _bos_lists(scene: dict[str, Any]) -> None:
+    """Both players register the demo list (red); B plays Kiln Mystic instead of Ash Warden.
+    Both lists hold Coal Golem, whose summoning condition names Ash Warden."""
+    from engine.bos.demo_catalog import SAMPLE_DECKLIST
+
+    deck_services.demo_catalog_load(game="bos")
+    match = scene["match"]
+    deck_services.decklist_submit(
+        actor=scene["organiser"], registration=match.a, source=SAMPLE_DECKLIST
+    )
+    deck_services.decklist_submit(
+        actor=scene["organiser"],
+        registration=match.b,
+        source=SAMPLE_DECKLIST.replace("1 Ash Warden", "1 Kiln Mystic"),
+    )
+
+
+def test_bos_record_from_two_lists_sharing_cards_keeps_each_players_summoning_condition() -> None:
+    scene = _call_scene(game="bos", mode="competitive", format_key="competitive")
+    _bos_lists(scene)
+    url = f"/judge/calls/{scene['call'].pk}/adjudicate/"
+    client = _client(scene["judge"])
+    response = client.post(url, {"op": "skeleton", "first": "A", "A_ether": "0", "B_ether": "1"})
+    assert response.status_code == 200, [str(e) for e in response.context["errors"]]
+    record = json.loads(response.context["record_text"])
+    cards, decks = record["cards"], record["decks"]
+    for p in "AB":
+        ids = [*decks[p]["wizards"], decks[p]["boss"], *decks[p]["castle"], *decks[p]["spellbook"]]
+        assert all(i.startswith(f"{p}:") and i in cards for i in ids)
+    golem_a = next(c for c in decks["A"]["castle"] if cards[c]["name"] == "Coal Golem")
+    golem_b = next(c for c in decks["B"]["castle"] if cards[c]["name"] == "Coal Golem")
+    assert golem_a != golem_b and cards[golem_a]["ref"] == cards[golem_b]["ref"]
+    warden = next(w for w in decks["A"]["wizards"] if cards[w]["name"] == "Ash Warden")
+    assert cards[golem_a]["summoning_condition"] == {"wizard": warden}
+    # A conducts Coal Golem with a red wizard who is not Ash Warden: illegal (BOS: Summoning
+    # Phase); with Ash Warden: legal. B, without Ash Warden, has it by colour.
+    other = next(i for i, w in enumerate(decks["A"]["wizards"]) if w != warden)
+    for column, legal in ((other, False), (decks["A"]["wizards"].index(warden), True)):
+        record["actions"] = [
+            {"type": "start_turn", "player": "A"},
+            {"type": "summon", "player": "A", "wizard": column, "card": golem_a},
+        ]
+        replayed = client.post(url, {"op": "replay", "record": json.dumps(record)})
+        analysis = replayed.context["analysis"]
+        assert analysis.get("malformed") is None
+        assert (analysis["error"] is None) is legal, analysis["error"]
+    assert cards[golem_b]["summoning_condition"] == {"colour": "red"}
