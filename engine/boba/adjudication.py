@@ -26,7 +26,7 @@ from engine.adjudication import (
     replay_analysis,
     replay_steps,
 )
-from engine.errors import RecordError
+from engine.errors import MAX_RECORD_DEPTH, RecordError, json_problem
 from engine.games import AdjudicationInput, CardPool, CatalogCard
 
 from .actions import action_from_json
@@ -284,8 +284,19 @@ class _Page(AdjudicationPage):
             if choices:
                 try:
                     action["choices"] = json.loads(choices)
+                except RecursionError:
+                    raise InputError(
+                        f"{prefix}choices",
+                        self._("is nested more than %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH},
+                    ) from None
                 except ValueError:
                     action["choices"] = choices  # a bare value answers whatever the play asks
+                if json_problem(action["choices"]) is not None:
+                    raise InputError(
+                        f"{prefix}choices",
+                        self._("no NUL character, no nesting %(n)d levels deep.")
+                        % {"n": MAX_RECORD_DEPTH},
+                    )
             rnd = [r.strip() for r in post.get(f"{prefix}random", "").split(",") if r.strip()]
             if rnd:
                 action["random"] = [int(r) if r.isdigit() else r.lower() for r in rnd]

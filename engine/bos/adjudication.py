@@ -29,6 +29,7 @@ from engine.adjudication import (
     replay_analysis,
     replay_steps,
 )
+from engine.errors import MAX_RECORD_DEPTH, json_problem
 from engine.games import N_, Text
 
 from .cards import normalize_name
@@ -526,8 +527,13 @@ class _Page(AdjudicationPage):
     def _json(self, text: str, field: str, kind: type) -> Any:
         try:
             value = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InputError(field, self._("is not valid JSON.")) from None
+        if json_problem(value) is not None:
+            raise InputError(
+                field,
+                self._("no NUL character, no nesting %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH},
+            )
         if not isinstance(value, kind):
             raise InputError(
                 field,
