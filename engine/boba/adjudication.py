@@ -309,6 +309,18 @@ class _Page(AdjudicationPage):
         return action
 
     def pick(self, options: list[dict[str, Any]], key: str, field: str) -> dict[str, Any]:
+        """The option chosen: by its key; when the form also sends the action the judge saw
+        (``expect_<field's input>``: an entry made offline and replayed later, when the keys
+        may stand for other actions), the option with that action, wherever it is now."""
+        post = self.post or {}
+        expected = post.get(f"expect_{field}_key" if field == "action" else f"expect_{field}")
+        if expected:
+            for option in options:
+                if option_json(option) == expected:
+                    return option
+            raise InputError(
+                field, self._("the action entered is not one of the legal actions at this point.")
+            )
         for option in options:
             if option["key"] == key:
                 return option
@@ -467,8 +479,16 @@ def analyse(data: Mapping[str, Any], step: int | None) -> dict[str, Any]:
         final=board(record, rep.state) if rep.state is not None else None,
     )
     if rep.error is None and rep.state is not None and not rep.state.is_terminal():
-        out["options"] = legal_options(record, rep.state)
+        out["options"] = [
+            {**o, "action_json": option_json(o)} for o in legal_options(record, rep.state)
+        ]
     return out
+
+
+def option_json(option: Mapping[str, Any]) -> str:
+    """A legal option's action as one canonical JSON text (the page sends it back with an
+    entry made offline, to find the same action when it is replayed)."""
+    return json.dumps(option["action"], sort_keys=True, separators=(",", ":"))
 
 
 def whatif_options(rep: Replay, k: int) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from tests.matches.conftest import running_event
 pytestmark = pytest.mark.django_db
 
 SHARED_HEROES = 7  # of the eleven heroes each setup names
+PLAYS = 6  # both lists' Plays: four in the opening hands, two to draw
 
 
 def _client(user: Any) -> Client:
@@ -42,7 +43,7 @@ def _call_scene(**fields: Any) -> dict[str, Any]:
 
 
 def real_overlapping_lists(shared_data: Path) -> tuple[list[dict[str, Any]], list[str], str, str]:
-    """Fifteen real heroes (one printing each, distinct names) and four real Plays of the
+    """Fifteen real heroes (one printing each, distinct names) and six real Plays of the
     engine's library; list A holds heroes 0-10, list B heroes 4-14 (seven shared) and both
     the same Plays. Returns (the hero rows, the play names, list A's text, list B's text)."""
     from engine.boba.play_library import lookup_play
@@ -57,7 +58,7 @@ def real_overlapping_lists(shared_data: Path) -> tuple[list[dict[str, Any]], lis
         if len(heroes) == 15:
             break
     plays = json.loads((shared_data / "boba" / "plays.json").read_text())
-    play_names = [p["name"] for p in plays if lookup_play(p["name"]) is not None][:4]
+    play_names = [p["name"] for p in plays if lookup_play(p["name"]) is not None][:PLAYS]
 
     def text(chosen: list[dict[str, Any]]) -> str:
         lines = ["Heroes"] + [f"1 {h['Name']} ({h['Weapon']} {h['Power']})" for h in chosen]
@@ -106,7 +107,7 @@ def test_boba_setup_from_two_real_lists_sharing_heroes_gives_each_player_their_o
     ids_a, ids_b = _hero_ids(version_a.data), _hero_ids(version_b.data)
     shared = set(ids_a) & set(ids_b)
     assert len(ids_a) == len(ids_b) == 11 and len(shared) == SHARED_HEROES
-    hand = [str(p["id"]) for p in version_a.data["playbook"]]
+    hand = [str(p["id"]) for p in version_a.data["playbook"]][:4]
     # B's lineup starts with the heroes A has too, in A's order: battle 1 is the same card
     order_b = [i for i in ids_a if i in shared] + [i for i in ids_b if i not in shared]
     post: dict[str, str] = {"op": "setup", "mode": "playmaker", "honors": "A"}
