@@ -426,3 +426,52 @@ def test_a_judge_builds_a_playmaker_record_from_two_overlapping_lists_in_the_pag
     expect(desk.locator("[data-adj-offline]")).to_contain_text("This browser kept a draft")
     expect(actions).to_have_count(6)
     expect(verdict).to_have_text(re.compile(r"^Verdict: illegal at action 5 "))
+
+
+def test_a_bos_record_from_two_lists_sharing_every_card_is_built_in_the_page(
+    live_server: Any, open_page: Callable[..., Any]
+) -> None:
+    """BOS's page through the same script: the record started from both registered lists
+    (the same demo list: every card shared), one-tap actions added without a page load, the
+    board after the last action beside the builder."""
+    from playwright.sync_api import expect
+
+    from tests.factories import bos_event, register_decklist
+
+    organiser = OrganiserFactory()
+    event = bos_event(status=EventStatus.RUNNING.value, organisers=[organiser])
+    judge = UserFactory(username="jo", display_name="Jo Judge")
+    event.judges.add(judge)
+    for name in NAMES[:2]:
+        reg = RegistrationFactory(
+            tournament=event,
+            player=UserFactory(username=name.split()[0].lower(), display_name=name),
+        )
+        register_decklist(reg)
+    round_ = services.round_publish(
+        actor=organiser, round_=services.round_pair(actor=organiser, tournament=event)
+    )
+    match = round_.matches.filter(b__isnull=False).select_related("a__player").get()
+    call, _ = services.call_open(actor=match.a.player, match=match, question="Can I attack?")
+
+    desk = open_page(judge, DESK)
+    desk.goto(f"{live_server.url}/judge/calls/{call.pk}/adjudicate/")
+    desk.evaluate("() => window.localStorage.clear()")
+    navigations: list[str] = []
+    desk.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame == desk.main_frame else None,
+    )
+    desk.get_by_role("button", name="Start the record", exact=True).click()
+    verdict = desk.locator("[data-adj-verdict]")
+    expect(verdict).to_have_text("Verdict: legal so far (0 actions replayed).")
+    record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
+    assert {c.split(":")[0] for p in "AB" for c in record["decks"][p]["castle"]} == {"A", "B"}
+    board = desk.locator("[data-adj-board-now]")
+    expect(board).to_contain_text("no turn started")
+    desk.get_by_role("button", name="A: Start the turn").click()
+    expect(desk.locator("ol.adj-actions > li")).to_have_count(1)
+    expect(verdict).to_have_text("Verdict: legal so far (1 action replayed).")
+    expect(board).to_contain_text("turn 1, A's turn")
+    expect(desk.get_by_role("button", name="A: End the turn")).to_be_focused()
+    assert navigations == [], navigations

@@ -290,9 +290,14 @@
     return items.length ? items[items.length - 1].textContent.trim() : "";
   }
 
-  function refocus(submitter) {
+  /* After an action is added the judge picks the next one: focus the legal action chosen by
+     default (arrow keys pick another), or the first one-tap button; else where they were. */
+  function refocus(submitter, entry) {
     var target = null;
-    if (submitter && submitter.id) { target = document.getElementById(submitter.id); }
+    if (entry) {
+      target = document.querySelector(".adj-builder input[type=radio]:checked, .adj-builder button[name=quick]");
+    }
+    if (!target && submitter && submitter.id) { target = document.getElementById(submitter.id); }
     if (!target) { target = document.querySelector("#next-heading, [data-adj-verdict]"); }
     if (target) {
       if (!target.hasAttribute("tabindex") && !/^(BUTTON|INPUT|SELECT|TEXTAREA|A)$/.test(target.tagName)) {
@@ -451,7 +456,7 @@
     send(data).then(function (status) {
       keepRecord();
       setNotice("", "");
-      refocus(submitter);
+      refocus(submitter, status === 200 && isEntry(data));
       if (status === 200 && isEntry(data)) {
         announce(text("added", { label: lastAction() }) + " " + verdict());
       } else if (status !== 200) {
