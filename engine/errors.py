@@ -79,15 +79,104 @@ def replay_exit_status(code: str | None, action: int | None) -> int:
     return EXIT_MALFORMED if action is None else EXIT_ILLEGAL
 
 
+# The deepest real record is about a dozen levels (a play's inline effect of nested steps);
+# a pasted record far deeper, or holding NUL characters, is refused before any code walks it
+# (Python's recursion, PostgreSQL's jsonb, which stores no NUL).
+MAX_RECORD_DEPTH = 32
+PATH_SEGMENTS = 6  # a deep path is named by its first segments
+
+
+def _path(parent: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def json_problem(value: Any, max_depth: int = MAX_RECORD_DEPTH) -> tuple[str, str] | None:
+    """(code, path) of the first problem in decoded JSON, without recursion: ``nul`` (a NUL
+    character in a string or key) or ``too_deep`` (arrays and objects nested more than
+    ``max_depth`` levels); the path (``players.A``, ``cards.p1.effect[0]``; "" for the value
+    itself) names where, cut to its first segments. None: no problem."""
+    stack: list[tuple[Any, int, str, int]] = [(value, 1, "", 0)]
+    while stack:
+        item, depth, path, segments = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "nul", path
+            continue
+        if isinstance(item, dict):
+            for key in item:
+                if "\x00" in str(key):
+                    return "nul", path
+            children: Any = item.items()
+        elif isinstance(item, list):
+            children = enumerate(item)
+        else:
+            continue
+        if depth > max_depth:
+            return "too_deep", path
+        for key, child in children:
+            if isinstance(child, dict | list | str):
+                deeper = segments < PATH_SEGMENTS
+                stack.append(
+                    (child, depth + 1, _path(path, key) if deeper else path, segments + deeper)
+                )
+    return None
+
+
+def _nested_deeper(value: Any, max_depth: int) -> bool:
+    """Whether arrays and objects nest more than ``max_depth`` levels: a walk level by level
+    over the containers only, several times quicker than json_problem on a large record."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 1
+    while level:
+        if depth > max_depth:
+            return True
+        below: list[Any] = []
+        for item in level:
+            values = item.values() if isinstance(item, dict) else item
+            below.extend([v for v in values if isinstance(v, dict | list)])
+        level = below
+        depth += 1
+    return False
+
+
+def record_json_problem(
+    text: str | bytes, data: Any, max_depth: int = MAX_RECORD_DEPTH
+) -> tuple[str, str] | None:
+    """json_problem for ``data`` decoded from ``text``, quick on a large record: a NUL in a
+    string or key is written ``\\u0000`` in the text (JSON refuses the raw character there),
+    so only a text holding that, or a record nested too deep, is walked for the path."""
+    escaped_nul = "\\u0000" in text if isinstance(text, str) else b"\\u0000" in text
+    if not escaped_nul and not _nested_deeper(data, max_depth):
+        return None
+    return json_problem(data, max_depth)
+
+
+def record_error(problem: tuple[str, str], max_depth: int = MAX_RECORD_DEPTH) -> RecordError:
+    """The RecordError for a json_problem: the field its path ("record" for the whole)."""
+    code, path = problem
+    if code == "nul":
+        return RecordError(path or "record", "contains a NUL character (\\u0000)")
+    return RecordError(path or "record", f"is nested more than {max_depth} levels deep")
+
+
 def decode_record_json(text: str | bytes, max_bytes: int) -> Any:
     """A record file's JSON, decoded: RecordError (field ``record``) when it is larger than
-    ``max_bytes`` or not JSON."""
+    ``max_bytes`` or not JSON; naming the field when it holds a NUL character or is nested
+    more than MAX_RECORD_DEPTH levels deep (record_json_problem)."""
     if len(text) > max_bytes:
         raise RecordError("record", f"is larger than {max_bytes // (1024 * 1024)} MB")
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
+        data = json.loads(text)
+    except RecursionError:
+        raise RecordError("record", f"is nested more than {MAX_RECORD_DEPTH} levels deep") from None
+    except ValueError as exc:
         raise RecordError("record", f"is not valid JSON ({exc})") from None
+    problem = record_json_problem(text, data)
+    if problem is not None:
+        raise record_error(problem)
+    return data
 
 
 @dataclass(frozen=True, slots=True)

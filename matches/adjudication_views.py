@@ -28,6 +28,7 @@ from config.errors import Forbidden, ServiceError
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import Card
+from engine.errors import MAX_RECORD_DEPTH, record_json_problem
 from engine.games import (
     AdjudicationInput,
     AdjudicationInputError,
@@ -89,11 +90,32 @@ def _record_text(request: HttpRequest) -> str:
     return text
 
 
+def posted_record_problem(text: str, data: Any) -> tuple[str, str] | None:
+    """(field, message) when a posted record (``data`` decoded from ``text``) holds a NUL
+    character or is nested more than MAX_RECORD_DEPTH levels deep (neither reaches the
+    engine or the database); None if not."""
+    problem = record_json_problem(text, data, MAX_RECORD_DEPTH)
+    if problem is None:
+        return None
+    code, path = problem
+    field = f"record.{path}" if path else "record"
+    if code == "nul":
+        return field, _("contains a NUL character (\\u0000): remove it.")
+    return field, _("is nested more than %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH}
+
+
 def _decode(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise InputError(
+            "record", _("is nested more than %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH}
+        ) from None
+    except ValueError as exc:
         raise InputError("record", _("is not valid JSON (%(e)s).") % {"e": exc}) from None
+    problem = posted_record_problem(text, data)
+    if problem is not None:
+        raise InputError(*problem)
     if not isinstance(data, dict):
         raise InputError("record", _("must be a JSON object."))
     try:

@@ -36,8 +36,10 @@ from django.views.decorators.http import require_POST
 from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
+from engine.errors import MAX_RECORD_DEPTH
 from engine.games import GamePlugin, get_game
 from matches import selectors, services
+from matches.adjudication_views import posted_record_problem
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallStatus,
@@ -616,13 +618,23 @@ def _record_from(request: HttpRequest) -> Any:
             _("record: at most %(n)d bytes.") % {"n": services.MAX_RECORD_BYTES}, field="record"
         )
     try:
-        return json.loads(text)
+        data = json.loads(text)
+    except RecursionError:
+        raise ServiceError(
+            _("record: nested more than %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH},
+            field="record",
+        ) from None
     except json.JSONDecodeError as exc:
         raise ServiceError(
             _("record: not valid JSON (line %(line)d, column %(col)d: %(msg)s).")
             % {"line": exc.lineno, "col": exc.colno, "msg": exc.msg},
             field="record",
         ) from None
+    problem = posted_record_problem(text, data)
+    if problem is not None:
+        field, message = problem
+        raise ServiceError(f"{field}: {message}", field=field)
+    return data
 
 
 @require_POST

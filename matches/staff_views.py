@@ -562,6 +562,7 @@ def _staff_details(request: HttpRequest, match: Match) -> Any:
     from the per-game inputs. A ValueError says what does not read."""
     import json
 
+    from engine.errors import MAX_RECORD_DEPTH, json_problem
     from matches.views import details_from_post
 
     if request.POST.get("step") == "apply":
@@ -569,9 +570,15 @@ def _staff_details(request: HttpRequest, match: Match) -> Any:
         if not raw:
             return None
         try:
-            return json.loads(raw[:100_000])
-        except ValueError:
+            details = json.loads(raw[:100_000])
+        except (ValueError, RecursionError):
             raise ValueError(_("The game details do not read; enter them again.")) from None
+        if json_problem(details, MAX_RECORD_DEPTH) is not None:  # never from the preview
+            raise ValueError(
+                _("Game details: no NUL characters, no nesting %(n)d levels deep.")
+                % {"n": MAX_RECORD_DEPTH}
+            )
+        return details
     posted = details_from_post(request, match, "a", staff=True)
     if posted is not None and match.game_details is not None:
         from engine.games import get_game

@@ -166,8 +166,8 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     expect(actions).to_have_count(0)
     record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
     assert record["mode"] == "substitution" and record["honors"] == "A"
-    assert record["setup"]["A"]["battles"][0] == "alpha-1"
-    assert record["setup"]["B"]["bench"] == [f"bravo-bench-{i}" for i in range(1, 5)]
+    assert record["setup"]["A"]["battles"][0] == "A:alpha-1"
+    assert record["setup"]["B"]["bench"] == [f"B:bravo-bench-{i}" for i in range(1, 5)]
 
     # 5. Three battles, choosing among the legal actions the page offers.
     steps = [
@@ -175,14 +175,14 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
         ("B passes", None, "B passes"),  # ...A's 120 beats B's 100
         ("A passes", None, "A passes"),  # battle 2: A keeps honors
         (
-            "B substitutes Bravo Reserve 1 (bravo-bench-1)",
+            "B substitutes Bravo Reserve 1 (B:bravo-bench-1)",
             "Bravo Recruit 1",
-            "B substitutes Bravo Reserve 1 (bravo-bench-1), draws Bravo Recruit 1 (bravo-deck-1)",
+            "B substitutes Bravo Reserve 1 (B:bravo-bench-1), draws Bravo Recruit 1 (B:bravo-deck-1)",
         ),  # ...B's 160 wins: B has honors in battle 3
         (
-            "B substitutes Bravo Reserve 2 (bravo-bench-2)",
+            "B substitutes Bravo Reserve 2 (B:bravo-bench-2)",
             "bravo-deck-2",
-            "B substitutes Bravo Reserve 2 (bravo-bench-2), draws Bravo Recruit 2 (bravo-deck-2)",
+            "B substitutes Bravo Reserve 2 (B:bravo-bench-2), draws Bravo Recruit 2 (B:bravo-deck-2)",
         ),  # battle 3: B substitutes first
     ]
     for n, (option, drawn, done) in enumerate(steps, start=1):
@@ -212,7 +212,7 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     record = json.loads(box.input_value())
     assert len(record["actions"]) == 5
     record["actions"].append(
-        {"player": "B", "do": "substitute", "card": "bravo-bench-3", "draw": None}
+        {"player": "B", "do": "substitute", "card": "B:bravo-bench-3", "draw": None}
     )
     box.fill(json.dumps(record, indent=1))
     desk.get_by_role("button", name="Replay the record").click()
@@ -221,14 +221,16 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     expect(illegal.get_by_role("heading", name="Illegal action 5")).to_be_visible()
     expect(illegal.locator("mark.adj-rule")).to_have_text("CR 4.2.2")
     expect(illegal.locator("code")).to_have_text("substitution_already_used")
-    expect(illegal).to_contain_text("B substitutes Bravo Reserve 3 (bravo-bench-3), draws nothing")
+    expect(illegal).to_contain_text(
+        "B substitutes Bravo Reserve 3 (B:bravo-bench-3), draws nothing"
+    )
     expect(illegal).to_contain_text(
         "B has already substituted in battle 3: each player may substitute only once per battle."
     )
     expect(actions).to_have_count(6)
     expect(desk.locator("ol.adj-actions > li.adj-illegal-action")).to_have_text(
         re.compile(
-            r"^B substitutes Bravo Reserve 3 \(bravo-bench-3\), draws nothing\s+—\s+CR 4\.2\.2$"
+            r"^B substitutes Bravo Reserve 3 \(B:bravo-bench-3\), draws nothing\s+—\s+CR 4\.2\.2$"
         )
     )
     expect(builder).to_have_count(0)  # nothing is appended after an illegal action
@@ -291,3 +293,185 @@ def test_a_judge_rules_on_an_illegal_second_substitution_and_the_player_sees_it(
     expect(told).to_contain_text("Rules: CR 4.2.2")
     expect(told).to_contain_text("Result changed")
     expect(phone.locator(".call-status")).to_have_count(0)  # no open call left
+
+
+def test_a_judge_builds_a_playmaker_record_from_two_overlapping_lists_in_the_page(
+    live_server: Any, open_page: Callable[..., Any], shared_data: Any
+) -> None:
+    """Issue 18: the record is built in the page (no page load per action) with the board
+    after the last action beside the builder; both lists share seven real heroes; an action
+    added while the connection is down waits in the browser and is added when it returns;
+    the replay's verdict is shown after every action."""
+    from playwright.sync_api import expect
+
+    from decks import services as deck_services
+    from tests.matches.test_adjudication_shared_cards import (
+        import_real_cards,
+        real_overlapping_lists,
+    )
+
+    organiser = OrganiserFactory()
+    event = TournamentFactory(
+        name="Playmaker Cup",
+        organisers=[organiser],
+        status=EventStatus.RUNNING.value,
+        mode="playmaker",
+        format_key="playmaker",
+    )
+    judge = UserFactory(username="jude", display_name="Jude Judge")
+    event.judges.add(judge)
+    for name in NAMES:
+        RegistrationFactory(
+            tournament=event,
+            player=UserFactory(username=name.split()[0].lower(), display_name=name),
+        )
+    round_ = services.round_publish(
+        actor=organiser, round_=services.round_pair(actor=organiser, tournament=event)
+    )
+    match = round_.matches.filter(b__isnull=False).select_related("a", "b").order_by("table")[0]
+    heroes, plays, text_a, text_b = real_overlapping_lists(shared_data)
+    import_real_cards(shared_data, heroes, plays)
+    lists = {
+        side: deck_services.decklist_submit(actor=organiser, registration=reg, source=text).data
+        for side, reg, text in (("A", match.a, text_a), ("B", match.b, text_b))
+    }
+    call, _ = services.call_open(actor=match.a.player, match=match, question="Battle 2?")
+    ids = {side: [str(h["id"]) for h in data["heroes"]] for side, data in lists.items()}
+    shared = [i for i in ids["A"] if i in ids["B"]]
+    assert len(shared) == 7
+    lineup_b = shared + [i for i in ids["B"] if i not in shared]
+    play_ids = [str(p["id"]) for p in lists["A"]["playbook"]]
+
+    desk = open_page(judge, DESK)
+    desk.goto(f"{live_server.url}/judge/calls/{call.pk}/adjudicate/")
+    desk.evaluate("() => { window.localStorage.clear(); window.stillTheSamePage = true; }")
+    navigations: list[str] = []
+    desk.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame == desk.main_frame else None,
+    )
+
+    # 1. The setup from both lists: B's lineup starts with the seven heroes A has too.
+    expect(desk.get_by_label("Mode")).to_have_value("playmaker")
+    for seat, lineup in (("A", ids["A"]), ("B", lineup_b)):
+        player = desk.get_by_role("group", name=f"Player {seat}")
+        for i in range(1, 8):
+            player.get_by_label(f"Battle {i} hero", exact=True).fill(lineup[i - 1])
+        for i in range(1, 5):
+            player.get_by_label(f"Bench hero {i}", exact=True).fill(lineup[6 + i])
+            player.get_by_label(f"Play in hand {i}", exact=True).fill(play_ids[i - 1])
+    desk.get_by_role("button", name="Start the record from this setup").click()
+    verdict = desk.locator("[data-adj-verdict]")
+    expect(verdict).to_have_text("Verdict: legal so far (0 actions replayed).")
+    record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
+    assert record["setup"]["A"]["battles"][0] == f"A:{shared[0]}"
+    assert record["setup"]["B"]["battles"][0] == f"B:{shared[0]}"
+    board = desk.locator("[data-adj-board-now]")
+    expect(board).to_be_visible()
+    expect(board.locator("p.meta")).to_contain_text("battle 1, substitution phase, honors A")
+
+    # 2. Battle 1: both pass their substitution and their plays; the board follows.
+    builder = desk.locator("section.adj-builder")
+    actions = desk.locator("ol.adj-actions > li")
+    for n, option in enumerate(["A passes", "B passes", "A passes", "B passes"], start=1):
+        builder.get_by_label(option, exact=True).check()
+        builder.get_by_role("button", name="Add this action").click()
+        expect(actions).to_have_count(n)
+        replayed = "1 action" if n == 1 else f"{n} actions"
+        expect(verdict).to_have_text(f"Verdict: legal so far ({replayed} replayed).")
+    expect(board.locator("p.meta")).to_contain_text("After action 4: B passes")
+    expect(board.locator("table.adj-zones tbody tr").first).not_to_contain_text("—")
+
+    # 3. The connection drops: the end-of-battle draw waits in this browser.
+    desk.context.set_offline(True)
+    draw = builder.locator("input[type=radio]").first
+    draw_label = desk.locator(f'label[for="{draw.get_attribute("id")}"]').inner_text()
+    assert draw_label.endswith("draws a play"), draw_label
+    draw.check()
+    builder.get_by_label(re.compile(r"^Card drawn or revealed")).fill(play_ids[4])
+    builder.get_by_role("button", name="Add this action").click()
+    waiting = desk.locator("[data-adj-offline] ol.adj-pending > li")
+    expect(waiting).to_have_count(1)
+    expect(waiting.first).to_contain_text(play_ids[4])
+    expect(actions).to_have_count(4)
+    kept = desk.evaluate(
+        "() => JSON.parse(localStorage.getItem("
+        f"'battledesk.adjudicate.match-{match.pk}')).pending.length"
+    )
+    assert kept == 1
+
+    # 4. The connection returns: the action is added, the board and the verdict follow.
+    desk.context.set_offline(False)
+    desk.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(actions).to_have_count(5)
+    expect(waiting).to_have_count(0)
+    expect(verdict).to_have_text("Verdict: legal so far (5 actions replayed).")
+    expect(actions.last).to_contain_text("draws")
+    record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
+    drawer = record["actions"][-1]["player"]
+    assert record["actions"][-1]["card"] == f"{drawer}:{play_ids[4]}"
+
+    # 5. An illegal action typed into the record: the replay's verdict names it.
+    record["actions"].append({"player": drawer, "do": "pass"})
+    desk.get_by_label(re.compile(r"^Record JSON")).fill(json.dumps(record, indent=1))
+    desk.get_by_role("button", name="Replay the record").click()
+    expect(verdict).to_have_text(re.compile(r"^Verdict: illegal at action 5 \(CR [0-9.]+\)\.$"))
+    expect(desk.locator("section.adj-illegal")).to_be_visible()
+
+    assert navigations == [], navigations  # every step in the page, never a page load
+    assert desk.evaluate("() => window.stillTheSamePage") is True
+
+    # 6. The page opened again (a closed tab, a dead battery): the draft comes back, replayed.
+    desk.reload()
+    expect(desk.locator("[data-adj-offline]")).to_contain_text("This browser kept a draft")
+    expect(actions).to_have_count(6)
+    expect(verdict).to_have_text(re.compile(r"^Verdict: illegal at action 5 "))
+
+
+def test_a_bos_record_from_two_lists_sharing_every_card_is_built_in_the_page(
+    live_server: Any, open_page: Callable[..., Any]
+) -> None:
+    """BOS's page through the same script: the record started from both registered lists
+    (the same demo list: every card shared), one-tap actions added without a page load, the
+    board after the last action beside the builder."""
+    from playwright.sync_api import expect
+
+    from tests.factories import bos_event, register_decklist
+
+    organiser = OrganiserFactory()
+    event = bos_event(status=EventStatus.RUNNING.value, organisers=[organiser])
+    judge = UserFactory(username="jo", display_name="Jo Judge")
+    event.judges.add(judge)
+    for name in NAMES[:2]:
+        reg = RegistrationFactory(
+            tournament=event,
+            player=UserFactory(username=name.split()[0].lower(), display_name=name),
+        )
+        register_decklist(reg)
+    round_ = services.round_publish(
+        actor=organiser, round_=services.round_pair(actor=organiser, tournament=event)
+    )
+    match = round_.matches.filter(b__isnull=False).select_related("a__player").get()
+    call, _ = services.call_open(actor=match.a.player, match=match, question="Can I attack?")
+
+    desk = open_page(judge, DESK)
+    desk.goto(f"{live_server.url}/judge/calls/{call.pk}/adjudicate/")
+    desk.evaluate("() => window.localStorage.clear()")
+    navigations: list[str] = []
+    desk.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame == desk.main_frame else None,
+    )
+    desk.get_by_role("button", name="Start the record", exact=True).click()
+    verdict = desk.locator("[data-adj-verdict]")
+    expect(verdict).to_have_text("Verdict: legal so far (0 actions replayed).")
+    record = json.loads(desk.get_by_label(re.compile(r"^Record JSON")).input_value())
+    assert {c.split(":")[0] for p in "AB" for c in record["decks"][p]["castle"]} == {"A", "B"}
+    board = desk.locator("[data-adj-board-now]")
+    expect(board).to_contain_text("no turn started")
+    desk.get_by_role("button", name="A: Start the turn").click()
+    expect(desk.locator("ol.adj-actions > li")).to_have_count(1)
+    expect(verdict).to_have_text("Verdict: legal so far (1 action replayed).")
+    expect(board).to_contain_text("turn 1, A's turn")
+    expect(desk.get_by_role("button", name="A: End the turn")).to_be_focused()
+    assert navigations == [], navigations

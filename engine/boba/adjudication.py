@@ -26,7 +26,7 @@ from engine.adjudication import (
     replay_analysis,
     replay_steps,
 )
-from engine.errors import RecordError
+from engine.errors import MAX_RECORD_DEPTH, RecordError, json_problem
 from engine.games import AdjudicationInput, CardPool, CatalogCard
 
 from .actions import action_from_json
@@ -49,6 +49,11 @@ def _field(card: CatalogCard, key: str) -> Any:
     return card.fields.get(key)
 
 
+def record_card_id(side: str, catalog_ref: str) -> str:
+    """The record's id for ``side``'s copy of a catalog card: "A:demo:37"."""
+    return f"{side}:{catalog_ref[:180]}"
+
+
 class _Page(AdjudicationPage):
     """One rendering of the page: the request and its translation."""
 
@@ -69,9 +74,10 @@ class _Page(AdjudicationPage):
                 "variant": _field(card, "parallel") or "",
                 "power": _field(card, "power") or 0,
                 "weapon": _field(card, "weapon") or "",
+                "ref": card.ref,
             }
         if card.kind in ("play", "bonus_play"):
-            out: dict[str, Any] = {"kind": "play", "name": card.name}
+            out: dict[str, Any] = {"kind": "play", "name": card.name, "ref": card.ref}
             if lookup_play(card.name) is None:
                 # Not in the engine's play library: its cost, and its text as a judge's step.
                 out["cost"] = _field(card, "cost") or 0
@@ -79,24 +85,39 @@ class _Page(AdjudicationPage):
             if card.kind == "bonus_play":
                 out["bonus"] = True
             return out
-        return {"kind": "hot_dog", "name": card.name}
+        return {"kind": "hot_dog", "name": card.name, "ref": card.ref}
 
-    def card_ref(self, data: dict[str, Any], ref: str, field: str, kind: str | None) -> str:
+    def card_ref(
+        self, data: dict[str, Any], ref: str, field: str, kind: str | None, side: str
+    ) -> str:
         """A record card id for what the judge typed: a card id of the record, or a catalog
-        card (by id or exact name) added to the record's cards under a fresh id."""
+        card (by id or exact name) added to the record's cards as ``side``'s own copy.
+
+        Each player's copy of a catalog card is its own card of the record (the engine
+        tracks whose deck a card comes from, CR 5.1.5, and a card sits in one zone), so the
+        record id is the side and the catalog id, "A:demo:37" and "B:demo:37", and the card
+        keeps the catalog id as ``ref``. "B:demo:37" typed names B's copy of demo:37 whoever
+        acts (a play that takes a card of the opponent's)."""
         ref = ref.strip()
         cards = data.setdefault("cards", {})
         if not isinstance(cards, dict):
             raise InputError("record.cards", self._("must be an object of cards by id."))
         if ref in cards:
             return ref
-        card = self.pool.find(ref, KINDS[kind])
+        owner, _sep, rest = ref.partition(":")
+        card = None
+        if owner in PLAYERS and rest:
+            card = self.pool.find(rest, KINDS[kind])
+            if card is not None:
+                side = owner
+        if card is None:
+            card = self.pool.find(ref, KINDS[kind])
         if card is None:
             raise InputError(
                 field,
                 self._("no card %(ref)r in the record or the event's catalog.") % {"ref": ref[:80]},
             )
-        base = card.ref[:180]
+        base = record_card_id(side, card.ref)
         cid, n = base, 1
         while cid in cards:
             n += 1
@@ -212,7 +233,7 @@ class _Page(AdjudicationPage):
                         if key == "hand":
                             continue
                         raise InputError(field, self._("choose a hero."))
-                    ids.append(self.card_ref(data, ref, field, kind))
+                    ids.append(self.card_ref(data, ref, field, kind, p))
                 entry[key] = ids
             if mode != "rookie":
                 entry["hot_dogs"] = self.small_int(
@@ -242,9 +263,12 @@ class _Page(AdjudicationPage):
         """The chosen legal action with the outcomes the judge filled in."""
         post = self.post or {}
         action = dict(option["action"])
+        side = str(action.get("player") or "A")
         ref = post.get(f"{prefix}card", "").strip()
         if option["do"] == "substitute":
-            action["draw"] = self.card_ref(data, ref, f"{prefix}card", "hero") if ref else None
+            action["draw"] = (
+                self.card_ref(data, ref, f"{prefix}card", "hero", side) if ref else None
+            )
         elif option["do"] in ("draw", "reveal"):
             if not ref:
                 raise InputError(
@@ -254,25 +278,49 @@ class _Page(AdjudicationPage):
                     else self._("name the hero revealed."),
                 )
             kind = "play" if option["do"] == "draw" else "hero"
-            action["card"] = self.card_ref(data, ref, f"{prefix}card", kind)
+            action["card"] = self.card_ref(data, ref, f"{prefix}card", kind, side)
         elif option["do"] == "run":
             choices = post.get(f"{prefix}choices", "").strip()
             if choices:
                 try:
                     action["choices"] = json.loads(choices)
+                except RecursionError:
+                    raise InputError(
+                        f"{prefix}choices",
+                        self._("is nested more than %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH},
+                    ) from None
                 except ValueError:
                     action["choices"] = choices  # a bare value answers whatever the play asks
+                if json_problem(action["choices"]) is not None:
+                    raise InputError(
+                        f"{prefix}choices",
+                        self._("no NUL character, no nesting %(n)d levels deep.")
+                        % {"n": MAX_RECORD_DEPTH},
+                    )
             rnd = [r.strip() for r in post.get(f"{prefix}random", "").split(",") if r.strip()]
             if rnd:
                 action["random"] = [int(r) if r.isdigit() else r.lower() for r in rnd]
             drawn = [r.strip() for r in post.get(f"{prefix}drawn", "").split(",") if r.strip()]
             if drawn:
                 action["drawn"] = [
-                    self.card_ref(data, r, f"{prefix}drawn[{i}]", None) for i, r in enumerate(drawn)
+                    self.card_ref(data, r, f"{prefix}drawn[{i}]", None, side)
+                    for i, r in enumerate(drawn)
                 ]
         return action
 
     def pick(self, options: list[dict[str, Any]], key: str, field: str) -> dict[str, Any]:
+        """The option chosen: by its key; when the form also sends the action the judge saw
+        (``expect_<field's input>``: an entry made offline and replayed later, when the keys
+        may stand for other actions), the option with that action, wherever it is now."""
+        post = self.post or {}
+        expected = post.get(f"expect_{field}_key" if field == "action" else f"expect_{field}")
+        if expected:
+            for option in options:
+                if option_json(option) == expected:
+                    return option
+            raise InputError(
+                field, self._("the action entered is not one of the legal actions at this point.")
+            )
         for option in options:
             if option["key"] == key:
                 return option
@@ -431,8 +479,16 @@ def analyse(data: Mapping[str, Any], step: int | None) -> dict[str, Any]:
         final=board(record, rep.state) if rep.state is not None else None,
     )
     if rep.error is None and rep.state is not None and not rep.state.is_terminal():
-        out["options"] = legal_options(record, rep.state)
+        out["options"] = [
+            {**o, "action_json": option_json(o)} for o in legal_options(record, rep.state)
+        ]
     return out
+
+
+def option_json(option: Mapping[str, Any]) -> str:
+    """A legal option's action as one canonical JSON text (the page sends it back with an
+    entry made offline, to find the same action when it is replayed)."""
+    return json.dumps(option["action"], sort_keys=True, separators=(",", ":"))
 
 
 def whatif_options(rep: Replay, k: int) -> list[dict[str, Any]]:

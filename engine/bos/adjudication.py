@@ -15,7 +15,7 @@ Django.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.adjudication import (
@@ -29,6 +29,7 @@ from engine.adjudication import (
     replay_analysis,
     replay_steps,
 )
+from engine.errors import MAX_RECORD_DEPTH, json_problem
 from engine.games import N_, Text
 
 from .cards import normalize_name
@@ -247,6 +248,15 @@ def recorded_swap_lines(details: object, side: str) -> str:
 _MAIN_SECTION = {"summon": "summons", "spell": "spells"}
 
 
+def _side_id(side: str) -> Callable[[object], str]:
+    """The record's id of ``side``'s copy of a list's card: "A:demo:bos:D005"."""
+
+    def own(list_id: object) -> str:
+        return f"{side}:{list_id}" if list_id else ""
+
+    return own
+
+
 def swap_reserves(
     sections: Mapping[str, list[Mapping[str, Any]]], swaps: list[dict[str, Any]], where: str
 ) -> dict[str, list[Mapping[str, Any]]]:
@@ -390,7 +400,9 @@ class _Page(AdjudicationPage):
 
     def start(self, values: dict[str, str]) -> dict[str, Any]:
         """A record with the players' registered main decks after the reserve swaps written
-        in the form (those in effect for the game judged), no action yet."""
+        in the form (those in effect for the game judged), no action yet. Each player's cards
+        are their own ("A:<list id>", the list's id kept as ``ref``): both lists may hold
+        the same card, whose summoning condition names that player's wizard."""
         cards: dict[str, Any] = {}
         decks: dict[str, Any] = {}
         ether: dict[str, int] = {}
@@ -417,7 +429,8 @@ class _Page(AdjudicationPage):
                         self._("%(name)s's reserve swaps: %(problem)s")
                         % {"name": self.req.players.get(p, p), "problem": exc.text.render(self._)},
                     ) from None
-            wizards = [(str(i["id"]), str(i.get("name") or "")) for i in sections["wizards"]]
+            own = _side_id(p)
+            wizards = [(own(i["id"]), str(i.get("name") or "")) for i in sections["wizards"]]
             for key, ctype in (
                 ("wizards", "wizard"),
                 ("summons", "summon"),
@@ -436,13 +449,14 @@ class _Page(AdjudicationPage):
                         card["strength"] = max(1, int(item.get("strength") or 1))
                     if ctype == "summon":
                         card["summoning_condition"] = self._condition(item, wizards)
-                    cards[str(item["id"])] = card
+                    card["ref"] = str(item["id"])
+                    cards[own(item["id"])] = card
 
             decks[p] = {
-                "wizards": _copies(sections["wizards"])[:3],
-                "boss": (_copies(sections["boss"]) or [""])[0],
-                "castle": _copies(sections["summons"]),
-                "spellbook": _copies(sections["spells"]),
+                "wizards": [own(i) for i in _copies(sections["wizards"])[:3]],
+                "boss": own((_copies(sections["boss"]) or [""])[0]),
+                "castle": [own(i) for i in _copies(sections["summons"])],
+                "spellbook": [own(i) for i in _copies(sections["spells"])],
             }
             ether[p] = self.small_int(values[f"{p}_ether"], f"initial.ether.{p}")
         return {
@@ -513,8 +527,13 @@ class _Page(AdjudicationPage):
     def _json(self, text: str, field: str, kind: type) -> Any:
         try:
             value = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InputError(field, self._("is not valid JSON.")) from None
+        if json_problem(value) is not None:
+            raise InputError(
+                field,
+                self._("no NUL character, no nesting %(n)d levels deep.") % {"n": MAX_RECORD_DEPTH},
+            )
         if not isinstance(value, kind):
             raise InputError(
                 field,

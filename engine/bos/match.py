@@ -244,7 +244,12 @@ def _swaps(value: object, where: str, game: int) -> tuple[tuple[Swap, ...], tupl
             names = []
             for key in ("out", "in"):
                 name = item.get(key)
-                if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                if (
+                    not isinstance(name, str)
+                    or not name.strip()
+                    or len(name) > MAX_NAME
+                    or "\x00" in name  # no card has one, and PostgreSQL stores none
+                ):
                     raise DetailsError(
                         f"{at}.{key}",
                         "must be a card name",

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils.html import escape
 
 from decks.models import Card
 from matches import services
@@ -243,14 +244,16 @@ def test_a_setup_starts_a_record_from_the_catalog(
     record = json.loads(response.context["record_text"])
     assert record["mode"] == "substitution" and record["honors"] == "B"
     assert len(record["setup"]["A"]["battles"]) == 7 and len(record["setup"]["B"]["bench"]) == 4
-    # the same card twice gets a second id
-    assert "x:0#2" in record["cards"]
-    assert record["cards"]["x:1"] == {
+    # each player's copy is its own card; B naming the card A holds is B's copy
+    assert record["setup"]["A"]["battles"][0] == "A:x:0"
+    assert record["setup"]["B"]["bench"][3] == "B:x:0"
+    assert record["cards"]["A:x:1"] == {
         "kind": "hero",
         "name": "Hero 1",
         "variant": "Base",
         "power": 101,
         "weapon": "Fire",
+        "ref": "x:1",
     }
     options = response.context["analysis"]["options"]
     assert {o["player"] for o in options} == {"B"}
@@ -386,3 +389,65 @@ def test_the_adjudication_ruling_can_change_the_result() -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.FINAL and match.games == (0, 1, 0)
     assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.RESOLVED
+
+
+def test_an_action_entered_offline_is_found_by_the_action_the_judge_saw(
+    scene: dict[str, Any],
+) -> None:
+    """The page's script replays an action entered offline with the action the judge chose
+    (`expect_action_key`): the option with that action is added even when the keys now stand
+    for other actions; one that is not legal at this point is refused naming `action`."""
+    data = json.loads(golden("playmaker_illegal_second_substitution"))
+    data["actions"] = data["actions"][:1]  # A has substituted; B decides now
+    client = _client(scene["judge"])
+    page = client.post(_url(scene["call"]), {"op": "replay", "record": json.dumps(data)})
+    options = page.context["analysis"]["options"]
+    wanted = next(o for o in options if o["action"].get("card") == "BB2")
+    assert wanted["key"] != "0"
+    html = page.content.decode()
+    assert f'data-adj-expect="{escape(wanted["action_json"])}"' in html
+    after = client.post(
+        _url(scene["call"]),
+        {
+            "op": "append",
+            "record": json.dumps(data),
+            "action_key": "0",
+            "expect_action_key": wanted["action_json"],
+            "action_card": "BD1",
+        },
+    )
+    assert after.status_code == 200, after.context["errors"]
+    added = json.loads(after.context["record_text"])["actions"][-1]
+    assert added == {"player": "B", "do": "substitute", "card": "BB2", "draw": "BD1"}
+    stale = client.post(
+        _url(scene["call"]),
+        {
+            "op": "append",
+            "record": json.dumps(data),
+            "action_key": "0",
+            "expect_action_key": json.dumps({"player": "A", "do": "pass"}),
+        },
+    )
+    assert stale.status_code == 400
+    assert [e.field for e in stale.context["errors"]] == ["action"]
+    assert json.loads(stale.context["record_text"]) == data
+
+
+def test_the_page_says_its_verdict_and_carries_the_in_page_builder_hooks(
+    scene: dict[str, Any],
+) -> None:
+    client = _client(scene["judge"])
+    response = client.post(
+        _url(scene["call"]),
+        {"op": "replay", "record": golden("playmaker_illegal_second_substitution")},
+    )
+    html = response.content.decode()
+    rule = response.context["analysis"]["error"].rule
+    assert f"Verdict: illegal at action 1 ({rule})." in html
+    match = scene["match"]
+    assert f'data-adj-draft="match-{match.pk}"' in html
+    assert "data-adj-board-now" in html and "data-adj-offline" in html
+    legal = client.post(
+        _url(scene["call"]), {"op": "replay", "record": golden("rookie_drawn_game")}
+    )
+    assert "Verdict: legal; the game is over after" in legal.content.decode()
