@@ -8,7 +8,6 @@ not see is a 404, and the API answers a request without a login with a 403.
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from typing import Any
 
@@ -70,7 +69,7 @@ def panel_html(event: Tournament, data: dict[str, Any]) -> str:
                 {**row, "result_text": _result_text(row["games"])} for row in data["one_sided"]
             ],
             "late": [
-                {**row, "over_minutes": math.ceil(row["over_seconds"] / 60)} for row in data["late"]
+                {**row, "over_minutes": max(1, row["over_seconds"] // 60)} for row in data["late"]
             ],
             "calls": [{**call, "opened": _when(call["opened_at"])} for call in data["calls"]],
             "csrf_token": shared_copies.CSRF_PLACEHOLDER,

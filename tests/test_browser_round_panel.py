@@ -44,7 +44,7 @@ def test_the_organiser_accepts_a_one_sided_report_and_the_panel_follows_by_polli
     page.goto(f"{live_server.url}/events/{event.slug}/manage/")
     panel = page.locator("#round-panel")
     expect(panel).to_contain_text("Reported by one side (1)")
-    expect(panel).to_contain_text(f"{first.a.name} reported")
+    expect(panel).to_contain_text(f"reported by {first.a.name}")
     page.evaluate("window.__same_page = true")  # gone if the page reloads
 
     accept = panel.get_by_role(
@@ -65,6 +65,6 @@ def test_the_organiser_accepts_a_one_sided_report_and_the_panel_follows_by_polli
 
     # A player reports at another table: the panel shows it by polling, no reload.
     services.match_report(actor=second.b.player, match=second, games=[0, 1, 0])
-    expect(panel).to_contain_text(f"{second.b.name} reported")
+    expect(panel).to_contain_text(f"reported by {second.b.name}")
     expect(panel).to_contain_text("Reported by one side (1)")
     assert page.evaluate("window.__same_page === true")

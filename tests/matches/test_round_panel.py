@@ -266,7 +266,7 @@ def test_the_dashboard_shows_the_panel_with_an_accept_button_while_the_event_run
     page = html.decode()
     assert 'id="round-panel"' in page and "js/round-panel.js" in page
     assert f'name="match" value="{match.pk}"' in page and "csrf-placeholder" not in page
-    assert f"{match.a.name} reported" in page
+    assert f"reported by {match.a.name}" in page
     before = TournamentFactory()  # not running: no panel
     RegistrationFactory(tournament=before)
     quiet = logged_in(organiser_of_event(before)).get(
@@ -295,3 +295,19 @@ def test_a_panel_read_as_a_round_finishes_says_so() -> None:
     assert body["round"]["status"] == RoundStatus.FINISHED and body["counts"]["final"] == 1
     assert body["late"] == [] and body["playing_tables"] == []
     assert client_for(organiser).get(f"/api/events/{event.slug}/rounds/1/").status_code == 200
+
+
+def test_the_dashboard_with_the_panel_costs_the_same_queries_at_8_and_1024_tables() -> None:
+    from django.core.cache import cache
+
+    counts = []
+    for tables in (8, 1024):
+        event, organiser = big_round(tables)
+        client = logged_in(organiser)
+        url = reverse("event_dashboard", args=[event.slug])
+        client.get(url)  # warm the session and content types
+        cache.clear()  # the panel is read, not served from the cache
+        with CaptureQueriesContext(connection) as ctx:
+            assert 'id="round-panel"' in client.get(url).content.decode()
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], f"{counts[0]} queries at 8 tables, {counts[1]} at 1,024"
