@@ -398,6 +398,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
             ("all", _("Everyone")),
         ],
         "is_organiser": perms.is_organiser_of(request.user, event),
+        "check_in_closed": closed.render(_) if (closed := players_refusal(event.status)) else "",
     }
     return render(request, "tournaments/check_in.html", context)
 

@@ -196,3 +196,15 @@ def test_registration_refusals_match_the_event_page(api_client: Any) -> None:
     response = api_client.post(f"/api/events/{event.slug}/register/")
     assert response.status_code == 400 and response.json()["field"] == "tournament"
     assert "Registration has closed." in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_the_check_in_desk_after_the_event_says_why_and_offers_no_check_in() -> None:
+    from tests.factories import organiser_of
+
+    event = TournamentFactory(status="finished")
+    RegistrationFactory(tournament=event)
+    page = logged_in(organiser_of(event)).get(reverse("event_check_in", args=[event.slug]))
+    html = page.content.decode()
+    assert "Check-in is closed: The event is over." in html
+    assert 'name="code"' not in html and 'name="one"' not in html and 'name="bulk"' not in html
