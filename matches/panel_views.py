@@ -35,8 +35,6 @@ from matches.models import Match
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
-# Pages poll this often; the timer counts down on the device in between.
-POLL_SECONDS = 10
 NO_CACHE = "private, no-cache"
 
 

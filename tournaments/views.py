@@ -337,13 +337,13 @@ def _offers_context(event: Tournament) -> dict[str, Any]:
 
 def _panel_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     from matches.panel import etag
-    from matches.panel_views import POLL_SECONDS, panel_for
+    from matches.panel_views import panel_for
 
     copy = panel_for(event, request.user.pk)
     return {
         "panel_html": mark_safe(shared_copies.personal(request, copy["html"])),
         "panel_etag": etag(copy, "html"),
-        "panel_poll_seconds": getattr(settings, "ROUND_PANEL_POLL_SECONDS", POLL_SECONDS),
+        "panel_poll_seconds": settings.ROUND_PANEL_POLL_SECONDS,
         "panel_now": timezone.now(),
     }
 
