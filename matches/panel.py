@@ -29,8 +29,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from config import shared_copies
-from matches.models import OPEN_CALL_STATUSES, JudgeCall, Match, MatchStatus, Report, Round
-from tournaments.models import Tournament
+from matches.models import OPEN_CALL_STATUSES, JudgeCall, MatchStatus, Report, Round
+from tournaments.models import Registration, Tournament
 from tournaments.services import EVENT_COPIES
 from tournaments.timer import RoundTimer, table_ends_at
 
@@ -39,10 +39,6 @@ PANEL_LIST_LIMIT = 200
 # overtime as time passes, without any change to the event.
 PANEL_STEP_SECONDS = 15
 PANEL_TTL_SECONDS = 60
-
-
-def _person(registration: Any) -> str:
-    return registration.name if registration is not None else ""
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -71,44 +67,54 @@ def round_panel(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
     if round_ is None:
         return data
-    round_.tournament = tournament
     timer = RoundTimer.from_json(round_.timer or {"length_seconds": 0})
-    remaining = timer.remaining(now)
+    remaining = timer.remaining(now).total_seconds()
     data["round"] = {"number": round_.number, "stage": round_.stage, "status": round_.status}
     data["timer"] = {
         "state": timer.state,
         "ends_at": _iso(timer.ends_at),
-        "remaining_seconds": round(remaining.total_seconds()),
+        "remaining_seconds": round(remaining),
         "length_seconds": int(timer.length.total_seconds()),
     }
-    data["counts"] = _counts(round_)
-    playing = _playing(round_)
-    reports = _lone_reports(round_)
+    data["counts"] = counts = _counts(round_)
+    # Plain columns for every table still playing (cheap at any size); names are read only
+    # for the rows the panel lists.
+    playing = list(
+        round_.matches.filter(b__isnull=False, status=MatchStatus.PENDING)
+        .order_by("table", "id")
+        .values("id", "table", "extension_minutes", "a_id", "b_id")
+    )
     late: list[dict[str, Any]] = []
     extensions: list[dict[str, Any]] = []
     for match in playing:
-        over = -(remaining.total_seconds() + match.extension_minutes * 60)
         row = {
-            "match": match.pk,
-            "table": match.table,
-            "status": match.status,
-            "a": match.a_id,
-            "a_name": _person(match.a),
-            "b": match.b_id,
-            "b_name": _person(match.b),
-            "extension_minutes": match.extension_minutes,
-            "ends_at": _iso(table_ends_at(timer.ends_at, match.extension_minutes)),
+            "match": match["id"],
+            "table": match["table"],
+            "status": MatchStatus.PENDING.value,
+            "a": match["a_id"],
+            "b": match["b_id"],
+            "extension_minutes": match["extension_minutes"],
+            "ends_at": _iso(table_ends_at(timer.ends_at, match["extension_minutes"])),
         }
+        over = -(remaining + match["extension_minutes"] * 60)
         if timer.state != "not_started" and over > 0:
             late.append({**row, "over_seconds": int(over)})
-        if match.extension_minutes:
+        if match["extension_minutes"]:
             extensions.append(row)
-    data["playing_tables"] = [m.table for m in playing if m.table is not None][:PANEL_LIST_LIMIT]
+    reports = _lone_reports(round_)
+    listed = [*late[:PANEL_LIST_LIMIT], *extensions[:PANEL_LIST_LIMIT], *reports]
+    names = _names({row[side] for row in listed for side in ("a", "b")})
+    for row in listed:
+        row["a_name"], row["b_name"] = names.get(row["a"], ""), names.get(row["b"], "")
+    for row in reports:
+        row["reported_by_name"] = names.get(row["reported_by"], "")
+    data["playing_tables"] = [m["table"] for m in playing if m["table"] is not None][
+        :PANEL_LIST_LIMIT
+    ]
     data["late"], data["late_count"] = late[:PANEL_LIST_LIMIT], len(late)
     data["extensions"] = extensions[:PANEL_LIST_LIMIT]
     data["extensions_count"] = len(extensions)
-    data["one_sided"] = reports[:PANEL_LIST_LIMIT]
-    data["one_sided_count"] = len(reports)
+    data["one_sided"], data["one_sided_count"] = reports, counts["reported"]
     return data
 
 
@@ -126,51 +132,73 @@ def _counts(round_: Round) -> dict[str, int]:
     return {key: int(value or 0) for key, value in found.items()}
 
 
-def _playing(round_: Round) -> list[Match]:
-    """The round's tables nobody has reported yet (still playing), by table, with both
-    players' names. Reported and disputed tables are done playing: they are listed apart."""
-    return list(
-        round_.matches.filter(b__isnull=False, status=MatchStatus.PENDING)
-        .select_related("a__player", "b__player")
-        .order_by("table", "id")
+_PERSON = ("display_name", "username", "first_name", "last_name")
+
+
+def _names(registration_ids: set[int]) -> dict[int, str]:
+    """Registration id to the name shown for it (Registration.name), in one query of only the
+    columns a name needs."""
+    registrations = (
+        Registration.objects.filter(pk__in=registration_ids)
+        .select_related("player")
+        .only("walk_in_name", "player", *(f"player__{f}" for f in _PERSON))
     )
+    return {r.pk: r.name for r in registrations}
 
 
 def _lone_reports(round_: Round) -> list[dict[str, Any]]:
-    """Tables where one player reported and the other has not answered: who said what."""
+    """Tables where one player reported and the other has not answered, by table: who said
+    what (names filled in by the caller). At most PANEL_LIST_LIMIT."""
     reports = (
         Report.objects.filter(match__round=round_, match__status=MatchStatus.REPORTED)
-        .select_related("match__a__player", "match__b__player")
         .order_by("match__table", "match_id")
+        .values(
+            "match_id",
+            "registration_id",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "updated_at",
+            "match__table",
+            "match__a_id",
+            "match__b_id",
+            "match__result_version",
+        )[:PANEL_LIST_LIMIT]
     )
-    rows = []
-    for report in reports:
-        match = report.match
-        side = "a" if report.registration_id == match.a_id else "b"
-        reporter = match.a if side == "a" else match.b
-        rows.append(
-            {
-                "match": match.pk,
-                "table": match.table,
-                "a": match.a_id,
-                "a_name": _person(match.a),
-                "b": match.b_id,
-                "b_name": _person(match.b),
-                "reported_by": report.registration_id,
-                "reported_by_side": side,
-                "reported_by_name": _person(reporter),
-                "games": list(report.games),
-                "reported_at": _iso(report.updated_at),
-                "result_version": match.result_version,
-            }
-        )
-    return rows
+    return [
+        {
+            "match": r["match_id"],
+            "table": r["match__table"],
+            "a": r["match__a_id"],
+            "b": r["match__b_id"],
+            "reported_by": r["registration_id"],
+            "reported_by_side": "a" if r["registration_id"] == r["match__a_id"] else "b",
+            "games": [r["games_a"], r["games_b"], r["games_drawn"]],
+            "reported_at": _iso(r["updated_at"]),
+            "result_version": r["match__result_version"],
+        }
+        for r in reports
+    ]
 
 
 def _open_calls(tournament: Tournament) -> dict[str, Any]:
     """Open judge calls and disputes of the event, longest waiting first."""
     calls = JudgeCall.objects.filter(tournament=tournament, status__in=OPEN_CALL_STATUSES)
     count = calls.count()
+    listed = (
+        calls.select_related("match__round", "holder")
+        .only(
+            "kind",
+            "status",
+            "escalated",
+            "opened_at",
+            "match__table",
+            "match__round__number",
+            "holder",
+            *(f"holder__{f}" for f in _PERSON),
+        )
+        .order_by("opened_at", "id")[:PANEL_LIST_LIMIT]
+    )
     rows = [
         {
             "id": call.pk,
@@ -183,9 +211,7 @@ def _open_calls(tournament: Tournament) -> dict[str, Any]:
             "holder_name": call.holder.public_name if call.holder is not None else None,
             "opened_at": _iso(call.opened_at),
         }
-        for call in calls.select_related("match__round", "holder").order_by("opened_at", "id")[
-            :PANEL_LIST_LIMIT
-        ]
+        for call in listed
     ]
     return {"count": count, "rows": rows}
 

@@ -53,9 +53,15 @@ def _when(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+# The page shows fewer rows than the API gives: a phone on venue wifi downloads the panel
+# again after every change; the rest is one link away (round control, the judge queue).
+PAGE_ROWS = 40
+
+
 def panel_html(event: Tournament, data: dict[str, Any]) -> str:
     """The panel as the dashboard shows it (with the CSRF placeholder of shared copies)."""
     timer = data["timer"] or {}
+    rows = PAGE_ROWS
     return render_to_string(
         "matches/staff/_round_panel.html",
         {
@@ -64,12 +70,17 @@ def panel_html(event: Tournament, data: dict[str, Any]) -> str:
             "timer_text": _clock(int(timer.get("remaining_seconds", 0))),
             "ends_at": _when(timer.get("ends_at")),
             "one_sided": [
-                {**row, "result_text": _result_text(row["games"])} for row in data["one_sided"]
+                {**row, "result_text": _result_text(row["games"])}
+                for row in data["one_sided"][:rows]
             ],
             "late": [
-                {**row, "over_minutes": max(1, row["over_seconds"] // 60)} for row in data["late"]
+                {**row, "over_minutes": max(1, row["over_seconds"] // 60)}
+                for row in data["late"][:rows]
             ],
-            "calls": [{**call, "opened": _when(call["opened_at"])} for call in data["calls"]],
+            "extensions": data["extensions"][:rows],
+            "calls": [
+                {**call, "opened": _when(call["opened_at"])} for call in data["calls"][:rows]
+            ],
             "csrf_token": shared_copies.CSRF_PLACEHOLDER,
         },
     )

@@ -308,6 +308,10 @@ def test_the_dashboard_with_the_panel_costs_the_same_queries_at_8_and_1024_table
         client.get(url)  # warm the session and content types
         cache.clear()  # the panel is read, not served from the cache
         with CaptureQueriesContext(connection) as ctx:
-            assert 'id="round-panel"' in client.get(url).content.decode()
+            page = client.get(url).content.decode()
         counts.append(len(ctx.captured_queries))
+        assert 'id="round-panel"' in page
+    # A phone downloads the panel after every change: the page lists 40 rows of each list
+    # and links to the rest.
+    assert page.count('name="match"') == 40 and "All of them in round control" in page
     assert counts[0] == counts[1], f"{counts[0]} queries at 8 tables, {counts[1]} at 1,024"
