@@ -315,3 +315,19 @@ def test_the_dashboard_with_the_panel_costs_the_same_queries_at_8_and_1024_table
     # and links to the rest.
     assert page.count('name="match"') == 40 and "All of them in round control" in page
     assert counts[0] == counts[1], f"{counts[0]} queries at 8 tables, {counts[1]} at 1,024"
+
+
+def test_the_api_confirm_takes_the_result_version_seen() -> None:
+    event, organiser, _round, matches = published_round(4)
+    match = matches[0]
+    services.match_report(actor=match.a.player, match=match, games=[1, 0, 0])
+    row = panel_api(organiser, event.slug).json()["one_sided"][0]
+    url = f"/api/matches/{match.pk}/confirm/"
+    stale = client_for(organiser).post(
+        url, {"result_version": row["result_version"] - 1}, format="json"
+    )
+    assert stale.status_code == 409 and stale.json()["code"] == "result_changed"
+    bad = client_for(organiser).post(url, {"result_version": "x"}, format="json")
+    assert bad.status_code == 400 and "result_version" in bad.json()
+    done = client_for(organiser).post(url, {"result_version": row["result_version"]}, format="json")
+    assert done.status_code == 200 and done.json()["status"] == "final"
