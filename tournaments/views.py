@@ -44,6 +44,7 @@ from tournaments.status import (
     registration_refusal,
     top_cut_refusal,
     transition_offers,
+    transition_refusal,
 )
 from tournaments.swiss import recommended_structure
 
@@ -479,6 +480,12 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
     target = request.POST.get("to", "")
     confirm = request.POST.get("confirm") == "yes"
     no_shows = request.POST.get("no_shows") or None
+    refusal = transition_refusal(event_facts(event), target)
+    if refusal is not None:
+        # A page that offered the move before the event changed: why not, in words (the
+        # service would refuse the same way, naming the field for the API).
+        messages.error(request, refusal.render(_))
+        return redirect("event_dashboard", slug=slug)
     if target == EventStatus.RUNNING and no_shows is None:
         absent = services.no_shows(event).select_related("player").order_by("id")
         absent_count = absent.count()

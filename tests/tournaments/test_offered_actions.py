@@ -208,3 +208,16 @@ def test_the_check_in_desk_after_the_event_says_why_and_offers_no_check_in() -> 
     html = page.content.decode()
     assert "Check-in is closed: The event is over." in html
     assert 'name="code"' not in html and 'name="one"' not in html and 'name="bulk"' not in html
+
+
+@pytest.mark.django_db
+def test_a_stale_dashboard_form_is_answered_in_words_not_with_a_raw_status() -> None:
+    event, organiser = _mid_round()
+    response = logged_in(organiser).post(
+        reverse("event_transition", args=[event.slug]), {"to": "finished"}, follow=True
+    )
+    page = response.content.decode()
+    assert "Finish round 1 first: 4 matches are not final." in page
+    assert "status: " not in page
+    event.refresh_from_db()
+    assert event.status == "running"
