@@ -15,7 +15,7 @@ from config.views import healthz
 from decks import api as decks_api
 from engine.games import GAMES
 from matches import api as matches_api
-from matches import clock_api
+from matches import clock_api, panel_views
 from tournaments import api as tournaments_api
 from tournaments import archive_api
 
@@ -72,6 +72,11 @@ api_urls = [
         name="api-event-catalog",
     ),
     path("events/<slug:slug>/rounds/", matches_api.rounds, name="api-rounds"),
+    path(
+        "events/<slug:slug>/rounds/current/panel/",
+        panel_views.round_panel_api,
+        name="api-round-panel",
+    ),
     path(
         "events/<slug:slug>/rounds/<int:number>/",
         matches_api.round_detail,

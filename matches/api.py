@@ -285,11 +285,16 @@ def match_report(request: Request, pk: int) -> Response:
     return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 
-@extend_schema(request=None, responses=s.MatchOutput)
+@extend_schema(request=s.MatchConfirmInput, responses=s.MatchOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_confirm(request: Request, pk: int) -> Response:
-    match = services.match_confirm(actor=request.user, match=_match(request, pk))
+    data = validated(s.MatchConfirmInput, request.data or {})
+    match = services.match_confirm(
+        actor=request.user,
+        match=_match(request, pk),
+        expected_version=data.get("result_version"),
+    )
     return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
 
 

@@ -176,6 +176,15 @@ class ConfirmInput(serializers.Serializer):
     confirm = serializers.BooleanField(required=False, default=False)
 
 
+class MatchConfirmInput(serializers.Serializer):
+    result_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="the match's result_version you saw: a report changed since is a 409",
+    )
+
+
 class ResultVersionOutput(serializers.ModelSerializer):
     actor = serializers.SerializerMethodField()
 

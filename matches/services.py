@@ -1399,10 +1399,18 @@ def match_result_record(
         )
 
 
-def match_confirm(*, actor: Any, match: Match) -> Match:
-    """The opponent of the player who reported agrees: the result is final."""
+def match_confirm(*, actor: Any, match: Match, expected_version: int | None = None) -> Match:
+    """The opponent of the player who reported agrees: the result is final. Staff may accept
+    a lone report the same way (the round panel's one tap); `expected_version` (the match's
+    `result_version` the person saw) refuses to confirm a report changed since."""
     with transaction.atomic():
         round_, match = _lock_for_result(match)
+        if expected_version is not None and match.result_version != expected_version:
+            raise Conflict(
+                _("match: the result changed since you looked at it; check it again."),
+                field="match",
+                code="result_changed",
+            )
         side = _acting_side(actor, match)
         if side is None:
             if permissions.is_staff_of(actor, round_.tournament) and match.status in (
@@ -1449,7 +1457,10 @@ def _confirm_lone_report(match: Match, report: Report, actor: Any, change: str) 
     before = _match_result(match)
     match.status = MatchStatus.FINAL
     _set_result(match, report.games, _tuple_battles(report), report.game_details)
-    reason = _("the opponent did not answer in time") if actor is None else ""
+    if actor is None:
+        reason = _("the opponent did not answer in time")
+    else:
+        reason = _("staff accepted the report of %(name)s") % {"name": report.registration.name}
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
 
 

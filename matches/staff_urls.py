@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from matches import panel_views
 from matches import staff_views as views
 
 ROUNDS = "events/<slug:slug>/manage/rounds/"
@@ -9,6 +10,12 @@ ROUND = ROUNDS + "<int:number>/"
 
 urlpatterns = [
     path(ROUNDS, views.round_control, name="round_control"),
+    path("events/<slug:slug>/manage/panel/", panel_views.round_panel_fragment, name="round_panel"),
+    path(
+        "events/<slug:slug>/manage/panel/accept/",
+        panel_views.round_panel_accept,
+        name="round_panel_accept",
+    ),
     path(ROUNDS + "pair/", views.round_pair, name="staff_round_pair"),
     path(ROUNDS + "top-cut/", views.round_top_cut, name="staff_round_top_cut"),
     path(ROUND, views.round_control, name="round_control"),

@@ -38,7 +38,14 @@ from tournaments.models import (
     Tournament,
     default_clock_mode,
 )
-from tournaments.status import ON_THE_DAY, EventStatus, InvalidTransition, check_transition
+from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.status import (
+    ON_THE_DAY,
+    EventStatus,
+    players_refusal,
+    registration_refusal,
+    transition_refusal,
+)
 
 EDITABLE_FIELDS = (
     "name",
@@ -244,25 +251,6 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
     return tournament
 
 
-def _check_rounds_allow(tournament: Tournament, target: EventStatus) -> None:
-    """Rounds decide when an event may move on: the top cut is started from the final
-    standings (matches.services.top_cut_start), and nothing finishes mid-round."""
-    if target == EventStatus.TOP_CUT:
-        raise ServiceError(
-            _("status: start the top cut from the round control; it seeds the bracket."),
-            field="status",
-            code="invalid_transition",
-        )
-    if target == EventStatus.FINISHED:
-        unfinished = tournament.rounds.exclude(status="finished").order_by("number").first()
-        if unfinished is not None:
-            raise ServiceError(
-                _("status: round %(n)d is not finished yet.") % {"n": unfinished.number},
-                field="status",
-                code="round_unfinished",
-            )
-
-
 def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
@@ -281,11 +269,15 @@ def event_transition(
     ``no_shows="drop"`` drops them (each recorded), ``"keep"`` leaves them in."""
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
-    try:
-        target = check_transition(tournament.status, to)
-    except InvalidTransition as exc:
-        raise ServiceError(str(exc), field="status", code="invalid_transition") from None
-    _check_rounds_allow(tournament, target)
+    # The same words the dashboard shows beside a move it does not offer now.
+    refusal = transition_refusal(event_facts(tournament), to)
+    if refusal is not None:
+        raise ServiceError(
+            _("status: %(reason)s") % {"reason": refusal.render(_)},
+            field="status",
+            code=refusal.code,
+        )
+    target = EventStatus(to)
     if target == EventStatus.CANCELLED and not confirm:
         raise ServiceError(
             _("confirm: %(what)s Confirm to go on.") % {"what": cancel_consequences(tournament)},
@@ -385,10 +377,13 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
 def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool) -> Tournament:
     tournament = _locked(tournament)
     permissions.require_organiser(actor, tournament)
-    if open and tournament.status_enum not in ON_THE_DAY:
+    refusal = players_refusal(tournament.status) if open else None
+    if refusal is not None:
         raise ServiceError(
-            _("player_check_in_open: check-in can only open while the event takes players."),
+            _("player_check_in_open: check-in opens only while the event takes players. %(why)s")
+            % {"why": refusal.render(_)},
             field="player_check_in_open",
+            code=refusal.code,
         )
     tournament.player_check_in_open = open
     tournament.save(update_fields=["player_check_in_open", "updated_at"])
@@ -436,24 +431,18 @@ def event_add_organiser(*, actor: Any, tournament: Tournament, user: Any) -> Non
 
 
 def registration_is_open(tournament: Tournament, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return (
-        tournament.status == EventStatus.REGISTRATION_OPEN
-        and (tournament.registration_opens_at is None or now >= tournament.registration_opens_at)
-        and (tournament.registration_closes_at is None or now < tournament.registration_closes_at)
-    )
+    facts = event_facts_without_rounds(tournament)
+    return registration_refusal(facts, now or timezone.now()) is None
 
 
 def _require_registration_open(tournament: Tournament) -> None:
-    if tournament.status == EventStatus.CANCELLED:
+    # The same words the event page shows instead of a Register button.
+    refusal = registration_refusal(event_facts_without_rounds(tournament), timezone.now())
+    if refusal is not None:
         raise ServiceError(
-            _("This event has been cancelled."), field="tournament", code="cancelled"
-        )
-    if not registration_is_open(tournament):
-        raise ServiceError(
-            _("Registration for this event is not open."),
+            _("tournament: registration is not open. %(why)s") % {"why": refusal.render(_)},
             field="tournament",
-            code="registration_closed",
+            code=refusal.code,
         )
 
 
@@ -700,9 +689,13 @@ def registration_add_walk_in(
         raise ServiceError(_("name: a walk-in needs a name."), field="name")
     if len(name) > 80:
         raise ServiceError(_("name: at most 80 characters."), field="name")
-    if tournament.status_enum not in ON_THE_DAY:
+    refusal = players_refusal(tournament.status)
+    if refusal is not None:
         raise ServiceError(
-            _("Walk-ins can be added only while the event takes players."), field="tournament"
+            _("tournament: walk-ins join only while the event takes players. %(why)s")
+            % {"why": refusal.render(_)},
+            field="tournament",
+            code=refusal.code,
         )
     if not over_capacity and not _has_room(tournament):
         raise ServiceError(

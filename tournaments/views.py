@@ -34,7 +34,18 @@ from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm, game_switch_data
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.status import LABELS, ON_THE_DAY, EventStatus, allowed_transitions
+from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.status import (
+    LABELS,
+    ON_THE_DAY,
+    EventStatus,
+    allowed_transitions,
+    players_refusal,
+    registration_refusal,
+    top_cut_refusal,
+    transition_offers,
+    transition_refusal,
+)
 from tournaments.swiss import recommended_structure
 
 
@@ -57,11 +68,16 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     registration = services.registration_for(user=request.user, tournament=event)
     counts = services.registration_counts(event)
+    # Offer only what can be done now: the same words as the service's refusal.
+    registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
     context = {
         "event": event,
         "registration": registration,
         "counts": counts,
-        "registration_open": services.registration_is_open(event),
+        "registration_open": registration_closed is None,
+        "registration_closed": registration_closed.render(_) if registration_closed else "",
+        "player_check_in_offered": event.player_check_in_open
+        and players_refusal(event.status) is None,
         "is_organiser": perms.is_organiser_of(request.user, event),
         "is_staff": perms.is_staff_of(request.user, event),
         "status_label": LABELS[event.status_enum],
@@ -279,14 +295,58 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "status_choices": RegistrationStatus.choices,
         "counts": services.registration_counts(event),
         "is_organiser": is_organiser,
-        "transitions": [(s.value, LABELS[s]) for s in allowed_transitions(event.status)],
         "transition_values": [s.value for s in allowed_transitions(event.status)],
+        **_offers_context(event),
         "status_label": LABELS[event.status_enum],
         "walk_in_form": WalkInForm(),
         "judge_form": JudgeForm(),
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
     }
+    if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
+        context.update(_panel_context(request, event))
     return render(request, "tournaments/dashboard.html", context)
+
+
+def _offers_context(event: Tournament) -> dict[str, Any]:
+    """What the dashboard offers now, and in words why it does not offer the rest
+    (tournaments.status decides both; the services refuse with the same words)."""
+    facts = event_facts(event)
+    moves = []
+    not_now = []
+    for target, refusal in transition_offers(facts):
+        if target == EventStatus.CANCELLED:
+            continue  # the danger zone offers it, with its confirmation
+        if refusal is None:
+            moves.append((target.value, LABELS[target]))
+        else:
+            not_now.append((LABELS[target], refusal.render(_)))
+    top_cut = None
+    if event.status == EventStatus.RUNNING and event.top_cut_size:
+        refusal = top_cut_refusal(facts)
+        if refusal is None:
+            top_cut = True
+        else:
+            not_now.append((LABELS[EventStatus.TOP_CUT], refusal.render(_)))
+    players = players_refusal(event.status)
+    return {
+        "moves": moves,
+        "not_now": not_now,
+        "top_cut_ready": top_cut,
+        "players_refusal": players.render(_) if players is not None else "",
+    }
+
+
+def _panel_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
+    from matches.panel import etag
+    from matches.panel_views import panel_for
+
+    copy = panel_for(event, request.user.pk)
+    return {
+        "panel_html": mark_safe(shared_copies.personal(request, copy["html"])),
+        "panel_etag": etag(copy, "html"),
+        "panel_poll_seconds": settings.ROUND_PANEL_POLL_SECONDS,
+        "panel_now": timezone.now(),
+    }
 
 
 DASHBOARD_PAGE_SIZE = 50
@@ -339,6 +399,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
             ("all", _("Everyone")),
         ],
         "is_organiser": perms.is_organiser_of(request.user, event),
+        "check_in_closed": closed.render(_) if (closed := players_refusal(event.status)) else "",
     }
     return render(request, "tournaments/check_in.html", context)
 
@@ -419,6 +480,12 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
     target = request.POST.get("to", "")
     confirm = request.POST.get("confirm") == "yes"
     no_shows = request.POST.get("no_shows") or None
+    refusal = transition_refusal(event_facts(event), target)
+    if refusal is not None:
+        # A page that offered the move before the event changed: why not, in words (the
+        # service would refuse the same way, naming the field for the API).
+        messages.error(request, refusal.render(_))
+        return redirect("event_dashboard", slug=slug)
     if target == EventStatus.RUNNING and no_shows is None:
         absent = services.no_shows(event).select_related("player").order_by("id")
         absent_count = absent.count()

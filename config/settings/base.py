@@ -197,6 +197,9 @@ JUDGE_QUEUE_MAX_STALE_SECONDS = env.float("JUDGE_QUEUE_MAX_STALE_SECONDS", defau
 JUDGE_QUEUE_CACHE_SECONDS = env.int("JUDGE_QUEUE_CACHE_SECONDS", default=15)
 # The organiser dashboard's player list, shared the same way while check-in changes it.
 DASHBOARD_MAX_STALE_SECONDS = env.float("DASHBOARD_MAX_STALE_SECONDS", default=1.0)
+# How often the dashboard's round panel asks whether anything changed (an unchanged panel is a
+# 304 that reads nothing of the round: matches.panel).
+ROUND_PANEL_POLL_SECONDS = env.int("ROUND_PANEL_POLL_SECONDS", default=10)
 
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"

@@ -1,0 +1,48 @@
+"""Reads of an event shared by its pages and the API (the rounds' own reads are in
+matches.selectors)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+
+from tournaments.models import RegistrationStatus, Tournament
+from tournaments.status import EventFacts, EventStatus, RoundFacts
+from tournaments.swiss import recommended_structure
+
+
+def event_facts(tournament: Tournament) -> EventFacts:
+    """What tournaments.status needs to say which actions the event offers now: its latest
+    round (with how many of its matches are not final) and the Swiss rounds still planned.
+    A fixed number of queries, however large the event."""
+    latest = (
+        tournament.rounds.order_by("-number")
+        .annotate(not_final=Count("matches", filter=~Q(matches__status="final")))
+        .values("number", "stage", "status", "not_final")
+        .first()
+    )
+    swiss_left = 0
+    if tournament.status == EventStatus.RUNNING and tournament.top_cut_size:
+        planned = tournament.planned_rounds
+        if not planned:
+            players = tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
+            planned = recommended_structure(max(players, 2))[0]
+        played = tournament.rounds.filter(stage="swiss").count()
+        swiss_left = max(planned - played, 0)
+    return EventFacts(
+        status=tournament.status,
+        latest_round=RoundFacts(**latest) if latest is not None else None,
+        top_cut_size=tournament.top_cut_size or 0,
+        swiss_rounds_left=swiss_left,
+        registration_opens_at=tournament.registration_opens_at,
+        registration_closes_at=tournament.registration_closes_at,
+    )
+
+
+def event_facts_without_rounds(tournament: Tournament) -> EventFacts:
+    """The facts that need no query (registration, check-in, walk-ins decide on these)."""
+    return EventFacts(
+        status=tournament.status,
+        top_cut_size=tournament.top_cut_size or 0,
+        registration_opens_at=tournament.registration_opens_at,
+        registration_closes_at=tournament.registration_closes_at,
+    )
