@@ -301,3 +301,17 @@ def game_detail_lines(game: str, details: Any, name_a: str, name_b: str) -> list
     rules = get_game(game).match_rules()
     names = {"a": name_a, "b": name_b}
     return [" ".join(t.render(_) for t in game_) for game_ in rules.describe(details, names)]
+
+
+def report_outcome(match: Match) -> str:
+    """What a player's report or confirmation just did, in words, from the match's status
+    after it: final, waiting for the opponent, or disputed with a judge on the way. The
+    page's message and the API's `message` say the same thing."""
+    if match.status == MatchStatus.FINAL:
+        return _("The result is final: you and your opponent agree.")
+    if match.status == MatchStatus.DISPUTED:
+        return _(
+            "Your report differs from your opponent's: the match is disputed. "
+            "A judge is coming to your table: stay there."
+        )
+    return _("Result sent. Waiting for your opponent to confirm it on their phone.")

@@ -642,7 +642,7 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         side = services._acting_side(request.user, match) or "a"
         try:
             data = _report_from_post(request, match, side)
-            services.match_report(actor=request.user, match=match, **data)
+            reported = services.match_report(actor=request.user, match=match, **data)
         except Forbidden as exc:
             raise PermissionDenied(exc.message) from None
         except (ValueError, ServiceError) as exc:
@@ -651,7 +651,9 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             match = _own_match(request, pk)
             event = match.round.tournament
         else:
-            messages.success(request, _("Result sent. Your opponent confirms it on their phone."))
+            # A disputed match is no success: the player must stay and wait for a judge.
+            say = messages.warning if reported.status == MatchStatus.DISPUTED else messages.success
+            say(request, selectors.report_outcome(reported))
             return redirect(next_or(request, request.path))
     here = next_or(request, request.path) if problem is not None else request.path
     context: dict[str, Any] = {"event": event, "here": here, "standalone": True}

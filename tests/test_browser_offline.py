@@ -141,7 +141,7 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
         page.context.set_offline(False)
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
     expect(
-        page.get_by_text("Result sent. Your opponent confirms it on their phone.")
+        page.get_by_text("Result sent. Waiting for your opponent to confirm it on their phone.")
     ).to_be_visible()
     expect(page.locator("#offline-notices")).to_be_hidden()
     match.refresh_from_db()
@@ -158,7 +158,7 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     expect(page.locator("#offline-notices .offline-copy")).to_have_text(NOTICE)
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
     expect(
-        page.get_by_text("Result sent. Your opponent confirms it on their phone.")
+        page.get_by_text("Result sent. Waiting for your opponent to confirm it on their phone.")
     ).to_be_hidden()
     expect(page.locator("#offline-notices .offline-kept")).to_have_count(0)
 

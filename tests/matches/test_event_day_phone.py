@@ -1,0 +1,102 @@
+"""Issue 18, "Event day without surprises", from the player's phone: what a report says it
+did, where signing in lands during a running event, the one-tap best-of-1 report, each
+player's record on the pairings and the compact standings. Events are driven through
+matches.services, pages through the test client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.urls import reverse
+
+from matches import services
+from matches.models import Match, MatchStatus, Round
+from tests.factories import logged_in
+from tests.matches.conftest import client_for, running_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Any:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def pair(event: Any, organiser: Any) -> Round:
+    round_ = services.round_pair(actor=organiser, tournament=event)
+    return services.round_publish(actor=organiser, round_=round_)
+
+
+def two_player_match() -> tuple[Any, Any, Match]:
+    event, organiser, _ = running_event(2)
+    match = pair(event, organiser).matches.select_related("a__player", "b__player").get()
+    return event, organiser, match
+
+
+def flash(response: Any) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+# --- Finding 4: every message after a report says what happened ------------------------------
+
+
+def test_a_report_that_differs_says_disputed_and_a_judge_is_coming_not_that_the_opponent_confirms() -> (
+    None
+):
+    event, _organiser, match = two_player_match()
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    logged_in(match.a.player).post(url, {"won": "1", "lost": "0"})
+    # b reports differently ("I won" too): the match is disputed.
+    sent = logged_in(match.b.player).post(url, {"won": "1", "lost": "0"})
+    match.refresh_from_db()
+    assert match.status == MatchStatus.DISPUTED
+    said = flash(sent)
+    assert len(said) == 1
+    assert "disputed" in said[0] and "judge is coming" in said[0]
+    assert "confirm" not in said[0]
+
+
+def test_a_first_report_says_it_waits_for_the_opponent() -> None:
+    _event, _organiser, match = two_player_match()
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    sent = logged_in(match.a.player).post(url, {"won": "1", "lost": "0"})
+    assert flash(sent) == ["Result sent. Waiting for your opponent to confirm it on their phone."]
+
+
+def test_the_same_report_from_the_opponent_says_the_result_is_final() -> None:
+    _event, _organiser, match = two_player_match()
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    logged_in(match.a.player).post(url, {"won": "1", "lost": "0"})
+    sent = logged_in(match.b.player).post(url, {"won": "0", "lost": "1"})
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINAL
+    assert flash(sent) == ["The result is final: you and your opponent agree."]
+
+
+def test_the_api_answer_to_a_report_says_what_happened() -> None:
+    _event, _organiser, match = two_player_match()
+    url = f"/api/matches/{match.pk}/report/"
+    first = client_for(match.a.player).post(url, {"games": [1, 0, 0]}, format="json")
+    assert first.status_code == 200
+    assert first.json()["status"] == "reported"
+    assert "Waiting for your opponent" in first.json()["message"]
+    second = client_for(match.b.player).post(url, {"games": [0, 1, 0]}, format="json")
+    assert second.json()["status"] == "disputed"
+    assert "judge is coming" in second.json()["message"]
+    assert "confirm" not in second.json()["message"]
+
+
+def test_the_api_answer_to_a_confirmation_says_the_result_is_final() -> None:
+    _event, _organiser, match = two_player_match()
+    client_for(match.a.player).post(
+        f"/api/matches/{match.pk}/report/", {"games": [1, 0, 0]}, format="json"
+    )
+    confirmed = client_for(match.b.player).post(f"/api/matches/{match.pk}/confirm/", {})
+    assert confirmed.status_code == 200
+    assert confirmed.json()["status"] == "final"
+    assert confirmed.json()["message"] == "The result is final: you and your opponent agree."
