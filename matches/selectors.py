@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -28,8 +28,8 @@ from matches.models import (
     RoundStatus,
 )
 from tournaments import permissions
-from tournaments.models import Registration, Tournament
-from tournaments.status import PUBLIC
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.status import PUBLIC, EventStatus
 from tournaments.timer import RoundTimer, table_ends_at
 
 
@@ -315,3 +315,35 @@ def report_outcome(match: Match) -> str:
             "A judge is coming to your table: stay there."
         )
     return _("Result sent. Waiting for your opponent to confirm it on their phone.")
+
+
+def current_table_of(user: Any) -> Match | None:
+    """The match a signed-in player should see first: theirs in the published current round
+    of a running event (Swiss or top cut) they are still registered in. With several, the
+    most relevant: a result still to report before a final one, a table before a bye, then
+    the round published last. None when they play nowhere right now."""
+    if not permissions.is_authenticated(user):
+        return None
+    registrations = Registration.objects.filter(
+        player=user,
+        status=RegistrationStatus.REGISTERED,
+        dropped_at__isnull=True,
+        tournament__status__in=[EventStatus.RUNNING.value, EventStatus.TOP_CUT.value],
+    ).values("pk")
+    found = list(
+        Match.objects.filter(Q(a__in=registrations) | Q(b__in=registrations))
+        .filter(round__status=RoundStatus.PUBLISHED)
+        .select_related("round__tournament")
+        .order_by()[:20]  # one per event at most: bounded by the events a person plays at once
+    )
+    if not found:
+        return None
+    epoch = datetime.min.replace(tzinfo=UTC)
+    return min(
+        found,
+        key=lambda m: (
+            m.status == MatchStatus.FINAL,
+            m.b_id is None,
+            -(m.round.published_at or epoch).timestamp(),
+        ),
+    )

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from matches import services
@@ -100,3 +101,57 @@ def test_the_api_answer_to_a_confirmation_says_the_result_is_final() -> None:
     assert confirmed.status_code == 200
     assert confirmed.json()["status"] == "final"
     assert confirmed.json()["message"] == "The result is final: you and your opponent agree."
+
+
+# --- signing in during a running event lands on the player's table ----------------------------
+
+
+def sign_in(user: Any, **extra: str) -> Any:
+    return Client().post(
+        reverse("login"), {"username": user.username, "password": "correct-horse-battery", **extra}
+    )
+
+
+def test_signing_in_during_a_running_event_lands_on_my_table() -> None:
+    event, _organiser, match = two_player_match()
+    answer = sign_in(match.a.player)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("my_match", kwargs={"slug": event.slug})
+
+
+def test_an_explicit_next_still_wins_over_my_table() -> None:
+    _event, _organiser, match = two_player_match()
+    answer = sign_in(match.a.player, next="/accounts/profile/")
+    assert answer["Location"] == "/accounts/profile/"
+
+
+def test_signing_in_without_a_published_round_goes_home_as_before() -> None:
+    event, organiser, regs = running_event(2)
+    services.round_pair(actor=organiser, tournament=event)  # paired, not published
+    answer = sign_in(regs[0].player)
+    assert answer["Location"] == reverse("home")
+
+
+def test_signing_in_after_dropping_goes_home() -> None:
+    from django.utils import timezone
+
+    _event, _organiser, match = two_player_match()
+    type(match.a).objects.filter(pk=match.a_id).update(dropped_at=timezone.now())
+    assert sign_in(match.a.player)["Location"] == reverse("home")
+
+
+def test_with_two_running_events_signing_in_picks_the_match_still_to_report() -> None:
+    from tests.factories import RegistrationFactory
+
+    first, first_organiser, first_regs = running_event(1)
+    second, second_organiser, second_regs = running_event(1)
+    player = first_regs[0].player
+    RegistrationFactory(tournament=second, player=player)
+    RegistrationFactory(tournament=first, player=second_regs[0].player)
+    first_round = pair(first, first_organiser)
+    second_round = pair(second, second_organiser)
+    # The first event's match is already final; the second one still waits for a report.
+    done = first_round.matches.get()
+    services.match_report(actor=first_organiser, match=done, games=[1, 0, 0])
+    assert second_round.matches.get().status == MatchStatus.PENDING
+    assert sign_in(player)["Location"] == reverse("my_match", kwargs={"slug": second.slug})
