@@ -456,6 +456,12 @@ def match_context(
         and match.round.status == RoundStatus.PUBLISHED
         and not match.is_bye,
         "games_to_win": games_to_win,
+        # Best of 1: one tap and a confirmation. A refused games-count post (a scorekeeper's
+        # or an older page's) is shown again in the form it came from.
+        "one_tap": games_to_win == 1
+        and not (problem is not None and "outcome" not in request.POST),
+        "draw_allowed": get_game(event.game).drawn_games
+        and match.round.stage != RoundStage.TOP_CUT,
         "game_numbers": list(range(1, max_games + 1)),
         "battles_per_game": battles_per_game,
         "detail_games": detail_inputs,
@@ -491,12 +497,18 @@ def _report_form_state(
     """The report form's games counts (posted, else my report's) and, after a refusal, the
     problem in words with the id of the input it names (`detail_inputs` marked)."""
     if problem is not None:
-        values = {key: _posted(request, key) for key in ("won", "lost", "drawn")}
+        values = {key: _posted(request, key) for key in ("won", "lost", "drawn", "outcome")}
     elif my_report is not None:
         won, lost = my_report.games[0:2] if side == "a" else my_report.games[1::-1]
-        values = {"won": str(won), "lost": str(lost), "drawn": str(my_report.games[2])}
+        outcome = "win" if won > lost else "loss" if lost > won else "draw"
+        values = {
+            "won": str(won),
+            "lost": str(lost),
+            "drawn": str(my_report.games[2]),
+            "outcome": outcome,
+        }
     else:
-        values = {"won": "", "lost": "", "drawn": "0"}
+        values = {"won": "", "lost": "", "drawn": "0", "outcome": ""}
     state: dict[str, Any] = {"values": values, "problem": None, "anchor": "", "on": ""}
     if problem is None:
         return state
@@ -511,6 +523,8 @@ def _report_form_state(
         field = str(getattr(problem, "field", None) or "")
         on = "trophies" if field.startswith("battles") else "games"
         anchor = "id_trophies_me_1" if on == "trophies" else "id_won"
+        if on == "games" and "outcome" in request.POST:
+            anchor = "id_outcome_win"  # the one-tap choice (best of 1)
     state.update(problem=message, anchor=anchor, on=on)
     return state
 
@@ -545,6 +559,18 @@ def _own_match(request: HttpRequest, pk: int) -> Match:
     return match
 
 
+# A best-of-1 result in one tap (templates/matches/_report_one_tap.html): the games it means,
+# the reporter's first. Whether a draw is allowed stays the service's check, as for the form.
+ONE_TAP_GAMES = {"win": (1, 0, 0), "loss": (0, 1, 0), "draw": (0, 0, 1)}
+
+
+def _one_tap_games(outcome: str) -> tuple[int, int, int]:
+    try:
+        return ONE_TAP_GAMES[outcome]
+    except KeyError:
+        raise _FormProblem(_("Choose I won, I lost or Draw."), "outcome") from None
+
+
 def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str, Any]:
     """The form's "me / my opponent" numbers as the services take them: a's games first."""
 
@@ -562,7 +588,10 @@ def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str
             raise ValueError(_("Enter whole numbers of games, 0 or more."))
         return value
 
-    won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
+    if "outcome" in request.POST:
+        won, lost, drawn = _one_tap_games(request.POST.get("outcome") or "")
+    else:
+        won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
     games = [won, lost, drawn] if side == "a" else [lost, won, drawn]
     played = won + lost + drawn
     battles: list[list[int]] = []

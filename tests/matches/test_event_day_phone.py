@@ -5,6 +5,7 @@ matches.services, pages through the test client."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -155,3 +156,61 @@ def test_with_two_running_events_signing_in_picks_the_match_still_to_report() ->
     services.match_report(actor=first_organiser, match=done, games=[1, 0, 0])
     assert second_round.matches.get().status == MatchStatus.PENDING
     assert sign_in(player)["Location"] == reverse("my_match", kwargs={"slug": second.slug})
+
+
+# --- a best-of-1 result is one tap plus a confirmation ----------------------------------------
+
+
+def my_match_html(event: Any, user: Any) -> str:
+    return logged_in(user).get(reverse("my_match", kwargs={"slug": event.slug})).content.decode()
+
+
+def test_a_best_of_1_report_is_one_tap_and_a_confirmation_through_the_same_service() -> None:
+    event, _organiser, match = two_player_match()
+    html = my_match_html(event, match.b.player)
+    for outcome in ("win", "loss", "draw"):
+        assert f'name="outcome" value="{outcome}"' in html
+    assert "Confirm and send" in html and 'name="won"' not in html
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    sent = logged_in(match.b.player).post(url, {"outcome": "win"})
+    assert sent.status_code == 302
+    report = match.reports.get()
+    assert report.games == (0, 1, 0)  # b won, stored a-first
+    match.refresh_from_db()
+    assert match.status == MatchStatus.REPORTED
+    # Changing it is the same one tap, the current choice already chosen.
+    again = my_match_html(event, match.b.player)
+    assert re.search(r'value="win"[^>]* checked>', again)
+    assert not re.search(r'value="loss"[^>]* checked>', again)
+
+
+def test_a_best_of_1_draw_is_offered_only_where_the_game_allows_draws() -> None:
+    from engine.games import get_game
+
+    assert get_game("bos").drawn_games is False
+    event, organiser, regs = running_event(2, game="bos", match_structure="bo1")
+    match = pair(event, organiser).matches.select_related("a__player").get()
+    html = my_match_html(event, match.a.player)
+    assert 'name="outcome" value="win"' in html and 'value="draw"' not in html
+    # Posted anyway, the service refuses it as for any report: a 400 naming the games.
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    refused = logged_in(match.a.player).post(url, {"outcome": "draw"})
+    assert refused.status_code == 400
+    assert not match.reports.exists()
+
+
+def test_a_best_of_3_keeps_its_games_form() -> None:
+    event, organiser, regs = running_event(2, match_structure="bo3")
+    match = pair(event, organiser).matches.select_related("a__player").get()
+    html = my_match_html(event, match.a.player)
+    assert 'name="won"' in html and 'name="outcome"' not in html
+
+
+def test_a_one_tap_report_without_a_choice_is_a_400_naming_it_and_saves_nothing() -> None:
+    _event, _organiser, match = two_player_match()
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    refused = logged_in(match.a.player).post(url, {"outcome": "maybe"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Choose I won, I lost or Draw." in html and 'href="#id_outcome_win"' in html
+    assert not match.reports.exists()
