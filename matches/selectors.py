@@ -177,6 +177,18 @@ def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -
     return round_number == planned - 1 and not final_finished
 
 
+def records_hidden(round_: Round) -> bool:
+    """Whether the pairings of `round_` leave out each player's record: with the event's
+    option to hide the standings going into the final round, its records would show them
+    (decided for everyone alike: the pairings are rendered once for all)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    tournament = round_.tournament
+    if not tournament.hide_standings_before_final or round_.stage != RoundStage.SWISS:
+        return False
+    return standings_hidden_for(AnonymousUser(), tournament, round_.number - 1)
+
+
 def judged_events(user: Any) -> QuerySet[Tournament]:
     """The events whose calls reach this person today: running ones they judge or organise."""
     from tournaments.status import EventStatus

@@ -155,31 +155,55 @@ class Seat:
     seat: str
     opponent: str | None
     bye: bool
+    record: str | None = None
 
 
-def pairing_lists(matches: list[Match]) -> tuple[list[Match], list[Seat]]:
-    """By table (byes last) and alphabetically by name (each player once)."""
+NO_RECORD = "0-0-0"
+
+
+def pairing_lists(
+    matches: list[Match], records: Mapping[int, str] | None = None
+) -> tuple[list[Match], list[Seat]]:
+    """By table (byes last) and alphabetically by name (each player once). With `records`
+    (registration id -> record going into the round), each match carries `a_record` and
+    `b_record` and each seat its player's record; without, none is shown."""
     by_table = sorted(matches, key=lambda m: (m.b_id is None, m.table or 0, m.pk))
+
+    def record_of(registration_id: int | None) -> str | None:
+        if records is None or registration_id is None:
+            return None
+        return records.get(registration_id, NO_RECORD)
+
     seats: list[Seat] = []
     for m in matches:
+        m.a_record, m.b_record = record_of(m.a_id), record_of(m.b_id)  # type: ignore[attr-defined]
         if m.b is None:
-            seats.append(Seat(m.a.name, m.table, "", None, True))
+            seats.append(Seat(m.a.name, m.table, "", None, True, record_of(m.a_id)))
             continue
-        seats.append(Seat(m.a.name, m.table, "A", m.b.name, False))
-        seats.append(Seat(m.b.name, m.table, "B", m.a.name, False))
+        seats.append(Seat(m.a.name, m.table, "A", m.b.name, False, record_of(m.a_id)))
+        seats.append(Seat(m.b.name, m.table, "B", m.a.name, False, record_of(m.b_id)))
     seats.sort(key=lambda s: (s.name.casefold(), s.table or 0))
     return by_table, seats
 
 
 def _pairings_fragment(round_: Round, template: str, kind: str) -> str:
-    """A round's rendered pairings, once per round version and language."""
-    key = _cache_key("pairings", kind, round_.pk, round_.version, get_language())
+    """A round's rendered pairings, once per round version and language (and whether the
+    records are shown: they appear once the standings they come from may be seen)."""
+    hidden = selectors.records_hidden(round_)
+    key = _cache_key("pairings", kind, round_.pk, round_.version, get_language(), hidden)
     html = cache.get(key)
     if html is None:
         matches = list(selectors.round_matches(round_))
-        by_table, by_name = pairing_lists(matches)
+        records = None if hidden else services.records_before_round(round_)
+        by_table, by_name = pairing_lists(matches, records)
         html = render_to_string(
-            template, {"round": round_, "by_table": by_table, "by_name": by_name}
+            template,
+            {
+                "round": round_,
+                "by_table": by_table,
+                "by_name": by_name,
+                "show_records": records is not None,
+            },
         )
         cache.set(key, html, PAIRINGS_CACHE_SECONDS)
         # Each player's seat too, so the "your table" banner costs a small cache read.

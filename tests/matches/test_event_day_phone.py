@@ -214,3 +214,115 @@ def test_a_one_tap_report_without_a_choice_is_a_400_naming_it_and_saves_nothing(
     html = refused.content.decode()
     assert "Choose I won, I lost or Draw." in html and 'href="#id_outcome_win"' in html
     assert not match.reports.exists()
+
+
+# --- pairings show each player's record going into the round ----------------------------------
+
+
+def finish_round(round_: Round, organiser: Any, games: list[int] | None = None) -> None:
+    for match in round_.matches.filter(b__isnull=False):
+        services.match_report(actor=organiser, match=match, games=games or [1, 0, 0])
+    round_.refresh_from_db()
+
+
+def pairings_html(event: Any, number: int, user: Any = None) -> str:
+    client = logged_in(user) if user is not None else Client()
+    url = reverse("round_pairings", kwargs={"slug": event.slug, "number": number})
+    return client.get(url).content.decode()
+
+
+def test_pairings_show_each_players_record_from_the_standings_before_the_round_byes_counted() -> (
+    None
+):
+    event, organiser, regs = running_event(5)  # five players: one bye each round
+    first = pair(event, organiser)
+    bye = first.matches.get(b__isnull=True)
+    finish_round(first, organiser)
+    expected: dict[int, str] = {bye.a_id: "1-0-0"}  # the bye counts as a win
+    for m in first.matches.filter(b__isnull=False):
+        expected[m.a_id], expected[m.b_id] = "1-0-0", "0-1-0"
+    second = pair(event, organiser)
+    html = pairings_html(event, 2)
+    for m in second.matches.select_related("a", "b"):
+        assert f'{m.a.name} <span class="pairing-record">{expected[m.a_id]}</span>' in html
+        if m.b is not None:
+            assert f'{m.b.name} <span class="pairing-record">{expected[m.b_id]}</span>' in html
+    # By name: a Record column beside each name.
+    assert ">Record</abbr></th>" in html
+    by_name = html.split('class="pairings-list pairings-by-name"')[1]
+    for reg in regs:
+        assert re.search(
+            rf"<th scope=\"row\">{re.escape(reg.name)}</th>\s*"
+            rf"<td class=\"num pairing-record\">{expected[reg.pk]}</td>",
+            by_name,
+        ), reg.name
+
+
+def test_round_1_pairings_show_everyone_at_0_0_0() -> None:
+    event, organiser, regs = running_event(4)
+    pair(event, organiser)
+    html = pairings_html(event, 1)
+    assert html.count('<span class="pairing-record">0-0-0</span>') == 4
+
+
+def test_the_round_api_adds_each_players_record_and_keeps_its_fields() -> None:
+    event, organiser, regs = running_event(4)
+    first = pair(event, organiser)
+    finish_round(first, organiser)
+    winners = set(first.matches.values_list("a_id", flat=True))
+    pair(event, organiser)
+    data = Client().get(f"/api/events/{event.slug}/rounds/2/").json()
+    for m in data["matches"]:
+        assert {"id", "table", "a", "b", "status", "result", "reason"} <= m.keys()
+        assert m["a_record"] == ("1-0-0" if m["a"] in winners else "0-1-0")
+        assert m["b_record"] == ("1-0-0" if m["b"] in winners else "0-1-0")
+
+
+def test_pairings_leave_records_out_while_the_standings_before_the_final_round_are_hidden() -> None:
+    event, organiser, regs = running_event(4, hide_standings_before_final=True, planned_rounds=2)
+    first = pair(event, organiser)  # 4 players: 2 Swiss rounds, the second is the final one
+    finish_round(first, organiser)
+    pair(event, organiser)
+    html = pairings_html(event, 2)
+    assert "pairing-record" not in html and ">Record</abbr>" not in html
+    data = Client().get(f"/api/events/{event.slug}/rounds/2/").json()
+    assert all(m["a_record"] is None for m in data["matches"])
+
+
+def test_the_pairings_page_reads_the_records_in_a_fixed_number_of_queries() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def render_queries(players: int) -> int:
+        event, organiser, _ = running_event(players)
+        first = pair(event, organiser)
+        finish_round(first, organiser)
+        pair(event, organiser)
+        cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            html = pairings_html(event, 2)
+        assert "pairing-record" in html
+        return len(ctx.captured_queries)
+
+    assert render_queries(4) == render_queries(24)
+
+
+def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record() -> None:
+    event, organiser, _ = running_event(8, planned_rounds=1, top_cut_size=4)
+    swiss = pair(event, organiser)
+    finish_round(swiss, organiser)
+    swiss_record = {}
+    for m in swiss.matches.all():
+        swiss_record[m.a_id], swiss_record[m.b_id] = "1-0-0", "0-1-0"
+    cut = services.top_cut_start(actor=organiser, tournament=event)
+    services.round_publish(actor=organiser, round_=cut)
+    data = Client().get(f"/api/events/{event.slug}/rounds/{cut.number}/").json()
+    for m in data["matches"]:
+        assert m["a_record"] == swiss_record[m["a"]] and m["b_record"] == swiss_record[m["b"]]
+    finish_round(cut, organiser)  # a wins every semi-final
+    final = services.round_publish(
+        actor=organiser, round_=services.round_pair(actor=organiser, tournament=event)
+    )
+    data = Client().get(f"/api/events/{event.slug}/rounds/{final.number}/").json()
+    (m,) = data["matches"]
+    assert m["a_record"] == "2-0-0" and m["b_record"] == "2-0-0"
