@@ -433,8 +433,14 @@ def match_context(
         side or "a": _("you"),
         ("b" if side == "a" else "a"): opponent.name if opponent is not None else "",
     }
+    # A first report's totals from the games the clock saw, as its per-game inputs are.
+    clock_totals = None
+    if my_report is None and clock_games:
+        winners = [g.get("winner") for g in clock_games]
+        other = "b" if side == "a" else "a"
+        clock_totals = (winners.count(side or "a"), winners.count(other))
     form = _report_form_state(
-        request, match_rules, side or "a", names, detail_inputs, my_report, problem
+        request, match_rules, side or "a", names, detail_inputs, my_report, problem, clock_totals
     )
     form["trophies"] = [
         {
@@ -517,9 +523,11 @@ def _report_form_state(
     detail_inputs: list[dict[str, Any]],
     my_report: Any,
     problem: Exception | None,
+    clock_totals: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """The report form's games counts (posted, else my report's) and, after a refusal, the
-    problem in words with the id of the input it names (`detail_inputs` marked)."""
+    """The report form's games counts (posted, else my report's, else the games the match
+    clock saw: `clock_totals`, mine first) and, after a refusal, the problem in words with
+    the id of the input it names (`detail_inputs` marked)."""
     if problem is not None:
         values = {key: _posted(request, key) for key in ("won", "lost", "drawn", "outcome")}
     elif my_report is not None:
@@ -531,6 +539,10 @@ def _report_form_state(
             "drawn": str(my_report.games[2]),
             "outcome": outcome,
         }
+    elif clock_totals is not None:
+        won, lost = clock_totals
+        outcome = "win" if won > lost else "loss" if lost > won else ""
+        values = {"won": str(won), "lost": str(lost), "drawn": "0", "outcome": outcome}
     else:
         values = {"won": "", "lost": "", "drawn": "0", "outcome": ""}
     state: dict[str, Any] = {"values": values, "problem": None, "anchor": "", "on": ""}

@@ -18,6 +18,7 @@ from matches import services
 from matches.models import Match, MatchStatus, Round
 from tests.factories import logged_in
 from tests.matches.conftest import client_for, running_event
+from tests.matches.test_clock_api import bos_table, server_time  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -326,3 +327,25 @@ def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record() ->
     data = Client().get(f"/api/events/{event.slug}/rounds/{final.number}/").json()
     (m,) = data["matches"]
     assert m["a_record"] == "2-0-0" and m["b_record"] == "2-0-0"
+
+
+# --- Finding 7: the report prefilled from the clock has its match totals too -------------------
+
+
+def test_a_report_prefilled_from_the_clock_fills_the_match_totals_from_its_games(
+    server_time: Any,  # noqa: F811
+) -> None:
+    _event, _org, match = bos_table()
+    b_client = logged_in(match.b.player)
+    clock = f"/matches/{match.pk}/clock/"
+    b_client.post(clock, {"press": "start::a", "expected_seq": "0", "bid_a": "2", "bid_b": "6"})
+    server_time.advance(30 + 15 * 60)
+    b_client.post(clock, {"press": "flag:a", "expected_seq": "1"})  # a lost game 1 on time
+    report = b_client.get(f"/matches/{match.pk}/report/").content.decode()
+    assert 'name="g1_winner" value="me" checked' in report  # the per-game details, as before
+    # ... and the totals they add up to, from b's side: b won 1, a won 0.
+    assert 'id="id_won" name="won" min="0" max="2" value="1"' in report
+    assert 'id="id_lost" name="lost" min="0" max="2" value="0"' in report
+    a_report = logged_in(match.a.player).get(f"/matches/{match.pk}/report/").content.decode()
+    assert 'id="id_won" name="won" min="0" max="2" value="0"' in a_report
+    assert 'id="id_lost" name="lost" min="0" max="2" value="1"' in a_report
