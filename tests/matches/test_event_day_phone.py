@@ -317,6 +317,11 @@ def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record() ->
         swiss_record[m.a_id], swiss_record[m.b_id] = "1-0-0", "0-1-0"
     cut = services.top_cut_start(actor=organiser, tournament=event)
     services.round_publish(actor=organiser, round_=cut)
+    # A bracket match cannot end drawn: its one-tap report offers no draw.
+    semi = cut.matches.select_related("a__player").first()
+    assert semi is not None
+    html = my_match_html(event, semi.a.player)
+    assert 'name="outcome" value="win"' in html and 'value="draw"' not in html
     data = Client().get(f"/api/events/{event.slug}/rounds/{cut.number}/").json()
     for m in data["matches"]:
         assert m["a_record"] == swiss_record[m["a"]] and m["b_record"] == swiss_record[m["b"]]
