@@ -119,11 +119,11 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     kept(page)
 
     page.context.set_offline(True)
-    # What the match card's status says when the page is first shown, before any script ran
-    # (recorded on every navigation: the kept copy must never say "Not reported").
+    # What the match card's status says as the page is first shown, its stylesheet applied
+    # and before the page's scripts could ask the worker anything (recorded on every
+    # navigation: the kept copy must never say "Not reported", not even for a moment).
     page.add_init_script(
-        """document.addEventListener("readystatechange", () => {
-          if (document.readyState !== "interactive") return;
+        """document.addEventListener("DOMContentLoaded", () => {
           const card = document.querySelector(".match-card");
           window.statusAtFirstPaint = card ? card.innerText : null;
         });"""
