@@ -285,7 +285,7 @@ def match_detail(request: Request, pk: int) -> Response:
     return Response(_match_out(_match(request, pk), request))
 
 
-@extend_schema(request=s.ReportInput, responses=s.MatchOutput)
+@extend_schema(request=s.ReportInput, responses=s.PlayerReportOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_report(request: Request, pk: int) -> Response:
@@ -295,7 +295,7 @@ def match_report(request: Request, pk: int) -> Response:
     return Response(_answer_to_player(request, match))
 
 
-@extend_schema(request=None, responses=s.MatchOutput)
+@extend_schema(request=None, responses=s.PlayerReportOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_confirm(request: Request, pk: int) -> Response:

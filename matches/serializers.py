@@ -74,6 +74,21 @@ class MatchOutput(serializers.ModelSerializer):
         return int(obj.round.number)
 
 
+class PlayerReportOutput(MatchOutput):
+    """The answer to a report or a confirmation (the schema's view of it): the match, and for
+    a player of it `message`, what the report did in words (matches.selectors.report_outcome)."""
+
+    message = serializers.CharField(
+        required=False,
+        read_only=True,
+        help_text="For a player of the match: final, waiting for the opponent, or disputed "
+        "and a judge is coming, in words (the page's message).",
+    )
+
+    class Meta(MatchOutput.Meta):
+        fields = (*MatchOutput.Meta.fields, "message")
+
+
 class RoundMatchOutput(MatchOutput):
     """A match inside a round: the round is the enclosing object. `a_record`, `b_record`:
     each player's record going into the round (context "records", registration id ->
