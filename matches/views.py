@@ -595,7 +595,7 @@ def _own_match(request: HttpRequest, pk: int) -> Match:
     return match
 
 
-# A best-of-1 result in one tap (templates/matches/_report_one_tap.html): the games it means,
+# A best-of-1 result in one tap (templates/matches/_report_form.html): the games it means,
 # the reporter's first. Whether a draw is allowed stays the service's check, as for the form.
 ONE_TAP_GAMES = {"win": (1, 0, 0), "loss": (0, 1, 0), "draw": (0, 0, 1)}
 
