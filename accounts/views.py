@@ -20,6 +20,7 @@ from config.throttling import (
     SignupThrottle,
     page_wait,
 )
+from matches.selectors import current_table_of
 
 
 class LoginView(auth_views.LoginView):
@@ -72,6 +73,19 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login; a player signing in during a running event lands on their table for
+    the current round (matches.selectors.current_table_of) unless `next` says where to go."""
+
+    template_name = "accounts/login.html"
+
+    def get_default_redirect_url(self) -> str:
+        match = current_table_of(self.request.user)
+        if match is not None:
+            return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
+        return str(super().get_default_redirect_url())
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -269,23 +269,33 @@ def _match_out(match: Match, request: Request | None = None) -> dict[str, Any]:
     return data
 
 
+def _answer_to_player(request: Request, match: Match) -> dict[str, Any]:
+    """The match after a report or confirmation; a player's answer also says in words what
+    happened (`message`: final, waiting for the opponent, or disputed)."""
+    match = selectors.match_visible(request.user, match.pk)
+    data = _match_out(match, request)
+    if services._acting_side(request.user, match) is not None:
+        data["message"] = selectors.report_outcome(match)
+    return data
+
+
 @extend_schema(responses=s.MatchOutput)
 @api_view(["GET"])
 def match_detail(request: Request, pk: int) -> Response:
     return Response(_match_out(_match(request, pk), request))
 
 
-@extend_schema(request=s.ReportInput, responses=s.MatchOutput)
+@extend_schema(request=s.ReportInput, responses=s.PlayerReportOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_report(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ReportInput, request.data)
     match = services.match_report(actor=request.user, match=match, **data)
-    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
+    return Response(_answer_to_player(request, match))
 
 
-@extend_schema(request=s.MatchConfirmInput, responses=s.MatchOutput)
+@extend_schema(request=s.MatchConfirmInput, responses=s.PlayerReportOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_confirm(request: Request, pk: int) -> Response:
@@ -295,7 +305,7 @@ def match_confirm(request: Request, pk: int) -> Response:
         match=_match(request, pk),
         expected_version=data.get("result_version"),
     )
-    return Response(_match_out(selectors.match_visible(request.user, match.pk), request))
+    return Response(_answer_to_player(request, match))
 
 
 @extend_schema(request=s.ReportInput, responses=OpenApiTypes.OBJECT)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -28,8 +28,8 @@ from matches.models import (
     RoundStatus,
 )
 from tournaments import permissions
-from tournaments.models import Registration, Tournament
-from tournaments.status import PUBLIC
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.status import PUBLIC, EventStatus
 from tournaments.timer import RoundTimer, table_ends_at
 
 
@@ -177,6 +177,18 @@ def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -
     return round_number == planned - 1 and not final_finished
 
 
+def records_hidden(round_: Round) -> bool:
+    """Whether the pairings of `round_` leave out each player's record: with the event's
+    option to hide the standings going into the final round, its records would show them
+    (decided for everyone alike: the pairings are rendered once for all)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    tournament = round_.tournament
+    if not tournament.hide_standings_before_final or round_.stage != RoundStage.SWISS:
+        return False
+    return standings_hidden_for(AnonymousUser(), tournament, round_.number - 1)
+
+
 def judged_events(user: Any) -> QuerySet[Tournament]:
     """The events whose calls reach this person today: running ones they judge or organise."""
     from tournaments.status import EventStatus
@@ -301,3 +313,49 @@ def game_detail_lines(game: str, details: Any, name_a: str, name_b: str) -> list
     rules = get_game(game).match_rules()
     names = {"a": name_a, "b": name_b}
     return [" ".join(t.render(_) for t in game_) for game_ in rules.describe(details, names)]
+
+
+def report_outcome(match: Match) -> str:
+    """What a player's report or confirmation just did, in words, from the match's status
+    after it: final, waiting for the opponent, or disputed with a judge on the way. The
+    page's message and the API's `message` say the same thing."""
+    if match.status == MatchStatus.FINAL:
+        return _("The result is final: you and your opponent agree.")
+    if match.status == MatchStatus.DISPUTED:
+        return _(
+            "Your report differs from your opponent's: the match is disputed. "
+            "A judge is coming to your table: stay there."
+        )
+    return _("Result sent. Waiting for your opponent to confirm it on their phone.")
+
+
+def current_table_of(user: Any) -> Match | None:
+    """The match a signed-in player should see first: theirs in the published current round
+    of a running event (Swiss or top cut) they are still registered in. With several, the
+    most relevant: a result still to report before a final one, a table before a bye, then
+    the round published last. None when they play nowhere right now."""
+    if not permissions.is_authenticated(user):
+        return None
+    registrations = Registration.objects.filter(
+        player=user,
+        status=RegistrationStatus.REGISTERED,
+        dropped_at__isnull=True,
+        tournament__status__in=[EventStatus.RUNNING.value, EventStatus.TOP_CUT.value],
+    ).values("pk")
+    found = list(
+        Match.objects.filter(Q(a__in=registrations) | Q(b__in=registrations))
+        .filter(round__status=RoundStatus.PUBLISHED)
+        .select_related("round__tournament")
+        .order_by()[:20]  # one per event at most: bounded by the events a person plays at once
+    )
+    if not found:
+        return None
+    epoch = datetime.min.replace(tzinfo=UTC)
+    return min(
+        found,
+        key=lambda m: (
+            m.status == MatchStatus.FINAL,
+            m.b_id is None,
+            -(m.round.published_at or epoch).timestamp(),
+        ),
+    )

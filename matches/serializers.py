@@ -74,11 +74,43 @@ class MatchOutput(serializers.ModelSerializer):
         return int(obj.round.number)
 
 
-class RoundMatchOutput(MatchOutput):
-    """A match inside a round: the round is the enclosing object."""
+class PlayerReportOutput(MatchOutput):
+    """The answer to a report or a confirmation (the schema's view of it): the match, and for
+    a player of it `message`, what the report did in words (matches.selectors.report_outcome)."""
+
+    message = serializers.CharField(
+        required=False,
+        read_only=True,
+        help_text="For a player of the match: final, waiting for the opponent, or disputed "
+        "and a judge is coming, in words (the page's message).",
+    )
 
     class Meta(MatchOutput.Meta):
-        fields = tuple(f for f in MatchOutput.Meta.fields if f != "round")
+        fields = (*MatchOutput.Meta.fields, "message")
+
+
+class RoundMatchOutput(MatchOutput):
+    """A match inside a round: the round is the enclosing object. `a_record`, `b_record`:
+    each player's record going into the round (context "records", registration id ->
+    "w-l-d"; null when the records are hidden, and b's for a bye)."""
+
+    a_record = serializers.SerializerMethodField()
+    b_record = serializers.SerializerMethodField()
+
+    class Meta(MatchOutput.Meta):
+        fields = (*(f for f in MatchOutput.Meta.fields if f != "round"), "a_record", "b_record")
+
+    def _record(self, registration_id: int | None) -> str | None:
+        records = self.context.get("records")
+        if records is None or registration_id is None:
+            return None
+        return str(records.get(registration_id, "0-0-0"))
+
+    def get_a_record(self, obj: Match) -> str | None:
+        return self._record(obj.a_id)
+
+    def get_b_record(self, obj: Match) -> str | None:
+        return self._record(obj.b_id)
 
 
 class RoundSummaryOutput(serializers.ModelSerializer):
@@ -120,7 +152,15 @@ class RoundOutput(serializers.ModelSerializer):
         return dict(TimerOutput(self._timer(obj)).data)
 
     def get_matches(self, obj: Round) -> list[dict[str, Any]]:
-        return list(RoundMatchOutput(selectors.round_matches(obj), many=True).data)
+        from matches.services import records_before_round
+
+        # Computed once per round (the stored standings), not per match.
+        records = None if selectors.records_hidden(obj) else records_before_round(obj)
+        return list(
+            RoundMatchOutput(
+                selectors.round_matches(obj), many=True, context={"records": records}
+            ).data
+        )
 
     def get_progress(self, obj: Round) -> int:
         from matches.services import pairing_progress

@@ -1624,6 +1624,53 @@ def last_finished_swiss_round(tournament: Tournament) -> Round | None:
     )
 
 
+RECORDS_CACHE_SECONDS = 6 * 3600
+
+
+def records_before_round(round_: Round) -> dict[int, str]:
+    """Each player's record going into `round_` ("wins-losses-draws", byes as wins), by
+    registration id: the stored Swiss standings after the round before it; a bracket round
+    adds the bracket rounds before it to the final Swiss standings. Players in no standings
+    yet (round 1, a late entry) are "0-0-0" (absent here). A few queries whatever the event's
+    size: the snapshot's rows, and the bracket's matches."""
+    tournament = round_.tournament
+    before = (
+        tournament.rounds.filter(
+            stage=RoundStage.SWISS, status=RoundStatus.FINISHED, number__lt=round_.number
+        )
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    counts: dict[int, list[int]] = {}
+    if before is not None:
+        snapshot = standings_snapshot(tournament, before)
+        # The rows (megabytes for 2,000 players) are decoded once per computed snapshot: the
+        # round API and the pages ask again and again.
+        key = f"records:{snapshot.pk}:{snapshot.source_version}:{snapshot.computed_at.timestamp()}"
+        swiss: dict[int, str] | None = cache.get(key)
+        if swiss is None:
+            swiss = {int(row["registration"]): str(row["record"]) for row in snapshot.rows}
+            cache.set(key, swiss, RECORDS_CACHE_SECONDS)
+        for registration_id, record in swiss.items():
+            counts[registration_id] = [int(n) for n in record.split("-")]
+    if round_.stage == RoundStage.TOP_CUT:
+        bracket = Match.objects.filter(
+            round__tournament=tournament,
+            round__stage=RoundStage.TOP_CUT,
+            round__number__lt=round_.number,
+            status=MatchStatus.FINAL,
+        ).values_list("a_id", "b_id", "games_a", "games_b")
+        for a, b, games_a, games_b in bracket:
+            if b is None:
+                counts.setdefault(a, [0, 0, 0])[0] += 1  # a bracket bye: a win
+                continue
+            for player, mine, theirs in ((a, games_a, games_b), (b, games_b, games_a)):
+                tally = counts.setdefault(player, [0, 0, 0])
+                tally[0 if mine > theirs else 1 if mine < theirs else 2] += 1
+    return {pk: "-".join(str(n) for n in tally) for pk, tally in counts.items()}
+
+
 def standings_snapshot(
     tournament: Tournament, round_number: int | None = None
 ) -> StandingsSnapshot:

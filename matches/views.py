@@ -155,31 +155,55 @@ class Seat:
     seat: str
     opponent: str | None
     bye: bool
+    record: str | None = None
 
 
-def pairing_lists(matches: list[Match]) -> tuple[list[Match], list[Seat]]:
-    """By table (byes last) and alphabetically by name (each player once)."""
+NO_RECORD = "0-0-0"
+
+
+def pairing_lists(
+    matches: list[Match], records: Mapping[int, str] | None = None
+) -> tuple[list[Match], list[Seat]]:
+    """By table (byes last) and alphabetically by name (each player once). With `records`
+    (registration id -> record going into the round), each match carries `a_record` and
+    `b_record` and each seat its player's record; without, none is shown."""
     by_table = sorted(matches, key=lambda m: (m.b_id is None, m.table or 0, m.pk))
+
+    def record_of(registration_id: int | None) -> str | None:
+        if records is None or registration_id is None:
+            return None
+        return records.get(registration_id, NO_RECORD)
+
     seats: list[Seat] = []
     for m in matches:
+        m.a_record, m.b_record = record_of(m.a_id), record_of(m.b_id)  # type: ignore[attr-defined]
         if m.b is None:
-            seats.append(Seat(m.a.name, m.table, "", None, True))
+            seats.append(Seat(m.a.name, m.table, "", None, True, record_of(m.a_id)))
             continue
-        seats.append(Seat(m.a.name, m.table, "A", m.b.name, False))
-        seats.append(Seat(m.b.name, m.table, "B", m.a.name, False))
+        seats.append(Seat(m.a.name, m.table, "A", m.b.name, False, record_of(m.a_id)))
+        seats.append(Seat(m.b.name, m.table, "B", m.a.name, False, record_of(m.b_id)))
     seats.sort(key=lambda s: (s.name.casefold(), s.table or 0))
     return by_table, seats
 
 
 def _pairings_fragment(round_: Round, template: str, kind: str) -> str:
-    """A round's rendered pairings, once per round version and language."""
-    key = _cache_key("pairings", kind, round_.pk, round_.version, get_language())
+    """A round's rendered pairings, once per round version and language (and whether the
+    records are shown: they appear once the standings they come from may be seen)."""
+    hidden = selectors.records_hidden(round_)
+    key = _cache_key("pairings", kind, round_.pk, round_.version, get_language(), hidden)
     html = cache.get(key)
     if html is None:
         matches = list(selectors.round_matches(round_))
-        by_table, by_name = pairing_lists(matches)
+        records = None if hidden else services.records_before_round(round_)
+        by_table, by_name = pairing_lists(matches, records)
         html = render_to_string(
-            template, {"round": round_, "by_table": by_table, "by_name": by_name}
+            template,
+            {
+                "round": round_,
+                "by_table": by_table,
+                "by_name": by_name,
+                "show_records": records is not None,
+            },
         )
         cache.set(key, html, PAIRINGS_CACHE_SECONDS)
         # Each player's seat too, so the "your table" banner costs a small cache read.
@@ -409,8 +433,14 @@ def match_context(
         side or "a": _("you"),
         ("b" if side == "a" else "a"): opponent.name if opponent is not None else "",
     }
+    # A first report's totals from the games the clock saw, as its per-game inputs are.
+    clock_totals = None
+    if my_report is None and clock_games:
+        winners = [g.get("winner") for g in clock_games]
+        other = "b" if side == "a" else "a"
+        clock_totals = (winners.count(side or "a"), winners.count(other))
     form = _report_form_state(
-        request, match_rules, side or "a", names, detail_inputs, my_report, problem
+        request, match_rules, side or "a", names, detail_inputs, my_report, problem, clock_totals
     )
     form["trophies"] = [
         {
@@ -456,6 +486,12 @@ def match_context(
         and match.round.status == RoundStatus.PUBLISHED
         and not match.is_bye,
         "games_to_win": games_to_win,
+        # Best of 1: one tap and a confirmation. A refused games-count post (a scorekeeper's
+        # or an older page's) is shown again in the form it came from.
+        "one_tap": games_to_win == 1
+        and not (problem is not None and "outcome" not in request.POST),
+        "draw_allowed": get_game(event.game).drawn_games
+        and match.round.stage != RoundStage.TOP_CUT,
         "game_numbers": list(range(1, max_games + 1)),
         "battles_per_game": battles_per_game,
         "detail_games": detail_inputs,
@@ -487,16 +523,28 @@ def _report_form_state(
     detail_inputs: list[dict[str, Any]],
     my_report: Any,
     problem: Exception | None,
+    clock_totals: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """The report form's games counts (posted, else my report's) and, after a refusal, the
-    problem in words with the id of the input it names (`detail_inputs` marked)."""
+    """The report form's games counts (posted, else my report's, else the games the match
+    clock saw: `clock_totals`, mine first) and, after a refusal, the problem in words with
+    the id of the input it names (`detail_inputs` marked)."""
     if problem is not None:
-        values = {key: _posted(request, key) for key in ("won", "lost", "drawn")}
+        values = {key: _posted(request, key) for key in ("won", "lost", "drawn", "outcome")}
     elif my_report is not None:
         won, lost = my_report.games[0:2] if side == "a" else my_report.games[1::-1]
-        values = {"won": str(won), "lost": str(lost), "drawn": str(my_report.games[2])}
+        outcome = "win" if won > lost else "loss" if lost > won else "draw"
+        values = {
+            "won": str(won),
+            "lost": str(lost),
+            "drawn": str(my_report.games[2]),
+            "outcome": outcome,
+        }
+    elif clock_totals is not None:
+        won, lost = clock_totals
+        outcome = "win" if won > lost else "loss" if lost > won else ""
+        values = {"won": str(won), "lost": str(lost), "drawn": "0", "outcome": outcome}
     else:
-        values = {"won": "", "lost": "", "drawn": "0"}
+        values = {"won": "", "lost": "", "drawn": "0", "outcome": ""}
     state: dict[str, Any] = {"values": values, "problem": None, "anchor": "", "on": ""}
     if problem is None:
         return state
@@ -511,6 +559,8 @@ def _report_form_state(
         field = str(getattr(problem, "field", None) or "")
         on = "trophies" if field.startswith("battles") else "games"
         anchor = "id_trophies_me_1" if on == "trophies" else "id_won"
+        if on == "games" and "outcome" in request.POST:
+            anchor = "id_outcome_win"  # the one-tap choice (best of 1)
     state.update(problem=message, anchor=anchor, on=on)
     return state
 
@@ -545,6 +595,18 @@ def _own_match(request: HttpRequest, pk: int) -> Match:
     return match
 
 
+# A best-of-1 result in one tap (templates/matches/_report_form.html): the games it means,
+# the reporter's first. Whether a draw is allowed stays the service's check, as for the form.
+ONE_TAP_GAMES = {"win": (1, 0, 0), "loss": (0, 1, 0), "draw": (0, 0, 1)}
+
+
+def _one_tap_games(outcome: str) -> tuple[int, int, int]:
+    try:
+        return ONE_TAP_GAMES[outcome]
+    except KeyError:
+        raise _FormProblem(_("Choose I won, I lost or Draw."), "outcome") from None
+
+
 def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str, Any]:
     """The form's "me / my opponent" numbers as the services take them: a's games first."""
 
@@ -562,7 +624,10 @@ def _report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str
             raise ValueError(_("Enter whole numbers of games, 0 or more."))
         return value
 
-    won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
+    if "outcome" in request.POST:
+        won, lost, drawn = _one_tap_games(request.POST.get("outcome") or "")
+    else:
+        won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
     games = [won, lost, drawn] if side == "a" else [lost, won, drawn]
     played = won + lost + drawn
     battles: list[list[int]] = []
@@ -642,7 +707,7 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         side = services._acting_side(request.user, match) or "a"
         try:
             data = _report_from_post(request, match, side)
-            services.match_report(actor=request.user, match=match, **data)
+            reported = services.match_report(actor=request.user, match=match, **data)
         except Forbidden as exc:
             raise PermissionDenied(exc.message) from None
         except (ValueError, ServiceError) as exc:
@@ -651,7 +716,9 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             match = _own_match(request, pk)
             event = match.round.tournament
         else:
-            messages.success(request, _("Result sent. Your opponent confirms it on their phone."))
+            # A disputed match is no success: the player must stay and wait for a judge.
+            say = messages.warning if reported.status == MatchStatus.DISPUTED else messages.success
+            say(request, selectors.report_outcome(reported))
             return redirect(next_or(request, request.path))
     here = next_or(request, request.path) if problem is not None else request.path
     context: dict[str, Any] = {"event": event, "here": here, "standalone": True}

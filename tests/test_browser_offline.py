@@ -119,10 +119,24 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     kept(page)
 
     page.context.set_offline(True)
-    page.get_by_label("Games I won").fill("1")
-    page.get_by_label(f"Games {opponent.name} won").fill("0")
-    page.get_by_role("button", name="Send result").tap()
-    # The worker kept it and showed the page's copy, which says the result is not sent yet.
+    # What the match card's status says as the page is first shown, its stylesheet applied
+    # and before the page's scripts could ask the worker anything (recorded on every
+    # navigation: the kept copy must never say "Not reported", not even for a moment).
+    page.add_init_script(
+        """document.addEventListener("DOMContentLoaded", () => {
+          const card = document.querySelector(".match-card");
+          window.statusAtFirstPaint = card ? card.innerText : null;
+        });"""
+    )
+    page.get_by_text("I won", exact=True).tap()
+    page.get_by_role("button", name="Confirm and send").tap()
+    # The worker kept it and showed the page's copy, which says the result is not sent yet,
+    # from the start: its status is "kept on this device", never "Not reported".
+    expect(page.locator("html[data-offline-outbox]")).to_have_count(1)
+    at_first = page.evaluate("window.statusAtFirstPaint")
+    assert at_first is not None and "Not reported" not in at_first, at_first
+    assert "Your result is kept on this device, not sent yet" in at_first, at_first
+    expect(page.get_by_text("Not reported")).to_be_hidden()
     waiting = page.locator("#offline-notices .offline-kept")
     expect(waiting).to_have_text(
         re.compile(
@@ -141,7 +155,7 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
         page.context.set_offline(False)
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
     expect(
-        page.get_by_text("Result sent. Your opponent confirms it on their phone.")
+        page.get_by_text("Result sent. Waiting for your opponent to confirm it on their phone.")
     ).to_be_visible()
     expect(page.locator("#offline-notices")).to_be_hidden()
     match.refresh_from_db()
@@ -158,7 +172,7 @@ def test_a_result_reported_offline_is_sent_when_the_connection_returns(  # type:
     expect(page.locator("#offline-notices .offline-copy")).to_have_text(NOTICE)
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
     expect(
-        page.get_by_text("Result sent. Your opponent confirms it on their phone.")
+        page.get_by_text("Result sent. Waiting for your opponent to confirm it on their phone.")
     ).to_be_hidden()
     expect(page.locator("#offline-notices .offline-kept")).to_have_count(0)
 

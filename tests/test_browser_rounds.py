@@ -129,28 +129,39 @@ def test_a_player_finds_their_table_reports_and_the_opponent_confirms(  # type: 
     assert seat["Seat"] == a_side.upper() and seat["Opponent"] == opponent.name, seat
     expect(page.locator(".your-table-number")).to_have_text(str(match.table))
 
-    # 2. She reports her 1-0 win on "my match"; it waits for the opponent.
+    # 2. She reports her win on "my match" (a best of 1): one tap, then a confirmation that
+    # says what she is sending; it waits for the opponent.
     page.goto(f"{live_server.url}/events/{event.slug}/my-match/")
     expect(page.locator(".match-table strong")).to_have_text(str(match.table))
     expect(page.locator(".match-opponent strong")).to_have_text(opponent.name)
-    page.get_by_label("Games I won").fill("1")
-    page.get_by_label(f"Games {opponent.name} won").fill("0")
-    page.get_by_role("button", name="Send result").tap()
+    send = page.get_by_role("button", name="Confirm and send")
+    expect(send).to_be_hidden()  # nothing to confirm before the tap
+    expect(page.get_by_role("group", name="How did your match end?")).to_be_visible()
+    page.get_by_text("I won", exact=True).tap()
+    expect(page.get_by_text(f"You won against {opponent.name}.")).to_be_visible()
+    expect(page.get_by_text(f"{opponent.name} won.")).to_be_hidden()
+    assert match.reports.count() == 0  # the tap alone sends nothing
+    box = send.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] <= 390
+    send.tap()
     expect(page.get_by_role("heading", name="Waiting for your opponent")).to_be_visible()
     expect(
-        page.get_by_text("You reported: you won 1, your opponent won 0, 0 drawn.")
+        page.get_by_text("You reported: you won. Your opponent now confirms it.")
+    ).to_be_visible()
+    expect(
+        page.get_by_text("Result sent. Waiting for your opponent to confirm it on their phone.")
     ).to_be_visible()
     match.refresh_from_db()
     assert match.status == MatchStatus.REPORTED
 
-    # 3. Her opponent, on their own phone, sees her report from their side and confirms it.
+    # 3. Her opponent, on their own phone, sees her report waiting for confirmation, from
+    # their side, and confirms it.
     other = phone(opponent.player)
     other.goto(f"{live_server.url}/events/{event.slug}/my-match/")
+    expect(other.locator(".badge-match-reported")).to_have_text("One side reported")
     confirm = other.locator("section.match-confirm")
     expect(confirm.get_by_role("heading", name="Your opponent reported")).to_be_visible()
-    expect(confirm.locator(".result-line")).to_have_text(
-        re.compile(r"^\s*You won 0, your opponent won 1\s*\.\s*$")
-    )
+    expect(confirm.locator(".result-line")).to_have_text(f"{ada.name} won.")
     confirm.get_by_role("button", name="Confirm").tap()
     result = other.locator("section.match-result")
     expect(result.get_by_role("heading", name="Result")).to_be_visible()

@@ -34,6 +34,10 @@
     halves[el.getAttribute("data-side")] = el;
   });
 
+  // The two-step "game over" choice: it belongs to the game it was opened in, so it closes
+  // when that game ends or another one starts (from this phone or another).
+  var gameOverStep = form.querySelector(".clock-confirm");
+  var gameOverFor = null;  // the game the step may stay open for (null: none running)
   var state = null;        // the last state from the server
   var syncedAt = 0;        // performance.now() when it arrived
   var busy = false;        // a press is in flight: polls wait
@@ -141,6 +145,11 @@
     show("pause", live && state.phase === "running" && !state.paused);
     show("resume", live && state.phase === "running" && state.paused);
     show("game-end", live && state.phase === "running");
+    var runningGame = live && state.phase === "running" ? state.game : null;
+    if (gameOverStep && runningGame !== gameOverFor) {
+      gameOverStep.open = false;
+      gameOverFor = runningGame;
+    }
     show("start", live && (state.phase === "ready" || state.phase === "between_games"));
     renderGames();
     var text = statusText();

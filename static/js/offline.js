@@ -196,12 +196,16 @@
     });
   }
 
+  // A best-of-1 report is one tap (templates/matches/_report_form.html): the games it means.
+  var ONE_TAP = { win: ["1", "0", "0"], loss: ["0", "1", "0"], draw: ["0", "0", "1"] };
+
   function describe(entry) {
     var form = new URLSearchParams(entry.body || "");
+    var tapped = ONE_TAP[form.get("outcome")];
     return {
-      won: form.get("won") || "0",
-      lost: form.get("lost") || "0",
-      drawn: form.get("drawn") || "0",
+      won: tapped ? tapped[0] : form.get("won") || "0",
+      lost: tapped ? tapped[1] : form.get("lost") || "0",
+      drawn: tapped ? tapped[2] : form.get("drawn") || "0",
       time: clockOf(entry.queuedAt)
     };
   }

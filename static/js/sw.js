@@ -141,7 +141,20 @@ function storePage(url, response) {
   });
 }
 
-/* The kept copy of a page, marked as such, or undefined. */
+/* Whether the outbox holds a report waiting for the match whose report form is in `html`
+   (its action is the report's URL). */
+function waitingIn(html) {
+  return outbox().then(function (list) {
+    return list.some(function (entry) {
+      var path = new URL(entry.url).pathname;
+      return entry.state === "waiting" && html.indexOf('action="' + path + '"') >= 0;
+    });
+  }, function () { return false; });
+}
+
+/* The kept copy of a page, marked as such, or undefined. A copy showing a match whose result
+   waits in the outbox is marked <html data-offline-outbox="waiting"> from its first paint, so
+   it never says "Not reported" (the page's CSS shows "kept on this device" instead). */
 function copyOf(url) {
   return caches.open(PAGES).then(function (cache) {
     return Promise.all([cache.match(url), owner(cache)]);
@@ -152,6 +165,12 @@ function copyOf(url) {
     }
     var at = response.headers.get("X-Offline-Fetched-At") || "0";
     return response.text().then(function (html) {
+      return waitingIn(html).then(function (waiting) { return { html: html, waiting: waiting }; });
+    }).then(function (read) {
+      var html = read.html;
+      if (read.waiting) {
+        html = html.replace(/<html\b/i, '<html data-offline-outbox="waiting"');
+      }
       var marked = html.replace(/<head>/i, function (head) {
         return head + '<meta name="battledesk-offline-copy" content="' + Number(at) + '">';
       });

@@ -115,3 +115,25 @@ def test_the_start_form_takes_both_bids_on_a_small_phone(
     expect(page.locator(".clock-half-b")).to_be_enabled()
     row = ClockEvent.objects.get(match=match)
     assert row.payload["bids"] == [3, 5] and row.payload["first"] == "b"
+
+
+def test_the_game_over_step_closes_when_its_game_ends_and_is_closed_in_the_next_game(
+    open_page: Callable[..., Any], live_server: Any
+) -> None:
+    _event, _organiser, match = bos_table()  # best of 3
+    assert match.b is not None
+    page = _clock_page(open_page, live_server, match.a.player, match)
+    who_first = page.get_by_role("group", name="who goes first")
+    who_first.get_by_role("button", name=match.a.name).click()
+    step = page.locator("details.clock-confirm")
+    expect(step).to_be_visible()
+    step.locator("summary").click()
+    expect(step).to_have_attribute("open", "")
+    step.get_by_role("button", name=f"{match.a.name} won").click()
+    expect(page.locator("#clock-status")).to_contain_text("Game 1")
+    who_first.get_by_role("button", name=match.b.name).click()
+    # Game 2 runs: its "game over" step starts closed, its winner buttons out of reach.
+    expect(step).to_be_visible()
+    expect(step).not_to_have_attribute("open", "")
+    expect(step.get_by_role("button", name=f"{match.b.name} won")).to_be_hidden()
+    assert ClockEvent.objects.filter(match=match, kind="game_end").count() == 1
