@@ -26,9 +26,16 @@ from matches.selectors import current_table_of
 class LoginView(auth_views.LoginView):
     """Django's login, refused (429) for an address with too many failed logins, whatever
     the usernames (config.throttling.LoginFailureThrottle); django-axes separately locks one
-    username at one address."""
+    username at one address. A player signing in during a running event lands on their table
+    for the current round (matches.selectors.current_table_of) unless `next` says where to go."""
 
     template_name = "accounts/login.html"
+
+    def get_default_redirect_url(self) -> str:
+        match = current_table_of(self.request.user)
+        if match is not None:
+            return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
+        return str(super().get_default_redirect_url())
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = LoginFailureThrottle().refused_for(request)
@@ -73,19 +80,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})
-
-
-class LoginView(auth_views.LoginView):
-    """Django's login; a player signing in during a running event lands on their table for
-    the current round (matches.selectors.current_table_of) unless `next` says where to go."""
-
-    template_name = "accounts/login.html"
-
-    def get_default_redirect_url(self) -> str:
-        match = current_table_of(self.request.user)
-        if match is not None:
-            return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
-        return str(super().get_default_redirect_url())
 
 
 class PasswordResetView(auth_views.PasswordResetView):
