@@ -12,7 +12,7 @@ Refused too: private-use (Co) and unassigned (Cn) code points, which show as not
 on another device, and the fillers that draw nothing (the Hangul fillers U+3164, U+115F,
 U+1160, U+FFA0, the blank Braille pattern U+2800), so no name looks blank. A name needs at
 least one visible character. The joiners U+200D and U+200C are kept where they join two
-visible characters (emoji sequences such as a family, scripts that need them), and tag
+emoji or two letters of a script that uses them (a family emoji, Persian, the Indic scripts), and tag
 characters where they spell a flag after U+1F3F4; anywhere else they hide text and are refused.
 """
 
@@ -45,7 +45,24 @@ def _joins_two_visible(text: str, i: int) -> bool:
     before = i - 1
     while before >= 0 and unicodedata.category(text[before]) in MARKS:
         before -= 1
-    return before >= 0 and i + 1 < len(text) and _visible(text[before]) and _visible(text[i + 1])
+    return (
+        before >= 0
+        and i + 1 < len(text)
+        and _joinable(text[before])
+        and _joinable(text[i + 1])
+    )
+
+
+# Scripts that never need a joiner: one between their letters only makes two names look alike.
+UNJOINED_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC", "FULLWIDTH", "DIGIT"})
+
+
+def _joinable(char: str) -> bool:
+    """A visible character a joiner may stand beside: an emoji or a letter of a script that
+    uses joiners (Arabic, Persian, the Indic scripts), never ASCII, Latin, Greek or Cyrillic."""
+    if char.isascii() or not _visible(char):
+        return False
+    return unicodedata.name(char, "").split(" ")[0] not in UNJOINED_SCRIPTS
 
 
 def _in_flag(text: str, i: int) -> bool:
