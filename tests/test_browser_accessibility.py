@@ -69,6 +69,20 @@ def replay_a_recorded_game(page: Any) -> None:
     page.wait_for_selector("#replay-heading")
 
 
+def replay_a_bos_record(page: Any) -> None:
+    """A BOS adjudication page with a replayed record: its turns and board tables."""
+    import json
+
+    from tests.engine.bos.factory import end, record, start
+
+    concede = {"type": "judge", "player": "B", "note": "Concedes", "adjust": {"B": {"life": 0}}}
+    page.locator("#adj-record").fill(
+        json.dumps(record([start("A"), end("A"), start("B"), concede]))
+    )
+    page.get_by_role("button", name="Replay the record").click()
+    page.wait_for_selector("#replay-heading")
+
+
 # (who, path[, then]). A path's {placeholders} are keys of demo_places(); ``then`` acts on the
 # loaded page (fills and sends a form) before the audit. Add a page with one line.
 PAGES: list[tuple[Any, ...]] = [
@@ -79,6 +93,8 @@ PAGES: list[tuple[Any, ...]] = [
     (ANONYMOUS, "/events/{slug}/standings/{registration}/"),
     (ANONYMOUS, "/events/{slug}/standings/cut/"),
     (ANONYMOUS, "/events/{slug}/projector/"),
+    (ANONYMOUS, "/events/{bos_slug}/"),
+    (ANONYMOUS, "/events/{bos_slug}/standings/"),
     (ANONYMOUS, "/rules/rulings/"),
     (ANONYMOUS, "/check-deck/"),
     (ANONYMOUS, "/check-deck/", check_a_long_list_with_a_problem),
@@ -97,17 +113,25 @@ PAGES: list[tuple[Any, ...]] = [
     (PLAYER, "/decklists/{decklist_version}/"),
     (PLAYER, "/accounts/profile/"),
     (PLAYER, "/accounts/password/change/"),
+    (PLAYER, "/accounts/profile/erase/"),
+    (PLAYER, "/matches/{bos_match}/clock/"),
     (PLAYER, "/events/claim/"),
     (JUDGE, "/judge/"),
     (JUDGE, "/judge/calls/{call}/"),
     (JUDGE, "/judge/calls/{call}/adjudicate/"),
     (JUDGE, "/judge/calls/{call}/adjudicate/", replay_a_recorded_game),
+    (JUDGE, "/judge/calls/{bos_call}/adjudicate/", replay_a_bos_record),
     (JUDGE, "/matches/{match}/staff/"),
+    (JUDGE, "/matches/{match}/staff/penalty/"),
     (JUDGE, "/events/{slug}/decklists/"),
     (ORGANISER, "/events/{slug}/manage/"),
     (ORGANISER, "/events/{slug}/manage/rounds/"),
     (ORGANISER, "/events/{slug}/manage/rounds/{round}/"),
     (ORGANISER, "/events/{slug}/manage/rounds/{round}/scorekeeper/"),
+    (ORGANISER, "/events/{slug}/manage/rounds/{round}/slips/"),
+    (ORGANISER, "/events/{slug}/manage/check-in/"),
+    (ORGANISER, "/events/{slug}/manage/penalties/players/{registration}/"),
+    (ORGANISER, "/deck-checks/{deck_check}/"),
     (ORGANISER, "/events/{slug}/manage/notifications/"),
     (ORGANISER, "/events/{slug}/manage/penalties/"),
     (ORGANISER, "/events/{slug}/manage/archive/"),
@@ -165,11 +189,18 @@ TAP_TARGETS_JS = """
 """
 
 
+def users() -> Any:
+    return get_user_model().objects
+
+
 def demo_places() -> dict[str, Any]:
+    from decks import services as deck_services
     from decks.models import DecklistVersion
+    from engine.games import get_game
+    from matches import services as match_services
     from matches.models import JudgeCall, Match, Round
-    from tournaments.demo import DEMO_EVENT_SLUG
-    from tournaments.models import Registration
+    from tournaments.demo import DEMO_EVENT_SLUG, game_demo_slug
+    from tournaments.models import Registration, Tournament
 
     call_command("load_demo", stdout=None)
     round_ = Round.objects.filter(tournament__slug=DEMO_EVENT_SLUG).order_by("-number").first()
@@ -187,6 +218,23 @@ def demo_places() -> dict[str, Any]:
     # The demo's running round: its sixth table's player A reported, player B is to confirm.
     confirm_match = Match.objects.filter(round=round_, b__isnull=False).order_by("table")[5]
     assert confirm_match.status == "reported"
+    event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
+    organiser = users().get(username=ORGANISER)
+    deck_check = deck_services.deck_check_create(
+        actor=organiser, tournament=event, round_number=round_.number, count=2, seed=1
+    )
+    # The BOS demo event: a player's match (a BOS match clock) and a judge call on it.
+    bos_slug = game_demo_slug(get_game("bos"))
+    bos_match = (
+        Match.objects.filter(round__tournament__slug=bos_slug, b__isnull=False)
+        .filter(a__player__username=PLAYER)
+        .first()
+        or Match.objects.filter(round__tournament__slug=bos_slug, b__isnull=False).first()
+    )
+    assert bos_match is not None
+    bos_call, _ = match_services.call_open(
+        actor=bos_match.a.player, match=bos_match, question="Can he attack me?"
+    )
     return {
         "slug": DEMO_EVENT_SLUG,
         "round": round_.number,
@@ -196,6 +244,10 @@ def demo_places() -> dict[str, Any]:
         "call": call.pk,
         "decklist_version": version.pk,
         "confirm_match": confirm_match.pk,
+        "deck_check": deck_check.pk,
+        "bos_slug": bos_slug,
+        "bos_match": bos_match.pk,
+        "bos_call": bos_call.pk,
         "usernames": {
             PLAYER: PLAYER,
             JUDGE: JUDGE,
@@ -244,11 +296,10 @@ def test_no_page_has_a_critical_or_serious_axe_violation_nor_a_small_tap_target(
     open_page: Callable[..., Any], live_server: Any
 ) -> None:
     places = demo_places()
-    users = get_user_model().objects
     problems: list[str] = []
     for who in dict.fromkeys(entry[0] for entry in PAGES):
         page = open_page(
-            None if who is None else users.get(username=places["usernames"][who]), DESK
+            None if who is None else users().get(username=places["usernames"][who]), DESK
         )
         for role, path, *then in PAGES:
             if role != who:
