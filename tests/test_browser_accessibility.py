@@ -309,3 +309,32 @@ def test_no_page_has_a_critical_or_serious_axe_violation_nor_a_small_tap_target(
             problems += [f"{label} {p}" for p in audit_page(page, live_server.url + url, *then)]
         page.context.close()
     assert problems == [], "\n".join(problems)
+
+
+def test_the_projector_shows_the_next_round_in_place_without_reloading(
+    open_page: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """axe-core's meta-refresh: the projector's timed refresh is gone; it polls and swaps."""
+    from playwright.sync_api import expect
+
+    from matches import views
+    from tests.matches.conftest import running_event
+    from tests.matches.test_pages_public import finish, pair
+
+    monkeypatch.setattr(views, "PROJECTOR_POLL_SECONDS", 1)
+    event, organiser, regs = running_event(4)
+    finish(pair(event, organiser), organiser)
+    page = open_page(None, DESK)
+    page.goto(f"{live_server.url}/events/{event.slug}/projector/")
+    heading = page.locator("h1")
+    assert heading.inner_text().endswith("Round 1")
+    page.evaluate("window.notReloaded = true")
+
+    pair(event, organiser)
+
+    expect(heading).to_contain_text("Round 2")
+    assert page.evaluate("window.notReloaded === true")
+    assert page.locator("#projector-announce").inner_text() == "Round 2: pairings updated."
+    assert page.locator(".projector-list li").count() == len(regs)
+    assert page.locator("#projector-stale").is_hidden()
+    assert page.locator('meta[http-equiv="refresh"]').count() == 0

@@ -10,7 +10,7 @@
   var main = document.querySelector("main[data-live-url]");
   if (!main || !window.fetch || !window.DOMParser) { return; }
   var url = main.getAttribute("data-live-url");
-  var every = Math.max(5, parseInt(main.getAttribute("data-poll-seconds"), 10) || 15) * 1000;
+  var every = Math.max(1, parseInt(main.getAttribute("data-poll-seconds"), 10) || 15) * 1000;
   var stale = document.getElementById("projector-stale");
   var updated = document.getElementById("projector-updated");
   var announce = document.getElementById("projector-announce");
