@@ -1150,7 +1150,9 @@ def _projector_stamp(round_: Round | None) -> str:
     return f"{round_.pk}.{round_.version}.{round_.status}" if round_ is not None else "none"
 
 
-def _projector_live_context(request: HttpRequest, event: Tournament, round_: Round | None) -> dict[str, Any]:
+def _projector_live_context(
+    request: HttpRequest, event: Tournament, round_: Round | None
+) -> dict[str, Any]:
     body = _pairings_fragment(round_, "matches/_projector_list.html", "projector") if round_ else ""
     rows = round_.matches.count() * 2 if round_ else 0
     return {
