@@ -139,6 +139,7 @@ PAGES: list[tuple[Any, ...]] = [
     (ORGANISER, "/events/{slug}/deck-checks/"),
     (ORGANISER, "/events/new/"),
     (ORGANISER, "/cards/import/"),
+    (ORGANISER, "/cards/import/{card_import}/"),
 ]
 
 
@@ -223,6 +224,12 @@ def demo_places() -> dict[str, Any]:
     deck_check = deck_services.deck_check_create(
         actor=organiser, tournament=event, round_number=round_.number, count=2, seed=1
     )
+    # A finished card import with a rejected row: the import page's table of rejects.
+    from tests.decks.test_catalog_import import CSV
+
+    card_import = deck_services.card_import_start(
+        actor=organiser, game=event.game, files=[("cards.csv", CSV.encode())]
+    )
     # The BOS demo event: a player's match (a BOS match clock) and a judge call on it.
     bos_slug = game_demo_slug(get_game("bos"))
     bos_match = (
@@ -245,6 +252,7 @@ def demo_places() -> dict[str, Any]:
         "decklist_version": version.pk,
         "confirm_match": confirm_match.pk,
         "deck_check": deck_check.pk,
+        "card_import": card_import.pk,
         "bos_slug": bos_slug,
         "bos_match": bos_match.pk,
         "bos_call": bos_call.pk,
