@@ -1150,9 +1150,7 @@ def _projector_stamp(round_: Round | None) -> str:
     return f"{round_.pk}.{round_.version}.{round_.status}" if round_ is not None else "none"
 
 
-def _projector_live_context(
-    request: HttpRequest, event: Tournament, round_: Round | None
-) -> dict[str, Any]:
+def _projector_live_context(event: Tournament, round_: Round | None) -> dict[str, Any]:
     body = _pairings_fragment(round_, "matches/_projector_list.html", "projector") if round_ else ""
     rows = round_.matches.count() * 2 if round_ else 0
     return {
@@ -1171,7 +1169,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     round_ = _projector_round(event)
     event_url = request.build_absolute_uri(event.get_absolute_url())
     context = {
-        **_projector_live_context(request, event, round_),
+        **_projector_live_context(event, round_),
         "qr": qr_svg(event_url),
         "event_url": event_url,
         "live_url": reverse("projector_live", kwargs={"slug": event.slug}),
@@ -1188,9 +1186,7 @@ def projector_live(request: HttpRequest, slug: str) -> HttpResponse:
     round_ = _projector_round(event)
     if request.GET.get("since") == _projector_stamp(round_):
         return HttpResponse(status=204)
-    return render(
-        request, "matches/_projector_live.html", _projector_live_context(request, event, round_)
-    )
+    return render(request, "matches/_projector_live.html", _projector_live_context(event, round_))
 
 
 # --- the event page's rounds section --------------------------------------------------------
