@@ -24,4 +24,5 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/bracket/", views.bracket, name="bracket"),
     path("events/<slug:slug>/projector/", views.projector, name="projector"),
+    path("events/<slug:slug>/projector/live/", views.projector_live, name="projector_live"),
 ]

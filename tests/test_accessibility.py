@@ -8,7 +8,9 @@ are easy to make and easy to catch.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -210,3 +212,28 @@ def test_the_audit_catches_the_mistakes_it_looks_for() -> None:
     assert any("svg without" in p for p in problems)
     assert "2 <h1> elements" in problems and "<html> without lang" in problems
     assert not any("name=w" in p or "id=ok" in p for p in problems)
+
+
+SCROLLING_BOX = re.compile(
+    r'<(?:div|pre)\b[^>]*class="(?:table-wrap|numbered-lines-scroll|bracket-scroll|deck-text|adj-json)"[^>]*>'
+)
+
+
+def test_every_scrolling_box_in_the_templates_is_a_named_keyboard_stop() -> None:
+    """axe-core's scrollable-region-focusable (serious): a box that scrolls sideways on a phone
+    (a table, the numbered lines of a deck report, a replay table) can be scrolled by keyboard,
+    so it takes the focus and says what it is. The browser test sees the boxes that scroll
+    with the demo's data; this one sees every template, whatever its data."""
+    root = Path(__file__).resolve().parent.parent / "templates"
+    boxes = [
+        (path.relative_to(root), tag)
+        for path in sorted(root.rglob("*.html"))
+        for tag in SCROLLING_BOX.findall(path.read_text())
+    ]
+    assert len(boxes) > 25
+    unreachable = [
+        f"{path}: {tag}"
+        for path, tag in boxes
+        if not ('tabindex="0"' in tag and 'role="region"' in tag and 'aria-label="' in tag)
+    ]
+    assert unreachable == []

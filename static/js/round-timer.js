@@ -204,4 +204,6 @@
   } else {
     start();
   }
+  // A page that swaps in fresh content (the projector) asks for its new timers to start.
+  document.addEventListener("battledesk:content", start);
 })();

@@ -360,7 +360,7 @@ def test_check_page_suggests_bos_card_names_for_a_misspelt_card(catalog) -> None
     html = response.content.decode()
     assert "Not legal" in html and "unknown card" in html
     assert "Did you mean" in html and "Ember Tutor" in html
-    assert '<a href="#line-2">2</a>' in html
+    assert '<a class="short-link" href="#line-2">2</a>' in html
 
 
 def test_check_page_changing_only_the_game_drops_the_old_games_card_list(legal_text: str) -> None:

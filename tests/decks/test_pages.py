@@ -99,7 +99,10 @@ def test_check_reports_unknown_cards_with_line_numbers_and_suggestions(
     html = response.content.decode()
     assert response.status_code == 200
     assert "Not legal" in html and "decklist.unknown_card" in html
-    assert '<a href="#line-2">2</a>' in html and 'id="line-2" value="2" class="line-error"' in html
+    assert (
+        '<a class="short-link" href="#line-2">2</a>' in html
+        and 'id="line-2" value="2" class="line-error"' in html
+    )
     assert "Did you mean" in html and name in html
     assert "hero_deck.size" in html and "CR 1.2, CR 4.1.1" in html  # rule id and citation
     assert not DecklistVersion.objects.exists()

@@ -370,6 +370,41 @@ def test_the_projector_has_a_qr_code_and_the_pairings_without_chrome() -> None:
     assert "player-timer-big" in html
 
 
+def test_the_projector_updates_in_place_by_polling_never_by_a_timed_refresh() -> None:
+    """axe-core's meta-refresh (WCAG 2.2.1): no timed refresh; a Refresh link without JS."""
+    event, organiser, _ = running_event(4)
+    pair(event, organiser)
+    html = Client().get(reverse("projector", kwargs={"slug": event.slug})).content.decode()
+    assert 'http-equiv="refresh"' not in html.lower()
+    live_url = reverse("projector_live", kwargs={"slug": event.slug})
+    assert f'data-live-url="{live_url}"' in html and "js/projector.js" in html
+    assert f'<a href="{reverse("projector", kwargs={"slug": event.slug})}">Refresh</a>' in html
+    assert 'role="status" aria-live="polite"' in html
+
+
+def test_the_projector_poll_is_204_until_the_pairings_change(
+    django_assert_max_num_queries: Any,
+) -> None:
+    event, organiser, regs = running_event(4)
+    first = pair(event, organiser)
+    live_url = reverse("projector_live", kwargs={"slug": event.slug})
+    response = Client().get(live_url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="projector-now"' in html and 'id="projector-pairings"' in html
+    assert "<html" not in html and all(reg.name in html for reg in regs)
+    stamp = re.search(r'data-stamp="([^"]+)"', html).group(1)  # type: ignore[union-attr]
+    with django_assert_max_num_queries(2):
+        unchanged = Client().get(live_url, {"since": stamp})
+    assert unchanged.status_code == 204 and unchanged.content == b""
+
+    finish(first, organiser)
+    assert Client().get(live_url, {"since": stamp}).status_code == 200  # the round is over
+    pair(event, organiser)
+    fresh = Client().get(live_url, {"since": stamp}).content.decode()
+    assert "Round 2" in fresh and f'data-stamp="{stamp}"' not in fresh
+
+
 # --- the event page ----------------------------------------------------------------------------
 
 
