@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from config.api import validated
 from config.errors import ServiceError
 from config.pagination import Pagination, int_param
+from config.schema import error_responses, paginated
 from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
@@ -150,7 +151,7 @@ def round_repair(request: Request, slug: str, number: int) -> Response:
     return Response(_round_out(round_))
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses=s.RoundCheckOutput(many=True))
 @api_view(["GET"])
 def round_checks(request: Request, slug: str, number: int) -> Response:
     round_ = _staff_round(request, slug, number)
@@ -424,7 +425,8 @@ def match_calls(request: Request, pk: int) -> Response:
         OpenApiParameter("sort", str, enum=list(selectors.QUEUE_SORTS)),
         OpenApiParameter("event", str, description="an event's slug"),
     ],
-    responses=s.CallOutput(many=True),
+    responses={200: paginated(s.CallOutput), **error_responses(404)},
+    operation_id="calls_list",
     description="The judges' queue across every running event the user judges or organises.",
 )
 @api_view(["GET"])
@@ -470,7 +472,7 @@ def call_claim(request: Request, pk: int) -> Response:
 @extend_schema(
     request=None,
     parameters=[OpenApiParameter("event", str, description="an event's slug")],
-    responses={200: s.CallOutput, 204: None},
+    responses={200: s.CallOutput, 204: None, **error_responses(404)},
     description="Claim the call that has waited longest and nobody holds, across the events "
     "the user judges today (or one event); 204 when nothing is waiting.",
 )
@@ -599,7 +601,7 @@ def match_penalties(request: Request, pk: int) -> Response:
 
 @extend_schema(
     parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
-    responses={200: s.PenaltyOutput(many=True), (200, "text/csv"): OpenApiTypes.STR},
+    responses={200: paginated(s.PenaltyOutput), (200, "text/csv"): OpenApiTypes.STR},
     description="The event's penalty log, oldest first, paginated; `?format=csv` (or "
     "`penalties.csv`) gives all of it as CSV. Staff only.",
 )
@@ -635,7 +637,7 @@ def event_penalties_csv(request: Request, slug: str) -> Response:
 
 
 @extend_schema(
-    responses=s.PenaltyOutput(many=True),
+    responses=paginated(s.PenaltyOutput),
     description="Staff of the registration's event: this player's penalties across every "
     "event (by account; a walk-in's own), newest first, each with `upgrade_suggested` when "
     "the infraction had repeated in its event.",

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
+from config.fields import FiniteFloatField
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
 
@@ -196,6 +197,12 @@ class StandingsOutput(serializers.Serializer):
     rows = StandingRowOutput(many=True)
 
 
+class RoundCheckOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    name = serializers.CharField()
+    detail = serializers.CharField()
+
+
 class PairingOptionsInput(serializers.Serializer):
     bye_rounds = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=30),
@@ -203,7 +210,13 @@ class PairingOptionsInput(serializers.Serializer):
         max_length=30,
         help_text="Rounds for which a bye was granted at registration (e.g. [1, 2]).",
     )
-    seed = serializers.FloatField(required=False, allow_null=True)
+    seed = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=-1_000_000_000,
+        max_value=1_000_000_000,
+        help_text="A round-1 seed: higher seeds first.",
+    )
     fixed_table = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=100_000
     )
