@@ -11,6 +11,7 @@ neighbours backwards).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
@@ -45,3 +46,23 @@ def display_safe(text: str) -> str:
     if not any(is_unsafe(c) for c in text):
         return text
     return "".join(REPLACEMENT if is_unsafe(c) else c for c in text)
+
+
+@functools.cache
+def safe_text_pattern() -> str:
+    """A regular expression (Python's and JSON Schema's) that matches text with no unsafe
+    character of the basic plane: a negated class of every unsafe code point's range, for the
+    API schema. Lone surrogates (Cs) are left out (no UTF-8 text holds one, only a JSON escape
+    can, and validators refuse a surrogate range in a pattern), and so are the few unsafe
+    characters above the basic plane (format controls such as the tag characters): no escape
+    for them reads the same in Python and in JSON Schema's regular expressions. The
+    validators refuse both all the same."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if unicodedata.category(chr(code)) in UNSAFE_CATEGORIES - {"Cs"}:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    parts = [f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges]
+    return f"^[^{''.join(parts)}]*$"

@@ -26,6 +26,8 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from accounts.names import safe_text_pattern
+from accounts.validators import validate_name
 from config.middleware import MAX_QUERY_VALUE
 
 ERROR_DESCRIPTIONS: dict[int, str] = {
@@ -108,6 +110,13 @@ class AutoSchema(SpectacularAutoSchema):
         spelling to document."""
         media_types: list[Any] = super().map_parsers()
         return ["application/json"] if "application/json" in media_types else media_types
+
+    def _map_serializer_field(self, field: Any, direction: Any, *args: Any, **kwargs: Any) -> Any:
+        """A name field (accounts.validators.validate_name) says which characters it refuses."""
+        schema = super()._map_serializer_field(field, direction, *args, **kwargs)
+        if validate_name in getattr(field, "validators", ()) and schema.get("type") == "string":
+            schema["pattern"] = safe_text_pattern()
+        return schema
 
     def _get_parameters(self) -> list[dict[str, Any]]:
         """A query parameter's text is bounded as config.middleware bounds it."""

@@ -118,7 +118,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("game", str, default=DEFAULT_GAME)],
+    parameters=[OpenApiParameter("game", str, default=DEFAULT_GAME, enum=list(GAMES))],
     responses={200: dict},
 )
 @api_view(["GET"])

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import ServiceError
-from config.pagination import Pagination, int_param
+from config.pagination import MAX_OFFSET, Pagination, int_param
 from config.schema import error_responses, paginated
 from engine.games import get_game
 from matches import selectors, services
@@ -58,6 +58,10 @@ def _round_out(round_: Any) -> dict[str, Any]:
 
 def _match(request: Request, pk: int) -> Match:
     return selectors.match_visible(request.user, pk)
+
+
+# A `round` query parameter as _int_param reads it.
+_ROUND_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}
 
 
 @extend_schema(
@@ -161,9 +165,13 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("round", int, description="standings after this round"),
-        OpenApiParameter("limit", int, description=f"at most {MAX_STANDINGS_PAGE} rows"),
-        OpenApiParameter("offset", int),
+        OpenApiParameter("round", _ROUND_NUMBER, description="standings after this round"),
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": MAX_STANDINGS_PAGE},
+            description=f"at most {MAX_STANDINGS_PAGE} rows",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
     ],
     responses=s.StandingsOutput,
 )
@@ -194,7 +202,7 @@ def standings(request: Request, slug: str) -> Response:
 
 @extend_schema(
     operation_id="events_standings_player_retrieve",
-    parameters=[OpenApiParameter("round", int)],
+    parameters=[OpenApiParameter("round", _ROUND_NUMBER)],
     responses=OpenApiTypes.OBJECT,
     description="One player's line with every opponent and how each tiebreaker was computed.",
 )
@@ -211,7 +219,7 @@ def standings_player(request: Request, slug: str, registration: int) -> Response
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    return int_param(request, name, default, minimum=0, maximum=1_000_000)
+    return int_param(request, name, default, minimum=0, maximum=MAX_OFFSET)
 
 
 @extend_schema(
@@ -505,11 +513,11 @@ def call_escalate(request: Request, pk: int) -> Response:
     return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
-@extend_schema(request=s.EscalateInput, responses=s.CallOutput, description="Add a note.")
+@extend_schema(request=s.NoteInput, responses=s.CallOutput, description="Add a note.")
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def call_notes(request: Request, pk: int) -> Response:
-    data = validated(s.EscalateInput, request.data)
+    data = validated(s.NoteInput, request.data)
     call = services.call_add_note(
         actor=request.user, call=_staff_call(request, pk), text=data.get("note", "")
     )

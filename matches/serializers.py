@@ -8,9 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import FiniteFloatField
+from engine import penalties
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
 
@@ -129,10 +131,22 @@ class RoundOutput(serializers.ModelSerializer):
         return pairing_progress(obj)
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0},
+        "minItems": 3,
+        "maxItems": 3,
+        "description": "[won by a, won by b, drawn]; the match's best-of and its game's draw "
+        "rules bound them further (tournaments.results.check_result).",
+    }
+)
+class GamesField(serializers.ListField):
+    """Read as JSON and checked by the results rules, which name `games` in every refusal."""
+
+
 class ReportInput(serializers.Serializer):
-    games = serializers.ListField(
-        child=serializers.JSONField(), help_text="[won by a, won by b, drawn]"
-    )
+    games = GamesField(child=serializers.JSONField(), help_text="[won by a, won by b, drawn]")
     battles = serializers.ListField(
         child=serializers.JSONField(),
         required=False,
@@ -307,6 +321,10 @@ class EscalateInput(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
+class NoteInput(serializers.Serializer):
+    note = serializers.CharField(max_length=500)
+
+
 class RulingInput(serializers.Serializer):
     text = serializers.CharField(max_length=5000)
     citations = serializers.ListField(
@@ -322,11 +340,18 @@ class RulingInput(serializers.Serializer):
 # --- penalties ------------------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"type": "string", "enum": [infraction.key for infraction in penalties.CATALOGUE]}
+)
+class InfractionField(serializers.CharField):
+    """Checked against the catalogue by the service (which names `infraction`)."""
+
+
 class PenaltyInput(serializers.Serializer):
     registration = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="The penalised player."
     )
-    infraction = serializers.CharField(
+    infraction = InfractionField(
         max_length=60, help_text="A key of the catalogue (GET /api/penalties/catalogue/)."
     )
     penalty = serializers.ChoiceField(
