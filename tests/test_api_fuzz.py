@@ -204,8 +204,10 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "rounds so far or the next",
     "POST /api/events/{slug}/decklists/publish/": _STATE + "only once the event has finished",
     "POST /api/events/{slug}/judges/": _EXISTING + "`player_id`",
-    "PUT /api/events/{slug}/notifications/": "`webhook_url` must be an https URL on a public "
-    "host",
+    **dict.fromkeys(
+        ["PUT /api/events/{slug}/notifications/", "PATCH /api/events/{slug}/notifications/"],
+        "`webhook_url` must be an https URL on a public host",
+    ),
     "POST /api/events/{slug}/register/": _STATE + "registration must be open",
     "DELETE /api/events/{slug}/rounds/{number}/": "deleting a paired round is irreversible: "
     "it needs `confirm` (which a DELETE's schema has no body to carry)",
