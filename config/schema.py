@@ -66,7 +66,14 @@ class ErrorSerializerExtension(OpenApiSerializerExtension):
             "their messages (a list of strings, or nested objects for nested fields).",
             "properties": {
                 "detail": {"type": "string"},
-                "code": {"type": "string"},
+                # The error's code; only for a body with an input field named `code` (the
+                # check-in desk's) whose validation failed, that field's messages instead.
+                "code": {
+                    "oneOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string"}},
+                    ]
+                },
                 "field": {"type": "string"},
                 "retry_after": {"type": "integer", "nullable": True},
             },
