@@ -126,3 +126,12 @@ def test_a_statement_timeout_is_a_json_503_in_the_api_and_a_page_elsewhere(
     assert page.status_code == 503
     assert page["Content-Type"].startswith("text/html")
     assert "try again" in page.content.decode().lower()
+
+
+def test_a_whole_number_card_filter_refuses_a_fraction_naming_it() -> None:
+    """`power` and `cost` are whole numbers, as the schema says: 5.5 is a 400, not a search."""
+    for query in ("power=5.5", "cost=1e-3"):
+        response = Client().get(f"/api/cards/?{query}")
+        assert response.status_code == 400, query
+        assert query.split("=")[0] in response.json()
+    assert Client().get("/api/cards/?power=5").status_code == 200
