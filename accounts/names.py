@@ -18,7 +18,9 @@ characters where they spell a flag after U+1F3F4; anywhere else they hide text a
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from collections.abc import Callable
 
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Co", "Cn"})
 # Letters and symbols by category that draw nothing: a name of them looks blank.
@@ -115,3 +117,38 @@ def display_safe(text: str) -> str:
         REPLACEMENT if is_unsafe(c) and not _allowed_in_context(text, i) else c
         for i, c in enumerate(text)
     )
+
+
+def _class_of(refused: Callable[[str], bool]) -> str:
+    """The ranges of the basic plane's code points for which ``refused`` holds, as the body of
+    a regular-expression character class."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if refused(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+def _unsafe_in_pattern(char: str) -> bool:
+    return char in BLANK_LOOKING or unicodedata.category(char) in UNSAFE_CATEGORIES - {"Cs"}
+
+
+def _invisible_in_pattern(char: str) -> bool:
+    return _unsafe_in_pattern(char) or unicodedata.category(char) in INVISIBLE_CATEGORIES
+
+
+@functools.cache
+def safe_text_pattern() -> str:
+    """A regular expression (Python's and JSON Schema's) that matches text with no unsafe
+    character of the basic plane and, unless empty, at least one visible character: for the
+    API schema. It is stricter than the validators in two places no such pattern can follow:
+    joiners are refused everywhere (the validators keep them between emoji and in scripts that
+    need them), and the unsafe characters above the basic plane are not named (no escape for
+    them reads the same in Python and in JSON Schema's regular expressions); lone surrogates
+    (Cs) are left out (no UTF-8 text holds one). The validators refuse those all the same."""
+    unsafe = _class_of(_unsafe_in_pattern)
+    invisible = _class_of(_invisible_in_pattern)
+    return f"^(?:[^{unsafe}]*[^{invisible}][^{unsafe}]*)?$"

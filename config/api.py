@@ -18,8 +18,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
-        return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+        if hasattr(exc, "error_dict"):
+            return Response(exc.message_dict, status=status.HTTP_400_BAD_REQUEST)
+        return Response(_non_field_errors(exc.messages), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
@@ -30,7 +31,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "code": "throttled",
             "retry_after": None if exc.wait is None else math.ceil(exc.wait),
         }
+    if response is not None and isinstance(response.data, list):
+        # A validation error about the whole body: an object like every other error body.
+        response.data = _non_field_errors([str(message) for message in response.data])
     return response
+
+
+def _non_field_errors(messages: list[str]) -> dict[str, Any]:
+    return {"detail": " ".join(messages), "code": "invalid", "non_field_errors": messages}
 
 
 def validated(serializer_class: Any, data: Any, *, partial: bool = False) -> dict[str, Any]:

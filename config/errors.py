@@ -22,7 +22,8 @@ class ServiceError(Exception):
         body: dict[str, object] = {"detail": self.message, "code": self.code}
         if self.field:
             body["field"] = self.field
-            body[self.field] = [self.message]
+            # A field named like one of the body's own keys (a check-in `code`) keeps those.
+            body.setdefault(self.field, [self.message])
         return body
 
 

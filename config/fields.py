@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from rest_framework import serializers
 from rest_framework.fields import empty
 
@@ -16,3 +18,16 @@ class BooleanField(serializers.BooleanField):
     is optional, else a 400 naming it."""
 
     default_empty_html = empty
+
+
+class FiniteFloatField(serializers.FloatField):
+    """A float that is a real number: "1e400" (infinity once read) and "nan" are a 400 naming
+    the field, not a value the database or the JSON answer cannot hold."""
+
+    default_error_messages = {"not_finite": "A finite number is required."}
+
+    def to_internal_value(self, data: object) -> float:
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("not_finite")
+        return value

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -36,6 +37,13 @@ def _problem(params: QueryDict, limit: int) -> ServiceError | None:
     return None
 
 
+def _not_found(request: HttpRequest, api: bool) -> HttpResponse:
+    message = _("path: NUL characters are not allowed.")
+    if api:
+        return JsonResponse({"detail": message, "code": "not_found", "field": "path"}, status=404)
+    return render(request, "bad_input.html", {"problem": message, "field": "path"}, status=404)
+
+
 class InputLimitsMiddleware:
     """400 for a NUL byte or an overlong value in the query string or a posted form."""
 
@@ -44,6 +52,10 @@ class InputLimitsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         api = request.path.startswith("/api/")
+        if "\x00" in request.path:
+            # No URL names anything with a NUL in it (a slug, an id), and PostgreSQL cannot
+            # even look one up: not found, before any view runs.
+            return _not_found(request, api)
         problem = _problem(request.GET, MAX_QUERY_VALUE)
         # An API body is DRF's to read (its parsers and serializers refuse NUL bytes):
         # reading a multipart body here would leave none for a view that wants it raw.
@@ -60,3 +72,38 @@ class InputLimitsMiddleware:
             {"problem": problem.message, "field": problem.field},
             status=400,
         )
+
+
+# PostgreSQL's query_canceled: the statement ran past statement_timeout (settings
+# DATABASE_STATEMENT_TIMEOUT_MS) or an operator cancelled it.
+QUERY_CANCELED = "57014"
+
+
+def is_statement_timeout(exc: BaseException) -> bool:
+    return isinstance(exc, OperationalError) and (
+        getattr(exc.__cause__, "sqlstate", None) == QUERY_CANCELED
+    )
+
+
+class StatementTimeoutMiddleware:
+    """A statement the database gave up on is a 503 that says to try again: JSON under /api/,
+    a page elsewhere. Nothing was saved: the transaction it ran in was rolled back."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not is_statement_timeout(exception):
+            return None
+        message = _("The database is busy and gave up on this request. Please try again.")
+        if request.path.startswith("/api/"):
+            response: HttpResponse = JsonResponse(
+                {"detail": message, "code": "timeout"}, status=503
+            )
+        else:
+            response = render(request, "server_busy.html", {"problem": message}, status=503)
+        response["Retry-After"] = "5"
+        return response

@@ -3,7 +3,8 @@
 DRF reads a JSON body straight from the request stream, so Django's
 DATA_UPLOAD_MAX_MEMORY_SIZE does not apply to it: this parser reads at most MAX_JSON_BYTES
 (the largest body the API takes is a game record of a megabyte, escaped inside JSON) and
-refuses objects and arrays nested deeper than MAX_JSON_DEPTH (the deepest real body, a game
+refuses numbers too large for a float (`1e400`, read as infinity),
+objects and arrays nested deeper than MAX_JSON_DEPTH (the deepest real body, a game
 record, is a handful of levels; 100,000 levels made the decoder raise RecursionError) and NUL
 characters in strings and keys (PostgreSQL stores neither in text nor in jsonb). Every refusal
 is a ServiceError (400) naming the field: `body`, or the top-level key the problem is under.
@@ -12,6 +13,7 @@ is a ServiceError (400) naming the field: `body`, or the top-level key the probl
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -31,6 +33,10 @@ def json_problem(value: Any, max_depth: int) -> tuple[str, str] | None:
     stack: list[tuple[Any, int, str]] = [(value, 1, "body")]
     while stack:
         item, depth, field = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return "out_of_range", field
+            continue
         if isinstance(item, str):
             if "\x00" in item:
                 return "nul", field
@@ -46,7 +52,7 @@ def json_problem(value: Any, max_depth: int) -> tuple[str, str] | None:
         if depth > max_depth:
             return "too_deep", field
         for key, child in children:
-            if isinstance(child, dict | list | str):
+            if isinstance(child, dict | list | str | float):
                 name = key if depth == 1 and isinstance(key, str) else field
                 stack.append((child, depth + 1, name[:60]))
     return None
@@ -93,6 +99,8 @@ class BoundedJSONParser(JSONParser):
         code, field = problem
         if code == "nul":
             message = f"{field}: NUL characters are not allowed."
+        elif code == "out_of_range":
+            message = f"{field}: a number too large to be read (at most about 1.8e308)."
         else:
             message = f"{field}: JSON nested more than {self.max_depth} levels deep."
         raise ServiceError(message, field=field, code=code)

@@ -28,7 +28,7 @@ from rest_framework.response import Response
 from config.errors import ServiceError
 from config.pages import int_or_none
 from config.pagination import Pagination
-from engine.games import CardRuling, GamePlugin, UnknownGame, default_game, get_game
+from engine.games import GAMES, CardRuling, GamePlugin, UnknownGame, default_game, get_game
 
 MAX_Q = 100  # the longest card-name query (a game's rulings may accept less)
 PAGE_SIZE = 25
@@ -142,6 +142,7 @@ class RulingsView(generics.ListAPIView):
             OpenApiParameter(
                 "game",
                 str,
+                enum=list(GAMES),
                 description="The game (a key of the registered games; blank: the default "
                 "game). A game without published rulings lists none; an unknown one is a 400.",
             ),

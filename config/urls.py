@@ -182,6 +182,11 @@ api_urls = [
     path("", include(router.urls)),
 ]
 
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("sw.js", service_worker, name="service_worker"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import django_filters
+from django import forms
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -48,6 +50,22 @@ def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
     return None, False
 
 
+class WholeNumberFilter(django_filters.NumberFilter):
+    """A whole-number column's filter: `?power=5.5` is a 400 naming `power`, as the schema's
+    integer says, not a search for a power no card has."""
+
+    field_class = forms.IntegerField
+
+
+class CardFilter(django_filters.FilterSet):
+    power = WholeNumberFilter()
+    cost = WholeNumberFilter()
+
+    class Meta:
+        model = Card
+        fields = ("game", "kind", "set_name", "weapon", "power", "cost")
+
+
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names.
 
@@ -59,7 +77,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.CardOutput
     permission_classes = [permissions.AllowAny]
-    filterset_fields = ("game", "kind", "set_name", "weapon", "power", "cost")
+    filterset_class = CardFilter
 
     @extend_schema(
         parameters=[
@@ -100,7 +118,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("game", str, default=DEFAULT_GAME)],
+    parameters=[OpenApiParameter("game", str, default=DEFAULT_GAME, enum=list(GAMES))],
     responses={200: dict},
 )
 @api_view(["GET"])
@@ -161,7 +179,7 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
 
 @extend_schema(
     parameters=[OpenApiParameter("game", str, description="only this game's catalogs")],
-    responses=s.CatalogOutput(many=True),
+    responses=s.CatalogListOutput,
 )
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])

@@ -30,6 +30,13 @@ class CatalogOutput(serializers.ModelSerializer):
         return obj.owner.public_name if obj.owner_id else None
 
 
+class CatalogListOutput(serializers.Serializer):
+    catalogs = CatalogOutput(many=True)
+    default = serializers.DictField(
+        child=serializers.CharField(), help_text="Each game's default catalog's slug, by game."
+    )
+
+
 class CatalogChoiceInput(serializers.Serializer):
     catalog = serializers.SlugField(max_length=80)
 

@@ -23,7 +23,8 @@ from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import ServiceError
-from config.pagination import Pagination, int_param
+from config.pagination import MAX_OFFSET, Pagination, int_param
+from config.schema import error_responses, paginated
 from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
@@ -57,6 +58,10 @@ def _round_out(round_: Any) -> dict[str, Any]:
 
 def _match(request: Request, pk: int) -> Match:
     return selectors.match_visible(request.user, pk)
+
+
+# A `round` query parameter as _int_param reads it.
+_ROUND_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}
 
 
 @extend_schema(
@@ -150,7 +155,7 @@ def round_repair(request: Request, slug: str, number: int) -> Response:
     return Response(_round_out(round_))
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses=s.RoundCheckOutput(many=True))
 @api_view(["GET"])
 def round_checks(request: Request, slug: str, number: int) -> Response:
     round_ = _staff_round(request, slug, number)
@@ -160,9 +165,13 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("round", int, description="standings after this round"),
-        OpenApiParameter("limit", int, description=f"at most {MAX_STANDINGS_PAGE} rows"),
-        OpenApiParameter("offset", int),
+        OpenApiParameter("round", _ROUND_NUMBER, description="standings after this round"),
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": MAX_STANDINGS_PAGE},
+            description=f"at most {MAX_STANDINGS_PAGE} rows",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
     ],
     responses=s.StandingsOutput,
 )
@@ -193,7 +202,7 @@ def standings(request: Request, slug: str) -> Response:
 
 @extend_schema(
     operation_id="events_standings_player_retrieve",
-    parameters=[OpenApiParameter("round", int)],
+    parameters=[OpenApiParameter("round", _ROUND_NUMBER)],
     responses=OpenApiTypes.OBJECT,
     description="One player's line with every opponent and how each tiebreaker was computed.",
 )
@@ -210,7 +219,7 @@ def standings_player(request: Request, slug: str, registration: int) -> Response
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    return int_param(request, name, default, minimum=0, maximum=1_000_000)
+    return int_param(request, name, default, minimum=0, maximum=MAX_OFFSET)
 
 
 @extend_schema(
@@ -440,7 +449,8 @@ def match_calls(request: Request, pk: int) -> Response:
         OpenApiParameter("sort", str, enum=list(selectors.QUEUE_SORTS)),
         OpenApiParameter("event", str, description="an event's slug"),
     ],
-    responses=s.CallOutput(many=True),
+    responses={200: paginated(s.CallOutput), **error_responses(404)},
+    operation_id="calls_list",
     description="The judges' queue across every running event the user judges or organises.",
 )
 @api_view(["GET"])
@@ -486,7 +496,7 @@ def call_claim(request: Request, pk: int) -> Response:
 @extend_schema(
     request=None,
     parameters=[OpenApiParameter("event", str, description="an event's slug")],
-    responses={200: s.CallOutput, 204: None},
+    responses={200: s.CallOutput, 204: None, **error_responses(404)},
     description="Claim the call that has waited longest and nobody holds, across the events "
     "the user judges today (or one event); 204 when nothing is waiting.",
 )
@@ -519,11 +529,11 @@ def call_escalate(request: Request, pk: int) -> Response:
     return Response(_call_out(selectors.call_visible(request.user, call.pk, lean=True)))
 
 
-@extend_schema(request=s.EscalateInput, responses=s.CallOutput, description="Add a note.")
+@extend_schema(request=s.NoteInput, responses=s.CallOutput, description="Add a note.")
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def call_notes(request: Request, pk: int) -> Response:
-    data = validated(s.EscalateInput, request.data)
+    data = validated(s.NoteInput, request.data)
     call = services.call_add_note(
         actor=request.user, call=_staff_call(request, pk), text=data.get("note", "")
     )
@@ -615,7 +625,7 @@ def match_penalties(request: Request, pk: int) -> Response:
 
 @extend_schema(
     parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
-    responses={200: s.PenaltyOutput(many=True), (200, "text/csv"): OpenApiTypes.STR},
+    responses={200: paginated(s.PenaltyOutput), (200, "text/csv"): OpenApiTypes.STR},
     description="The event's penalty log, oldest first, paginated; `?format=csv` (or "
     "`penalties.csv`) gives all of it as CSV. Staff only.",
 )
@@ -651,7 +661,7 @@ def event_penalties_csv(request: Request, slug: str) -> Response:
 
 
 @extend_schema(
-    responses=s.PenaltyOutput(many=True),
+    responses=paginated(s.PenaltyOutput),
     description="Staff of the registration's event: this player's penalties across every "
     "event (by account; a walk-in's own), newest first, each with `upgrade_suggested` when "
     "the infraction had repeated in its event.",

@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import FiniteFloatField
+from engine import penalties
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
 
@@ -168,10 +171,22 @@ class RoundOutput(serializers.ModelSerializer):
         return pairing_progress(obj)
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0},
+        "minItems": 3,
+        "maxItems": 3,
+        "description": "[won by a, won by b, drawn]; the match's best-of and its game's draw "
+        "rules bound them further (tournaments.results.check_result).",
+    }
+)
+class GamesField(serializers.ListField):
+    """Read as JSON and checked by the results rules, which name `games` in every refusal."""
+
+
 class ReportInput(serializers.Serializer):
-    games = serializers.ListField(
-        child=serializers.JSONField(), help_text="[won by a, won by b, drawn]"
-    )
+    games = GamesField(child=serializers.JSONField(), help_text="[won by a, won by b, drawn]")
     battles = serializers.ListField(
         child=serializers.JSONField(),
         required=False,
@@ -251,6 +266,12 @@ class StandingsOutput(serializers.Serializer):
     rows = StandingRowOutput(many=True)
 
 
+class RoundCheckOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    name = serializers.CharField()
+    detail = serializers.CharField()
+
+
 class PairingOptionsInput(serializers.Serializer):
     bye_rounds = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=30),
@@ -258,7 +279,13 @@ class PairingOptionsInput(serializers.Serializer):
         max_length=30,
         help_text="Rounds for which a bye was granted at registration (e.g. [1, 2]).",
     )
-    seed = serializers.FloatField(required=False, allow_null=True)
+    seed = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=-1_000_000_000,
+        max_value=1_000_000_000,
+        help_text="A round-1 seed: higher seeds first.",
+    )
     fixed_table = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=100_000
     )
@@ -349,6 +376,10 @@ class EscalateInput(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
+class NoteInput(serializers.Serializer):
+    note = serializers.CharField(max_length=500)
+
+
 class RulingInput(serializers.Serializer):
     text = serializers.CharField(max_length=5000)
     citations = serializers.ListField(
@@ -364,11 +395,18 @@ class RulingInput(serializers.Serializer):
 # --- penalties ------------------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"type": "string", "enum": [infraction.key for infraction in penalties.CATALOGUE]}
+)
+class InfractionField(serializers.CharField):
+    """Checked against the catalogue by the service (which names `infraction`)."""
+
+
 class PenaltyInput(serializers.Serializer):
     registration = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="The penalised player."
     )
-    infraction = serializers.CharField(
+    infraction = InfractionField(
         max_length=60, help_text="A key of the catalogue (GET /api/penalties/catalogue/)."
     )
     penalty = serializers.ChoiceField(

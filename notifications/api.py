@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import ServiceError
+from config.schema import paginated
 from notifications import selectors, services
 from notifications import serializers as s
 from notifications.models import Channel, DeliveryStatus, Kind
@@ -78,7 +79,7 @@ def _choice(request: Request, name: str, allowed: list[str]) -> str | None:
         OpenApiParameter("limit", int),
         OpenApiParameter("offset", int),
     ],
-    responses=s.DeliveryOutput(many=True),
+    responses=paginated(s.DeliveryOutput),
     description="The event's delivery log, newest first, paginated (at most 200 a page): "
     "each e-mail and webhook post with its status (pending, sending, sent, failed), attempts, "
     "last error and times. Organisers only.",

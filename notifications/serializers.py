@@ -44,6 +44,8 @@ class KindOutput(serializers.Serializer):
 
 class SettingsOutput(serializers.ModelSerializer):
     kinds = serializers.SerializerMethodField()
+    webhook_url = serializers.CharField(help_text="An https URL, or empty for none.")
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="Null until first saved.")
 
     class Meta:
         model = NotificationSettings

@@ -36,6 +36,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     serializer_class = s.EventOutput
     lookup_field = "slug"
+    lookup_value_regex = "[-a-zA-Z0-9_]+"  # Django's slug converter, as every other event path
     filterset_fields = ("game", "status", "mode", "format_key")
 
     def get_queryset(self):  # type: ignore[no-untyped-def]

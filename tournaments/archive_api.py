@@ -66,7 +66,11 @@ def _csv(request: Request, slug: str, kind: str) -> Response:
     )
 
 
-_ROUND = OpenApiParameter("round", int, description="a round number (default: the latest)")
+_ROUND = OpenApiParameter(
+    "round",
+    {"type": "integer", "minimum": 1, "maximum": 32767},
+    description="a round number (default: the latest)",
+)
 
 
 @extend_schema(

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "tournaments.permissions.RolesPerRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "config.middleware.InputLimitsMiddleware",
+    "config.middleware.StatementTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a login refused by django-axes into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
@@ -101,6 +102,15 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The zero-setup database: writers take the lock up front and wait for each other instead
     # of failing with "database is locked" when two requests write at once.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+elif "postgresql" in DATABASES["default"]["ENGINE"]:
+    # No statement runs longer than this (0: no limit): a runaway query is cancelled and the
+    # request answers 503 "try again" (config.middleware.StatementTimeoutMiddleware) instead of
+    # holding a connection and its locks for everyone else. Migrations and management commands
+    # run with the same limit; raise it for a one-off with the environment variable.
+    DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=30_000)
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
+    )
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Persistent connections: a page no longer pays for a new PostgreSQL connection (health
 # checks drop broken ones). 0 turns it off, e.g. behind a transaction-pooling PgBouncer.
@@ -226,7 +236,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 100,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # Limits (config/throttling.py): anonymous requests per address; signed-in requests per
     # account (well above a judge's tool or the benchmarks' 10 a second); token requests per

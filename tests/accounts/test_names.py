@@ -3,9 +3,14 @@ person types a name, and a name stored before the check is shown neutralised."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from accounts import names
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.names import display_safe, looks_blank, unsafe_characters
@@ -166,3 +171,27 @@ def test_a_name_stored_before_the_check_is_shown_neutralised() -> None:
     user.refresh_from_db()
     assert user.public_name == "Eve\ufffdevE"
     assert str(user) == "Eve\ufffdevE"
+
+
+@settings(deadline=None)  # the first call builds the pattern (half a second)
+@given(st.text(alphabet=st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",))))
+def test_the_schema_pattern_matches_exactly_the_names_without_unsafe_characters(
+    text: str,
+) -> None:
+    """The API schema documents a name field with safe_text_pattern: in the basic plane, what
+    it matches is what the validator takes (lone surrogates aside, which no UTF-8 text can
+    hold; joiners, which the pattern refuses everywhere)."""
+    matches = re.fullmatch(names.safe_text_pattern(), text) is not None
+    taken = names.unsafe_characters(text) == [] and not names.looks_blank(text)
+    if names.JOINERS & set(text):
+        assert not matches  # stricter than the validators: joiners are refused everywhere
+    else:
+        assert matches == taken
+
+
+def test_the_schema_pattern_refuses_each_kind_of_unsafe_character() -> None:
+    pattern = re.compile(names.safe_text_pattern())
+    assert pattern.fullmatch("Kai Thompson")
+    assert pattern.fullmatch("Zoë 李 🃏")
+    for char in ("\x00", "\t", "\x9f", "\u202e", "\u200b", "\u2028", "\ufeff", "\u061c"):
+        assert not pattern.fullmatch(f"a{char}b"), repr(char)
