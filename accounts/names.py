@@ -47,12 +47,7 @@ def _joins_two_visible(text: str, i: int) -> bool:
     before = i - 1
     while before >= 0 and unicodedata.category(text[before]) in MARKS:
         before -= 1
-    return (
-        before >= 0
-        and i + 1 < len(text)
-        and _joinable(text[before])
-        and _joinable(text[i + 1])
-    )
+    return before >= 0 and i + 1 < len(text) and _joinable(text[before]) and _joinable(text[i + 1])
 
 
 # Scripts that never need a joiner: one between their letters only makes two names look alike.
