@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -49,21 +49,35 @@ def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
 
 
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
-    """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names.
+    """The card catalog: public. Filter by game, kind, set, weapon, power, cost; `q` searches
+    names (and card numbers), `search` names and rules text, `text` rules text only.
 
     `catalog` (a catalog's slug) or `event` (an event's slug) chooses the card pool; without
     them, each game's default catalog: the official one, the demo one while there is no
-    official card."""
+    official card. An unknown parameter or a value no card has is a 400 naming it (the same
+    reads as the card search page: decks.selectors.card_query and search_cards)."""
 
     lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
 
     serializer_class = s.CardOutput
     permission_classes = [permissions.AllowAny]
-    filterset_fields = ("game", "kind", "set_name", "weapon", "power", "cost")
+    filter_backends: list[type] = []  # decks.selectors.search_cards filters
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", str, description="name contains"),
+            OpenApiParameter("game", str, description="one game's cards"),
+            OpenApiParameter("q", str, description="name contains, or the card number"),
+            OpenApiParameter(
+                "search", str, description="name or rules text contains (case-insensitive)"
+            ),
+            OpenApiParameter("text", str, description="rules text contains (case-insensitive)"),
+            OpenApiParameter("kind", str, description="the game's card kind (type)"),
+            OpenApiParameter("set_name", str),
+            OpenApiParameter("weapon", str),
+            OpenApiParameter("power", int),
+            OpenApiParameter("power_min", int),
+            OpenApiParameter("power_max", int),
+            OpenApiParameter("cost", int),
             OpenApiParameter("catalog", str, description="a catalog's slug"),
             OpenApiParameter("event", str, description="an event's slug: its catalog"),
             OpenApiParameter(
@@ -79,24 +93,22 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return super().list(request, *args, **kwargs)
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        qs = Card.objects.select_related("catalog").order_by(
-            "name", "set_name", "card_number", "id"
-        )
+        qs = Card.objects.select_related("catalog")
         if self.action != "list" or getattr(self, "swagger_fake_view", False):
-            return qs  # one card by id, whatever its catalog
+            return qs.order_by("name", "set_name", "card_number", "id")  # one card by id
+        query = selectors.card_query(
+            dict(self.request.query_params.lists()), also=(*selectors.CARD_POOL_PARAMS, *API_PARAMS)
+        )
         catalog, named = _card_pool(self.request)
         if named:
             qs = qs.filter(catalog=catalog) if catalog is not None else qs.none()
         else:
             qs = qs.filter(catalog__in=selectors.default_catalogs())
-        q = self.request.query_params.get("q", "").strip()
-        if q:
-            qs = qs.filter(Q(name__icontains=q) | Q(card_number__iexact=q))
-        attributes = self.request.query_params.getlist("attr")
-        if attributes:
-            game = self.request.query_params.get("game", "").strip() or None
-            qs = selectors.filter_by_attributes(qs, attributes, game)
-        return qs
+        return selectors.search_cards(qs, query)
+
+
+# Parameters of every list call (pagination, DRF's format override), not card filters.
+API_PARAMS = ("limit", "offset", "format")
 
 
 @extend_schema(

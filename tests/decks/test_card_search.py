@@ -1,0 +1,84 @@
+"""The card search: the cards API's filters (finding 7a) and the public card search page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from decks import services
+from decks.models import Card
+
+pytestmark = pytest.mark.django_db
+
+
+def _names(body: dict) -> list[str]:  # type: ignore[type-arg]
+    return [c["name"] for c in body["results"]]
+
+
+def test_finding_7a_search_filters_names_case_insensitively(api_client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    total = api_client.get("/api/cards/?limit=1").json()["count"]
+    name = Card.objects.filter(kind="hero").order_by("name").values_list("name", flat=True)[0]
+    word = name.split()[0]
+    body = api_client.get("/api/cards/", {"search": word.upper(), "limit": 500}).json()
+    expected = Card.objects.filter(name__icontains=word).count()
+    assert 0 < body["count"] == expected < total
+    assert all(word.lower() in n.lower() for n in _names(body))
+
+
+def test_finding_7a_search_and_text_read_the_rules_text(api_client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="bos")
+    # "Spark Pup" has no "vim" in its name; cards with "gain 1 vim." in their ability match.
+    by_text = api_client.get("/api/cards/", {"game": "bos", "text": "GAIN 1 VIM"}).json()
+    assert "Cinder Scribe" in _names(by_text)
+    assert all("gain 1 vim" in c["attributes"]["ability"].lower() for c in by_text["results"])
+    by_either = api_client.get("/api/cards/", {"game": "bos", "search": "ember"}).json()
+    assert "Ember Tutor" in _names(by_either)
+    assert by_either["count"] < api_client.get("/api/cards/?game=bos").json()["count"]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("serach=hero", "serach"),
+        ("power=strong", "power"),
+        ("power_min=1.5", "power_min"),
+        ("cost=1e9", "cost"),
+        ("power_min=200&power_max=100", "power_max"),
+        ("game=chess", "game"),
+        ("game=boba&kind=wizard", "kind"),
+        ("set_name=No%20Such%20Set", "set_name"),
+        ("weapon=Banana", "weapon"),
+        ("game=boba&text=hero", "text"),
+    ],
+)
+def test_finding_7a_unknown_filters_and_values_are_400s_naming_the_field(
+    api_client,  # type: ignore[no-untyped-def]
+    query: str,
+    field: str,
+) -> None:
+    services.demo_catalog_load(game="boba")
+    response = api_client.get(f"/api/cards/?{query}")
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+
+
+def test_power_range_filters(api_client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    body = api_client.get("/api/cards/?power_min=120&power_max=130&limit=500").json()
+    powers = {c["power"] for c in body["results"]}
+    assert body["count"] > 0 and powers and all(120 <= p <= 130 for p in powers)
+    assert body["count"] == Card.objects.filter(power__gte=120, power__lte=130).count()
+
+
+def test_the_real_list_is_searchable_by_name(api_client, shared_data: Path) -> None:  # type: ignore[no-untyped-def]
+    files = [
+        ("cards.json", (shared_data / "boba" / "cards.json").read_bytes()),
+        ("plays.json", (shared_data / "boba" / "plays.json").read_bytes()),
+    ]
+    services.import_cards(game="boba", files=files)
+    assert Card.objects.count() > 17_000
+    body = api_client.get("/api/cards/", {"search": "front run"}).json()
+    assert 0 < body["count"] < 50
+    assert all("front run" in n.lower() for n in _names(body))
