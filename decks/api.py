@@ -150,7 +150,8 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
             return CardImport.objects.none()
         if not perms.can_create_events(self.request.user):
             raise Forbidden("Only organisers may import cards.")
-        return CardImport.objects.defer("payload").order_by("-created_at")
+        # Another organiser's import is a 404: its file names and rejections are theirs.
+        return selectors.card_imports_for(self.request.user).order_by("-created_at")
 
     @extend_schema(
         request={"multipart/form-data": s.CardImportInput}, responses={202: s.CardImportOutput}

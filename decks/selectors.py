@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from decks.models import Card, Catalog, EventCatalog
+from decks.models import Card, CardImport, Catalog, EventCatalog
 from tournaments.models import Tournament
 
 
@@ -54,6 +54,19 @@ def event_cards(tournament: Tournament) -> QuerySet[Card]:
     if catalog is None:
         return Card.objects.none()
     return Card.objects.filter(catalog=catalog)
+
+
+def card_imports_for(user: Any) -> QuerySet[CardImport]:
+    """The card imports a person may see: their own; every one for the site-wide catalog
+    role (site administrators). Another organiser's upload is not theirs to read."""
+    from tournaments import permissions
+
+    imports = CardImport.objects.defer("payload").select_related("uploaded_by", "catalog")
+    if not permissions.is_authenticated(user):
+        return imports.none()
+    if user.is_superuser or user.has_perm("decks.manage_shared_catalogs"):
+        return imports
+    return imports.filter(uploaded_by=user)
 
 
 def catalog_by_slug(slug: str) -> Catalog | None:

@@ -271,7 +271,7 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Upload received: the import is running."))
                 return redirect("decks:card_import_detail", pk=card_import.pk)
-    imports = CardImport.objects.defer("payload").select_related("uploaded_by")[:10]
+    imports = selectors.card_imports_for(request.user)[:10]
     return render(request, "decks/card_import_upload.html", {"form": form, "imports": imports})
 
 
@@ -279,9 +279,8 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
 def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if not perms.can_create_events(request.user):
         raise PermissionDenied
-    card_import = get_object_or_404(
-        CardImport.objects.defer("payload").select_related("uploaded_by"), pk=pk
-    )
+    # Only the importer (and site administrators) see an import; anyone else gets a 404.
+    card_import = get_object_or_404(selectors.card_imports_for(request.user), pk=pk)
     running = card_import.status in (CardImport.Status.PENDING, CardImport.Status.RUNNING)
     context = {
         "card_import": card_import,
