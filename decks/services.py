@@ -11,6 +11,7 @@ saved with its report, marked illegal, so the player sees what to fix beside it.
 from __future__ import annotations
 
 import base64
+import logging
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +55,8 @@ from tournaments.locks import for_update
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services import audit
 from tournaments.status import EventStatus
+
+logger = logging.getLogger(__name__)
 
 MAX_DECKLIST_BYTES = 200_000
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
@@ -290,14 +293,17 @@ def card_import_run(*, import_id: int) -> CardImport:
             source="upload",
         )
     except ServiceError as exc:
-        CardImport.objects.filter(pk=import_id).update(
-            status=CardImport.Status.FAILED,
-            error=exc.message,
-            payload=[],
-            finished_at=timezone.now(),
+        return card_import_fail(import_id=import_id, reason=exc.message)
+    except Exception as exc:  # whatever stops it, the import must not stay "running"
+        logger.exception("card import %s stopped", import_id)
+        return card_import_fail(
+            import_id=import_id,
+            reason=_(
+                "The import stopped on an unexpected error (%(error)s); cards of the batches "
+                "before it stay imported. Check the file and upload it again."
+            )
+            % {"error": type(exc).__name__},
         )
-        card_import.refresh_from_db()
-        return card_import
     CardImport.objects.filter(pk=import_id).update(
         status=CardImport.Status.DONE,
         created_count=counts["created"],
@@ -311,6 +317,18 @@ def card_import_run(*, import_id: int) -> CardImport:
     )
     card_import.refresh_from_db()
     return card_import
+
+
+def card_import_fail(*, import_id: int, reason: str) -> CardImport:
+    """Mark an import failed with its reason (and drop its files): what the uploader sees."""
+    CardImport.objects.filter(pk=import_id).update(
+        status=CardImport.Status.FAILED,
+        error=without_nul(reason)[:2000],
+        payload=[],
+        finished_at=timezone.now(),
+    )
+    failed: CardImport = CardImport.objects.get(pk=import_id)
+    return failed
 
 
 Progress = Callable[[int, int, Mapping[str, int]], None]
