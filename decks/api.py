@@ -164,6 +164,7 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
         if request.data.get("catalog"):
             data["catalog"] = request.data["catalog"]
         clean = validated(s.CardImportInput, data)
+        services.check_import_size(sum(f.size or 0 for f in clean["files"]))
         files = [(f.name, f.read()) for f in clean["files"]]
         card_import = services.card_import_start(
             actor=request.user, game=clean["game"], files=files, catalog=clean.get("catalog")

@@ -236,6 +236,16 @@ def _rules(game: str) -> DeckRules:
         raise ServiceError(str(exc), field="game") from None
 
 
+def check_import_size(size: int) -> None:
+    """Uploads over the limit are refused by their size, before anyone reads them."""
+    if size > MAX_IMPORT_BYTES:
+        raise ServiceError(
+            _("files: %(size)d MB is over the %(limit)d MB limit.")
+            % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
+            field="files",
+        )
+
+
 def card_import_start(
     *, actor: Any, game: str, files: Sequence[tuple[str, bytes]], catalog: str | None = None
 ) -> CardImport:
@@ -248,13 +258,7 @@ def card_import_start(
     _rules(game)
     if not files:
         raise ServiceError(_("files: choose at least one file."), field="files")
-    size = sum(len(data) for _, data in files)
-    if size > MAX_IMPORT_BYTES:
-        raise ServiceError(
-            _("files: %(size)d MB is over the %(limit)d MB limit.")
-            % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
-            field="files",
-        )
+    check_import_size(sum(len(data) for _, data in files))
     target = import_catalog(actor=actor, game=game, slug=catalog)
     card_import: CardImport = CardImport.objects.create(
         game=game,
