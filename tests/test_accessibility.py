@@ -143,6 +143,8 @@ def test_public_pages(scene) -> None:  # type: ignore[no-untyped-def]
         "/accounts/signup/",
         "/accounts/password/reset/",
         "/check-deck/",
+        "/cards/",
+        "/cards/?q=a&power_min=100",
     ]
     problems = [p for url in urls for p in audit(client, url)]
     assert problems == []

@@ -82,3 +82,55 @@ def test_the_real_list_is_searchable_by_name(api_client, shared_data: Path) -> N
     body = api_client.get("/api/cards/", {"search": "front run"}).json()
     assert 0 < body["count"] < 50
     assert all("front run" in n.lower() for n in _names(body))
+
+
+# --- the card search page -----------------------------------------------------------------------
+
+
+def test_card_search_page_filters_by_name_type_and_power(client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    hero = Card.objects.filter(kind="hero").order_by("name").first()
+    assert hero is not None and hero.power is not None
+    response = client.get(
+        "/cards/",
+        {"q": hero.name.upper(), "kind": "hero", "power_min": hero.power, "power_max": hero.power},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert hero.name in page
+    found = response.context["page"].paginator.count
+    assert (
+        found
+        == Card.objects.filter(name__icontains=hero.name, kind="hero", power=hero.power).count()
+    )
+    other = Card.objects.exclude(name__icontains=hero.name).filter(kind="hero").first()
+    assert other is not None and f">{other.name}<" not in page
+
+
+def test_card_search_page_is_paginated_and_bounded(client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    response = client.get("/cards/?page=999999999999")
+    rows = response.context["rows"]
+    assert response.status_code == 200 and 0 < len(rows) <= 50
+    assert response.context["page"].paginator.count == Card.objects.count()
+
+
+def test_card_search_page_works_for_every_game_through_its_plugin(client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="bos")
+    response = client.get("/cards/", {"game": "bos", "text": "gain 1 vim"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Cinder Scribe" in page and "Ember Tutor" not in page
+    assert 'id="cards-text"' in page and 'id="cards-power-min"' not in page
+
+
+def test_card_search_page_names_a_bad_filter(client) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    response = client.get("/cards/", {"power_min": "lots"})
+    assert response.status_code == 400
+    assert "power_min" in response.content.decode()
+    assert 'aria-invalid="true"' in response.content.decode()
+
+
+def test_deck_pages_link_to_the_card_search(client) -> None:  # type: ignore[no-untyped-def]
+    assert 'href="/cards/"' in client.get("/check-deck/").content.decode()
