@@ -546,6 +546,15 @@ def _evaluate(
     return rules.evaluate(source, catalog, fmt)
 
 
+def decklist_evaluate_for_event(
+    tournament: Tournament, source: str | bytes | Mapping[str, Any]
+) -> DeckEvaluation:
+    """A list read and validated as a submission to the event would be, saving nothing
+    (the bulk player import's preview): the event's catalog and format."""
+    rules = _rules(tournament.game)
+    return _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
+
+
 def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) -> str | None:
     now = now or timezone.now()
     if tournament.status in (
@@ -583,8 +592,7 @@ def decklist_submit(
         lock = decklist_lock_reason(tournament)
         if lock and not is_organiser and not decklist.unlocked:
             raise ServiceError(lock, field="decklist", code="locked")
-        rules = _rules(tournament.game)
-        result = _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
+        result = decklist_evaluate_for_event(tournament, source)
         if not result.readable:
             raise DecklistUnreadable(without_nul(result.report))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
