@@ -178,6 +178,7 @@ def test_organiser_pages(scene) -> None:  # type: ignore[no-untyped-def]
         f"/events/{slug}/deck-checks/",
         f"/deck-checks/{scene['check'].pk}/",
         "/cards/import/",
+        f"/events/{slug}/manage/players/import/",
     ]
     problems = [p for url in urls for p in audit(client, url)]
     assert problems == []

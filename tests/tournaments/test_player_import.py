@@ -235,3 +235,55 @@ def test_the_api_names_a_bad_field(api_client, payload: dict, field: str) -> Non
         f"/api/events/{event.slug}/registrations/import/", payload, format="json"
     )
     assert response.status_code == 400 and field in response.json()
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_the_page_previews_then_imports_on_confirmation() -> None:
+    from tests.factories import logged_in
+
+    event = TournamentFactory()
+    player = UserFactory()
+    client = logged_in(organiser_of(event))
+    url = f"/events/{event.slug}/manage/players/import/"
+    assert url in client.get(f"/events/{event.slug}/manage/").content.decode()
+    assert logged_in(UserFactory()).get(url).status_code == 403
+
+    roster = f"name,email\nAda,{player.email}\nWally,\n"
+    preview = client.post(url, {"csv": roster})
+    page = preview.content.decode()
+    assert preview.status_code == 200 and "Import 2 players" in page
+    assert not Registration.objects.filter(tournament=event).exists()
+    from tests.test_accessibility import PageAudit
+
+    audit = PageAudit()
+    audit.feed(page)
+    assert audit.report() == []
+
+    import html
+    import re
+
+    # The confirmation posts back the roster the preview showed.
+    shown = re.search(r'<input type="hidden" name="csv" value="([^"]*)">', page)
+    assert shown is not None and html.unescape(shown.group(1)) == roster
+    done = client.post(url, {"csv": html.unescape(shown.group(1)), "confirm": "yes"})
+    assert done.status_code == 302
+    assert Registration.objects.filter(tournament=event).count() == 2
+
+
+def test_the_page_names_each_problem_and_saves_nothing() -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.factories import logged_in
+
+    event = TournamentFactory()
+    client = logged_in(organiser_of(event))
+    upload = SimpleUploadedFile("roster.csv", b"name,email\nAda,nope\nBo,\n", "text/csv")
+    response = client.post(
+        f"/events/{event.slug}/manage/players/import/", {"file": upload, "confirm": "yes"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 400 and "not an e-mail address" in page
+    assert "Import 1 player" not in page
+    assert not Registration.objects.filter(tournament=event).exists()
