@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections
 from django.test import override_settings
 from django.test.client import RequestFactory
 
@@ -47,7 +49,16 @@ def _call(path: str, body: WatchedBody, **extra: str) -> tuple[int, dict[str, st
     def start_response(status: str, headers: list[tuple[str, str]]) -> None:
         answer["status"], answer["headers"] = int(status.split()[0]), dict(headers)
 
-    content = b"".join(WSGIHandler()(environ, start_response))
+    # As Django's test client does: the request must not close the test's database connection.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        response = WSGIHandler()(environ, start_response)
+        content = b"".join(response)
+        response.close()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
     return answer["status"], answer["headers"], content
 
 
