@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from config.errors import ServiceError
 from decks import services
 from decks.models import Card
+from decks.selectors import CARD_FILTERS, card_query
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +138,26 @@ def test_card_search_page_names_a_bad_filter(client) -> None:  # type: ignore[no
 
 def test_deck_pages_link_to_the_card_search(client) -> None:  # type: ignore[no-untyped-def]
     assert 'href="/cards/"' in client.get("/check-deck/").content.decode()
+
+
+def test_card_search_page_costs_a_handful_of_queries(client, django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+    services.demo_catalog_load(game="boba")
+    with django_assert_max_num_queries(7):
+        assert client.get("/cards/?q=a&kind=hero&power_min=100&page=2").status_code == 200
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from([*CARD_FILTERS, "limit", "zzz"]),
+        st.lists(st.text(max_size=12), min_size=1, max_size=2),
+        max_size=5,
+    )
+)
+def test_card_query_refuses_only_with_a_service_error_naming_a_parameter(
+    params: dict[str, list[str]],
+) -> None:
+    try:
+        card_query(params, also=("limit",))
+    except ServiceError as exc:
+        assert exc.field in params
