@@ -324,8 +324,9 @@ def card_import_run(*, import_id: int) -> CardImport:
 
 
 def card_import_fail(*, import_id: int, reason: str) -> CardImport:
-    """Mark an import failed with its reason (and drop its files): what the uploader sees."""
-    CardImport.objects.filter(pk=import_id).update(
+    """Mark an import failed with its reason (and drop its files): what the uploader sees.
+    An import that finished is left as it is."""
+    CardImport.objects.filter(pk=import_id).exclude(status=CardImport.Status.DONE).update(
         status=CardImport.Status.FAILED,
         error=without_nul(reason)[:2000],
         payload=[],

@@ -95,3 +95,12 @@ def test_security_5_a_crashing_import_task_is_marked_failed_with_its_reason(
     assert card_import.status == CardImport.Status.FAILED
     assert "MemoryError" in card_import.error and card_import.payload == []
     assert card_import.finished_at is not None
+
+
+def test_security_5_a_task_that_dies_outside_the_service_marks_the_import_failed() -> None:
+    from decks.tasks import run_card_import
+
+    card_import = _import_by(OrganiserFactory())
+    run_card_import.on_failure(SystemExit("killed"), "task-id", (card_import.pk,), {}, None)
+    card_import.refresh_from_db()
+    assert card_import.status == CardImport.Status.FAILED and "SystemExit" in card_import.error
