@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+from engine.games import N_
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 MAX_ROSTER_ROWS = 2_048
@@ -46,11 +48,19 @@ ALIASES = {
 
 @dataclass(frozen=True, slots=True)
 class RowProblem:
-    """Why a row (or the file, row 0 / the header, row 1) cannot be imported as it is."""
+    """Why a row (or the file, row 0 / the header, row 1) cannot be imported as it is.
+
+    `reason` is an English message id (marked with N_) formatted with `params`: the site
+    translates it (`gettext(reason) % params`); see `translated`."""
 
     row: int
     column: str
     reason: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def translated(self, translate: Callable[[str], str]) -> RowProblem:
+        text = translate(self.reason)
+        return RowProblem(self.row, self.column, text % dict(self.params) if self.params else text)
 
     def to_dict(self) -> dict[str, object]:
         return {"row": self.row, "column": self.column, "reason": self.reason}
@@ -86,43 +96,51 @@ def read_roster(data: str | bytes) -> Roster:
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > MAX_ROSTER_BYTES:
         limit = MAX_ROSTER_BYTES // 1024
-        return Roster((), (RowProblem(0, "file", f"the file is over {limit:,} KB"),))
+        return Roster((), (_problem(0, "file", N_("the file is over %(limit)s KB"), limit=limit),))
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            return Roster((), (RowProblem(0, "file", f"not UTF-8 text (byte {exc.start})"),))
+            return Roster(
+                (), (_problem(0, "file", N_("not UTF-8 text (byte %(byte)s)"), byte=exc.start),)
+            )
     else:
         text = data.lstrip("\ufeff")
     if "\x00" in text:
-        return Roster((), (RowProblem(0, "file", "the file holds NUL characters"),))
+        return Roster((), (_problem(0, "file", N_("the file holds NUL characters")),))
     lines = _records(text)
     header = next(lines, None)
-    if header is None or isinstance(header, str) or not any(c.strip() for c in header):
-        return Roster((), (RowProblem(1, "header", "a header row is required"),))
+    if header is None or isinstance(header, RowProblem) or not any(c.strip() for c in header):
+        return Roster((), (_problem(1, "header", N_("a header row is required")),))
     columns = [header_column(cell) for cell in header]
     missing = [c for c in ("name",) if c not in columns]
     if missing and not ({"email", "player_id"} & set(columns)):
         return Roster(
             (),
-            (RowProblem(1, "header", "the header row needs a name, email or player_id column"),),
+            (_problem(1, "header", N_("the header row needs a name, email or player_id column")),),
         )
     repeated = sorted({c for c in columns if c is not None and columns.count(c) > 1})
     if repeated:
-        return Roster((), (RowProblem(1, "header", f"the column {repeated[0]} is given twice"),))
+        return Roster(
+            (),
+            (_problem(1, "header", N_("the column %(name)s is given twice"), name=repeated[0]),),
+        )
     rows: list[RosterRow] = []
     for number, record in enumerate(lines, start=2):
         if len(rows) >= MAX_ROSTER_ROWS:
             return Roster(
                 tuple(rows),
                 (
-                    RowProblem(
-                        number, "file", f"more than {MAX_ROSTER_ROWS:,} players; split the file"
+                    _problem(
+                        number,
+                        "file",
+                        N_("more than %(limit)s players; split the file"),
+                        limit=MAX_ROSTER_ROWS,
                     ),
                 ),
             )
-        if isinstance(record, str):
-            rows.append(RosterRow(number, problems=(RowProblem(number, "row", record),)))
+        if isinstance(record, RowProblem):
+            rows.append(RosterRow(number, problems=(replace(record, row=number),)))
             continue
         if not any(cell.strip() for cell in record):
             continue
@@ -130,8 +148,12 @@ def read_roster(data: str | bytes) -> Roster:
     return Roster(tuple(rows))
 
 
-def _records(text: str) -> Iterator[list[str] | str]:
-    """Each CSV record, or the reason it could not be read (then reading goes on)."""
+def _problem(row: int, column: str, reason: str, **params: object) -> RowProblem:
+    return RowProblem(row, column, reason, tuple(params.items()))
+
+
+def _records(text: str) -> Iterator[list[str] | RowProblem]:
+    """Each CSV record, or why it could not be read (then reading goes on)."""
     reader = csv.reader(io.StringIO(text, newline=""))
     while True:
         try:
@@ -140,15 +162,17 @@ def _records(text: str) -> Iterator[list[str] | str]:
             return
         except csv.Error as error:
             if "field larger than field limit" in str(error):
-                yield f"a cell is longer than {CSV_CELL_LIMIT:,} characters"
+                yield _problem(
+                    0, "row", N_("a cell is longer than %(limit)s characters"), limit=CSV_CELL_LIMIT
+                )
             else:
-                yield f"unreadable CSV row: {error}"
+                yield _problem(0, "row", N_("unreadable CSV row: %(error)s"), error=str(error))
 
 
 def _row(number: int, columns: list[str | None], cells: list[str]) -> RosterRow:
     problems: list[RowProblem] = []
     if len(cells) > len(columns):
-        problems.append(RowProblem(number, "row", "more cells than header columns"))
+        problems.append(_problem(number, "row", N_("more cells than header columns")))
     values = {c: "" for c in COLUMNS}
     for column, cell in zip(columns, cells, strict=False):
         if column is None:
@@ -156,12 +180,14 @@ def _row(number: int, columns: list[str | None], cells: list[str]) -> RosterRow:
         value = cell if column == "decklist" else " ".join(cell.split())
         if len(value) > MAX_CELL[column]:
             problems.append(
-                RowProblem(number, column, f"longer than {MAX_CELL[column]:,} characters")
+                _problem(
+                    number, column, N_("longer than %(limit)s characters"), limit=MAX_CELL[column]
+                )
             )
             value = ""
         values[column] = value
     if not problems and not (values["name"] or values["email"] or values["player_id"]):
-        problems.append(RowProblem(number, "name", "give a name, an e-mail or a player id"))
+        problems.append(_problem(number, "name", N_("give a name, an e-mail or a player id")))
     return RosterRow(
         number,
         name=values["name"],

@@ -1176,7 +1176,7 @@ def registrations_import(
 
 
 def _preview(tournament: Tournament, roster: Roster, *, over_capacity: bool) -> ImportPreview:
-    problems = list(roster.problems)
+    problems = [p.translated(_) for p in roster.problems]
     if tournament.status_enum not in ON_THE_DAY:
         problems.append(
             RowProblem(
@@ -1190,7 +1190,14 @@ def _preview(tournament: Tournament, roster: Roster, *, over_capacity: bool) -> 
             )
         )
     rows = [
-        ImportRow(r.row, r.name, r.email, r.player_id, decklist=r.decklist, problems=[*r.problems])
+        ImportRow(
+            r.row,
+            r.name,
+            r.email,
+            r.player_id,
+            decklist=r.decklist,
+            problems=[p.translated(_) for p in r.problems],
+        )
         for r in roster.rows
     ]
     _match_accounts(rows, roster.rows)

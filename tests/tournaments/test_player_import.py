@@ -55,6 +55,9 @@ def test_the_reader_bounds_rows_cells_and_the_file() -> None:
     assert read_roster(b"\xff\xfe").problems[0].column == "file"
     assert read_roster("").problems[0].column == "header"
     assert read_roster("colour\nred\n").problems[0].column == "header"
+    twice = read_roster("name,E-mail,email\nA,a@example.com,b@example.com\n").problems[0]
+    assert (twice.row, twice.column) == (1, "header")
+    assert twice.translated(str).reason == "the column email is given twice"
 
 
 @settings(max_examples=60, deadline=None)
