@@ -189,6 +189,8 @@ def catalogs(request: Request) -> Response:
     )
     game = request.query_params.get("game", "").strip()
     if game:
+        if game not in GAMES:
+            raise ServiceError(f"game: unknown game {game[:40]!r}.", field="game")
         qs = qs.filter(game=game)
     return Response(
         {

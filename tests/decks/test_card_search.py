@@ -161,3 +161,8 @@ def test_card_query_refuses_only_with_a_service_error_naming_a_parameter(
         card_query(params, also=("limit",))
     except ServiceError as exc:
         assert exc.field in params
+
+
+def test_finding_7a_an_unknown_game_of_the_catalogs_list_is_a_400(api_client) -> None:  # type: ignore[no-untyped-def]
+    response = api_client.get("/api/catalogs/", {"game": "chess"})
+    assert response.status_code == 400 and response.json()["field"] == "game"
