@@ -136,8 +136,21 @@ def test_card_search_page_names_a_bad_filter(client) -> None:  # type: ignore[no
     assert 'aria-invalid="true"' in response.content.decode()
 
 
-def test_deck_pages_link_to_the_card_search(client) -> None:  # type: ignore[no-untyped-def]
+def test_deck_pages_link_to_the_card_search(client, legal_list: str) -> None:  # type: ignore[no-untyped-def]
+    from decks.services import decklist_submit
+    from tests.factories import RegistrationFactory, logged_in
+
     assert 'href="/cards/"' in client.get("/check-deck/").content.decode()
+    registration = RegistrationFactory()
+    version = decklist_submit(
+        actor=registration.player, registration=registration, source=legal_list
+    )
+    player = logged_in(registration.player)
+    link = f'href="/cards/?event={registration.tournament.slug}"'
+    assert link in player.get(f"/registrations/{registration.pk}/decklist/").content.decode()
+    assert link in player.get(f"/decklists/{version.pk}/").content.decode()
+    searched = player.get(f"/cards/?event={registration.tournament.slug}&kind=hero")
+    assert searched.status_code == 200 and searched.context["event"] == registration.tournament
 
 
 def test_card_search_page_costs_a_handful_of_queries(client, django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
