@@ -6,12 +6,18 @@ fields are checked for NUL bytes and bounded by MAX_FORM_VALUE (the largest past
 record, is at most a megabyte). The answer is a 400 naming the field: JSON under /api/, a page
 elsewhere. API bodies are DRF's: config.parsers bounds JSON (and refuses NUL in it), DRF's
 CharField refuses NUL in form fields.
+
+Before any of that, RequestBodyLimitMiddleware refuses a body over MAX_REQUEST_BODY_BYTES with
+a 413 without reading it (the whole upload never reaches a worker's memory).
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.handlers.wsgi import LimitedStream
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
@@ -107,3 +113,81 @@ class StatementTimeoutMiddleware:
             response = render(request, "server_busy.html", {"problem": message}, status=503)
         response["Retry-After"] = "5"
         return response
+
+
+CHUNK = 64 * 1024
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a request body over settings.MAX_REQUEST_BODY_BYTES, before it is read.
+
+    A Content-Length over the cap is refused from the header alone (nothing of the body is
+    read; a worker never holds a 200 MB upload). A chunked body (no Content-Length) is read
+    at most cap + 1 bytes, into a temporary file that spills to disk, and refused once it
+    passes the cap. It runs before anything that reads a body (InputLimitsMiddleware, CSRF's
+    process_view, DRF's parsers). The proxy in front caps bodies too (docs/operations.md).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        cap: int = settings.MAX_REQUEST_BODY_BYTES
+        declared = request.META.get("CONTENT_LENGTH") or ""
+        if declared.strip():
+            if not declared.strip().isdigit():
+                return _refusal(request, 400, _("Content-Length: not a number of bytes."))
+            if int(declared) > cap:
+                return _too_large(request, cap)
+        elif "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            if not _spool_chunked_body(request, cap):
+                return _too_large(request, cap)
+        return self.get_response(request)
+
+
+def _spool_chunked_body(request: HttpRequest, cap: int) -> bool:
+    """Read a chunked body (the server has decoded it) into a temporary file, at most cap + 1
+    bytes; False when it is over the cap. Django then reads the file as a sized body."""
+    environ = request.META
+    if not environ.get("wsgi.input_terminated"):
+        return True  # the server did not end the stream: Django reads no body from it
+    # Not a `with`: the request reads the file after this returns (freed with the request).
+    spool = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)  # noqa: SIM115
+    size = 0
+    while size <= cap:
+        chunk = environ["wsgi.input"].read(min(CHUNK, cap + 1 - size))
+        if not chunk:
+            break
+        spool.write(chunk)
+        size += len(chunk)
+    if size > cap:
+        spool.close()
+        return False
+    spool.seek(0)
+    environ["CONTENT_LENGTH"] = str(size)
+    request._stream = LimitedStream(spool, size)  # type: ignore[attr-defined]
+    return True
+
+
+def _too_large(request: HttpRequest, cap: int) -> HttpResponse:
+    megabytes = cap / (1024 * 1024)
+    message = _("The request is larger than %(limit).0f MB; send a smaller file.") % {
+        "limit": megabytes
+    }
+    return _refusal(request, 413, message, code="too_large")
+
+
+def _refusal(
+    request: HttpRequest, status: int, message: str, code: str = "invalid"
+) -> HttpResponse:
+    # The body is never read: closing the connection tells the server not to wait for it.
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": message, "code": code, "field": "body", "body": [message]}, status=status
+        )
+    else:
+        response = render(
+            request, "bad_input.html", {"problem": message, "field": "body"}, status=status
+        )
+    response["Connection"] = "close"
+    return response

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import django_filters
-from django import forms
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -50,38 +48,36 @@ def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
     return None, False
 
 
-class WholeNumberFilter(django_filters.NumberFilter):
-    """A whole-number column's filter: `?power=5.5` is a 400 naming `power`, as the schema's
-    integer says, not a search for a power no card has."""
-
-    field_class = forms.IntegerField
-
-
-class CardFilter(django_filters.FilterSet):
-    power = WholeNumberFilter()
-    cost = WholeNumberFilter()
-
-    class Meta:
-        model = Card
-        fields = ("game", "kind", "set_name", "weapon", "power", "cost")
-
-
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
-    """The card catalog: public. Filter by game, kind, set, weapon, power; `q` searches names.
+    """The card catalog: public. Filter by game, kind, set, weapon, power, cost; `q` searches
+    names (and card numbers), `search` names and rules text, `text` rules text only.
 
     `catalog` (a catalog's slug) or `event` (an event's slug) chooses the card pool; without
     them, each game's default catalog: the official one, the demo one while there is no
-    official card."""
+    official card. An unknown parameter or a value no card has is a 400 naming it (the same
+    reads as the card search page: decks.selectors.card_query and search_cards)."""
 
     lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
 
     serializer_class = s.CardOutput
     permission_classes = [permissions.AllowAny]
-    filterset_class = CardFilter
+    filter_backends: list[type] = []  # decks.selectors.search_cards filters
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("q", str, description="name contains"),
+            OpenApiParameter("game", str, description="one game's cards"),
+            OpenApiParameter("q", str, description="name contains, or the card number"),
+            OpenApiParameter(
+                "search", str, description="name or rules text contains (case-insensitive)"
+            ),
+            OpenApiParameter("text", str, description="rules text contains (case-insensitive)"),
+            OpenApiParameter("kind", str, description="the game's card kind (type)"),
+            OpenApiParameter("set_name", str),
+            OpenApiParameter("weapon", str),
+            OpenApiParameter("power", int),
+            OpenApiParameter("power_min", int),
+            OpenApiParameter("power_max", int),
+            OpenApiParameter("cost", int),
             OpenApiParameter("catalog", str, description="a catalog's slug"),
             OpenApiParameter("event", str, description="an event's slug: its catalog"),
             OpenApiParameter(
@@ -97,24 +93,22 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return super().list(request, *args, **kwargs)
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        qs = Card.objects.select_related("catalog").order_by(
-            "name", "set_name", "card_number", "id"
-        )
+        qs = Card.objects.select_related("catalog")
         if self.action != "list" or getattr(self, "swagger_fake_view", False):
-            return qs  # one card by id, whatever its catalog
+            return qs.order_by("name", "set_name", "card_number", "id")  # one card by id
+        query = selectors.card_query(
+            dict(self.request.query_params.lists()), also=(*selectors.CARD_POOL_PARAMS, *API_PARAMS)
+        )
         catalog, named = _card_pool(self.request)
         if named:
             qs = qs.filter(catalog=catalog) if catalog is not None else qs.none()
         else:
             qs = qs.filter(catalog__in=selectors.default_catalogs())
-        q = self.request.query_params.get("q", "").strip()
-        if q:
-            qs = qs.filter(Q(name__icontains=q) | Q(card_number__iexact=q))
-        attributes = self.request.query_params.getlist("attr")
-        if attributes:
-            game = self.request.query_params.get("game", "").strip() or None
-            qs = selectors.filter_by_attributes(qs, attributes, game)
-        return qs
+        return selectors.search_cards(qs, query)
+
+
+# Parameters of every list call (pagination, DRF's format override), not card filters.
+API_PARAMS = ("limit", "offset", "format")
 
 
 @extend_schema(
@@ -156,7 +150,8 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
             return CardImport.objects.none()
         if not perms.can_create_events(self.request.user):
             raise Forbidden("Only organisers may import cards.")
-        return CardImport.objects.defer("payload").order_by("-created_at")
+        # Another organiser's import is a 404: its file names and rejections are theirs.
+        return selectors.card_imports_for(self.request.user).order_by("-created_at")
 
     @extend_schema(
         request={"multipart/form-data": s.CardImportInput}, responses={202: s.CardImportOutput}
@@ -169,6 +164,7 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
         if request.data.get("catalog"):
             data["catalog"] = request.data["catalog"]
         clean = validated(s.CardImportInput, data)
+        services.check_import_size(sum(f.size or 0 for f in clean["files"]))
         files = [(f.name, f.read()) for f in clean["files"]]
         card_import = services.card_import_start(
             actor=request.user, game=clean["game"], files=files, catalog=clean.get("catalog")
@@ -193,6 +189,8 @@ def catalogs(request: Request) -> Response:
     )
     game = request.query_params.get("game", "").strip()
     if game:
+        if game not in GAMES:
+            raise ServiceError(f"game: unknown game {game[:40]!r}.", field="game")
         qs = qs.filter(game=game)
     return Response(
         {

@@ -9,11 +9,14 @@ demo's fictional cards never mix with a real list.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from decks.models import Card, Catalog, EventCatalog
+from decks.models import Card, CardImport, Catalog, EventCatalog
 from tournaments.models import Tournament
 
 
@@ -51,6 +54,19 @@ def event_cards(tournament: Tournament) -> QuerySet[Card]:
     if catalog is None:
         return Card.objects.none()
     return Card.objects.filter(catalog=catalog)
+
+
+def card_imports_for(user: Any) -> QuerySet[CardImport]:
+    """The card imports a person may see: their own; every one for the site-wide catalog
+    role (site administrators). Another organiser's upload is not theirs to read."""
+    from tournaments import permissions
+
+    imports = CardImport.objects.defer("payload").select_related("uploaded_by", "catalog")
+    if not permissions.is_authenticated(user):
+        return imports.none()
+    if user.is_superuser or user.has_perm("decks.manage_shared_catalogs"):
+        return imports
+    return imports.filter(uploaded_by=user)
 
 
 def catalog_by_slug(slug: str) -> Catalog | None:
@@ -104,3 +120,164 @@ def filter_by_attributes(
         wanted: int | str = int(value) if value.isdigit() and len(value) < 10 else value
         cards = cards.filter(**{f"attributes__{name}": wanted})
     return cards
+
+
+# --- card search (the cards API and the card search page) ----------------------------------
+
+CARD_FILTERS = (
+    "game",
+    "q",
+    "search",
+    "text",
+    "kind",
+    "set_name",
+    "weapon",
+    "power",
+    "power_min",
+    "power_max",
+    "cost",
+    "attr",
+)
+CARD_POOL_PARAMS = ("catalog", "event")
+MAX_CARD_NUMBER = 1_000_000
+# Columns whose values a catalog enumerates: a value no card of the pool has is a typo.
+ENUMERATED_FILTERS = ("kind", "set_name", "weapon")
+NUMBER_FILTERS = {"power": "power", "power_min": "power__gte", "power_max": "power__lte"}
+
+
+@dataclass(frozen=True, slots=True)
+class CardQuery:
+    """A card search as asked: every field optional (blank: no filter)."""
+
+    game: str = ""
+    q: str = ""
+    search: str = ""
+    text: str = ""
+    kind: str = ""
+    set_name: str = ""
+    weapon: str = ""
+    power: int | None = None
+    power_min: int | None = None
+    power_max: int | None = None
+    cost: int | None = None
+    attributes: tuple[str, ...] = ()
+
+
+def card_query(params: Mapping[str, Sequence[str]], *, also: Sequence[str] = ()) -> CardQuery:
+    """Read a card search from query parameters (name -> values). A parameter that is not a
+    card filter (nor one of `also`, the caller's own: pagination, the pool) or a number
+    filter that is not a whole number is a ServiceError naming it: a misspelt filter never
+    silently lists every card."""
+    from config.errors import ServiceError
+    from engine.games import GAMES
+
+    allowed = {*CARD_FILTERS, *also}
+    for name in params:
+        if name not in allowed:
+            raise ServiceError(
+                f"{name[:60]}: not a card filter; use one of {', '.join(CARD_FILTERS)}.",
+                field=name[:60],
+            )
+
+    def text(name: str) -> str:
+        values = params.get(name) or [""]
+        return values[-1].strip()
+
+    def number(name: str) -> int | None:
+        raw = text(name)
+        if not raw:
+            return None
+        if not re.fullmatch(r"-?[0-9]{1,7}", raw):
+            raise ServiceError(f"{name}: must be a whole number.", field=name)
+        value = int(raw)
+        if abs(value) > MAX_CARD_NUMBER:
+            raise ServiceError(f"{name}: at most {MAX_CARD_NUMBER}.", field=name)
+        return value
+
+    game = text("game")
+    if game and game not in GAMES:
+        raise ServiceError(
+            f"game: unknown game {game[:40]!r}; one of {', '.join(GAMES)}.", field="game"
+        )
+    query = CardQuery(
+        game=game,
+        q=text("q"),
+        search=text("search"),
+        text=text("text"),
+        kind=text("kind"),
+        set_name=text("set_name"),
+        weapon=text("weapon"),
+        power=number("power"),
+        power_min=number("power_min"),
+        power_max=number("power_max"),
+        cost=number("cost"),
+        attributes=tuple(v for v in params.get("attr") or () if v.strip()),
+    )
+    if (
+        query.power_min is not None
+        and query.power_max is not None
+        and query.power_min > query.power_max
+    ):
+        raise ServiceError("power_max: at least power_min.", field="power_max")
+    return query
+
+
+def card_text_fields(game: str) -> tuple[str, ...]:
+    """The card fields holding rules text of a game (every game's, without a game)."""
+    from engine.games import GAMES
+
+    plugins = [GAMES[game]] if game in GAMES else list(GAMES.values())
+    return tuple(dict.fromkeys(f for p in plugins for f in p.card_text_fields))
+
+
+def search_cards(cards: QuerySet[Card], query: CardQuery) -> QuerySet[Card]:
+    """The cards of a pool that match a search, by name then set and number.
+
+    `q`: the name holds it, or it is the card number; `search`: the name or the card's rules
+    text holds it; `text`: the rules text holds it (all case-insensitive). A kind, set or
+    weapon that no card of the pool has, or `text` for a game that keeps no card text, is a
+    ServiceError naming the field."""
+    from config.errors import ServiceError
+
+    if query.game:
+        cards = cards.filter(game=query.game)
+    pool = cards
+    for name in ENUMERATED_FILTERS:
+        value = getattr(query, name)
+        if value:
+            cards = cards.filter(**{name: value})
+            if not pool.filter(**{name: value}).exists():
+                raise ServiceError(f"{name}: no card has {value[:80]!r}.", field=name)
+    for name, lookup in NUMBER_FILTERS.items():
+        value = getattr(query, name)
+        if value is not None:
+            cards = cards.filter(**{lookup: value})
+    if query.cost is not None:
+        cards = cards.filter(cost=query.cost)
+    if query.q:
+        cards = cards.filter(Q(name__icontains=query.q) | Q(card_number__iexact=query.q))
+    text_fields = card_text_fields(query.game)
+    if query.text:
+        if not text_fields:
+            raise ServiceError("text: the cards of this game keep no rules text.", field="text")
+        cards = cards.filter(_text_holds(text_fields, query.text))
+    if query.search:
+        cards = cards.filter(
+            Q(name__icontains=query.search) | _text_holds(text_fields, query.search)
+        )
+    if query.attributes:
+        cards = filter_by_attributes(cards, list(query.attributes), query.game or None)
+    return cards.order_by("name", "set_name", "card_number", "id")
+
+
+def _text_holds(fields: Sequence[str], value: str) -> Q:
+    condition = Q(pk__in=[])
+    for name in fields:
+        condition |= Q(**{f"attributes__{name}__icontains": value})
+    return condition
+
+
+def card_choices(cards: QuerySet[Card], column: str) -> list[str]:
+    """The distinct values of a column in a pool (for a search form's choices), sorted."""
+    values = cards.exclude(**{f"{column}__isnull": True}).exclude(**{column: ""})
+    return sorted(set(values.values_list(column, flat=True).order_by().distinct()))

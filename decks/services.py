@@ -11,6 +11,7 @@ saved with its report, marked illegal, so the player sees what to fix beside it.
 from __future__ import annotations
 
 import base64
+import logging
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +55,8 @@ from tournaments.locks import for_update
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services import audit
 from tournaments.status import EventStatus
+
+logger = logging.getLogger(__name__)
 
 MAX_DECKLIST_BYTES = 200_000
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
@@ -233,6 +236,16 @@ def _rules(game: str) -> DeckRules:
         raise ServiceError(str(exc), field="game") from None
 
 
+def check_import_size(size: int) -> None:
+    """Uploads over the limit are refused by their size, before anyone reads them."""
+    if size > MAX_IMPORT_BYTES:
+        raise ServiceError(
+            _("files: %(size)d MB is over the %(limit)d MB limit.")
+            % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
+            field="files",
+        )
+
+
 def card_import_start(
     *, actor: Any, game: str, files: Sequence[tuple[str, bytes]], catalog: str | None = None
 ) -> CardImport:
@@ -245,13 +258,7 @@ def card_import_start(
     _rules(game)
     if not files:
         raise ServiceError(_("files: choose at least one file."), field="files")
-    size = sum(len(data) for _, data in files)
-    if size > MAX_IMPORT_BYTES:
-        raise ServiceError(
-            _("files: %(size)d MB is over the %(limit)d MB limit.")
-            % {"size": size // 1024 // 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024},
-            field="files",
-        )
+    check_import_size(sum(len(data) for _, data in files))
     target = import_catalog(actor=actor, game=game, slug=catalog)
     card_import: CardImport = CardImport.objects.create(
         game=game,
@@ -291,14 +298,17 @@ def card_import_run(*, import_id: int) -> CardImport:
             source="upload",
         )
     except ServiceError as exc:
-        CardImport.objects.filter(pk=import_id).update(
-            status=CardImport.Status.FAILED,
-            error=exc.message,
-            payload=[],
-            finished_at=timezone.now(),
+        return card_import_fail(import_id=import_id, reason=exc.message)
+    except Exception as exc:  # whatever stops it, the import must not stay "running"
+        logger.exception("card import %s stopped", import_id)
+        return card_import_fail(
+            import_id=import_id,
+            reason=_(
+                "The import stopped on an unexpected error (%(error)s); cards of the batches "
+                "before it stay imported. Check the file and upload it again."
+            )
+            % {"error": type(exc).__name__},
         )
-        card_import.refresh_from_db()
-        return card_import
     CardImport.objects.filter(pk=import_id).update(
         status=CardImport.Status.DONE,
         created_count=counts["created"],
@@ -312,6 +322,19 @@ def card_import_run(*, import_id: int) -> CardImport:
     )
     card_import.refresh_from_db()
     return card_import
+
+
+def card_import_fail(*, import_id: int, reason: str) -> CardImport:
+    """Mark an import failed with its reason (and drop its files): what the uploader sees.
+    An import that finished is left as it is."""
+    CardImport.objects.filter(pk=import_id).exclude(status=CardImport.Status.DONE).update(
+        status=CardImport.Status.FAILED,
+        error=without_nul(reason)[:2000],
+        payload=[],
+        finished_at=timezone.now(),
+    )
+    failed: CardImport = CardImport.objects.get(pk=import_id)
+    return failed
 
 
 Progress = Callable[[int, int, Mapping[str, int]], None]
@@ -525,6 +548,15 @@ def _evaluate(
     return rules.evaluate(source, catalog, fmt)
 
 
+def decklist_evaluate_for_event(
+    tournament: Tournament, source: str | bytes | Mapping[str, Any]
+) -> DeckEvaluation:
+    """A list read and validated as a submission to the event would be, saving nothing
+    (the bulk player import's preview): the event's catalog and format."""
+    rules = _rules(tournament.game)
+    return _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
+
+
 def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) -> str | None:
     now = now or timezone.now()
     if tournament.status in (
@@ -562,8 +594,7 @@ def decklist_submit(
         lock = decklist_lock_reason(tournament)
         if lock and not is_organiser and not decklist.unlocked:
             raise ServiceError(lock, field="decklist", code="locked")
-        rules = _rules(tournament.game)
-        result = _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
+        result = decklist_evaluate_for_event(tournament, source)
         if not result.readable:
             raise DecklistUnreadable(without_nul(result.report))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1

@@ -12,6 +12,7 @@ from decks import views
 app_name = "decks"
 
 urlpatterns = [
+    path("cards/", views.card_search, name="card_search"),
     path("cards/import/", views.card_import_upload, name="card_import_upload"),
     path("cards/import/<int:pk>/", views.card_import_detail, name="card_import_detail"),
     path("check-deck/", views.decklist_check, name="decklist_check"),

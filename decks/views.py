@@ -6,12 +6,15 @@ who may see a page is decided by `tournaments.permissions` and `decks.services`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or, visible_event
 from decks import charts, selectors, services
 from decks.forms import (
     CardImportForm,
@@ -271,7 +274,7 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Upload received: the import is running."))
                 return redirect("decks:card_import_detail", pk=card_import.pk)
-    imports = CardImport.objects.defer("payload").select_related("uploaded_by")[:10]
+    imports = selectors.card_imports_for(request.user)[:10]
     return render(request, "decks/card_import_upload.html", {"form": form, "imports": imports})
 
 
@@ -279,9 +282,8 @@ def card_import_upload(request: HttpRequest) -> HttpResponse:
 def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if not perms.can_create_events(request.user):
         raise PermissionDenied
-    card_import = get_object_or_404(
-        CardImport.objects.defer("payload").select_related("uploaded_by"), pk=pk
-    )
+    # Only the importer (and site administrators) see an import; anyone else gets a 404.
+    card_import = get_object_or_404(selectors.card_imports_for(request.user), pk=pk)
     running = card_import.status in (CardImport.Status.PENDING, CardImport.Status.RUNNING)
     context = {
         "card_import": card_import,
@@ -291,6 +293,87 @@ def card_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else 0,
     }
     return render(request, "decks/card_import_detail.html", context)
+
+
+# --- card search --------------------------------------------------------------------------
+
+CARD_PAGE_SIZE = 50
+MAX_CARD_PAGE = 2_000
+# The card's identity columns: shown first (name, kind, set, number), not again among the
+# game's own fields.
+_IDENTITY_FIELDS = ("id", "name", "set", "card_number")
+_PAGE_PARAMS = ("catalog", "event", "page")
+
+
+def card_search(request: HttpRequest) -> HttpResponse:
+    """Search a game's cards by name, type, set, power and rules text; open to everyone.
+
+    The game's default card list, or `?catalog=` / `?event=` for another; the filters are the
+    cards API's (`decks.selectors.card_query` and `search_cards`), so a search here is the same
+    URL query as `GET /api/cards/`."""
+    params = dict(request.GET.lists())
+    event_slug = request.GET.get("event", "").strip()
+    event = (
+        Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
+        if event_slug
+        else None
+    )
+    asked = request.GET.get("game", "").strip()
+    game = event.game if event is not None else (asked if asked in GAMES else default_game())
+    rules = get_game(game).deck_rules()
+    problem: ServiceError | None = None
+    catalog = None
+    try:
+        if event_slug and event is None:
+            raise ServiceError(
+                _("event: no event %(slug)r.") % {"slug": event_slug[:80]}, field="event"
+            )
+        catalog = services.read_catalog(
+            game=game, slug=request.GET.get("catalog", "").strip() or None, event=event
+        )
+        query = selectors.card_query(params, also=_PAGE_PARAMS)
+    except ServiceError as exc:
+        problem, query = exc, selectors.CardQuery()
+    query = replace(query, game=game)
+    pool = Card.objects.filter(catalog=catalog) if catalog is not None else Card.objects.none()
+    cards = pool.none()
+    if problem is None:
+        try:
+            cards = selectors.search_cards(pool, query)
+        except ServiceError as exc:
+            problem = exc
+    number = int_or_none(request.GET.get("page")) or 1
+    page = Paginator(cards, CARD_PAGE_SIZE).get_page(min(max(number, 1), MAX_CARD_PAGE))
+    shown = [f for f in rules.card_fields if f not in _IDENTITY_FIELDS and f != rules.kind_field]
+    keep = {k: v for k, v in request.GET.items() if k != "page" and v.strip()}
+    context = {
+        "game": get_game(game),
+        "games": list(GAMES.values()),
+        "catalog": catalog,
+        "event": event,
+        "query": query,
+        "problem": problem,
+        "kinds": selectors.card_choices(pool, "kind"),
+        "sets": selectors.card_choices(pool, "set_name"),
+        "has_power": "power" in rules.card_fields,
+        "has_text": bool(selectors.card_text_fields(game)),
+        "columns": [{"name": f, "title": f.replace("_", " ").capitalize()} for f in shown],
+        "page": page,
+        "rows": [_card_row(card, shown) for card in page.object_list],
+        "keep_query": urlencode(keep),
+        "api_query": urlencode(keep if event is not None else {"game": game, **keep}),
+    }
+    return render(request, "decks/card_search.html", context, status=400 if problem else 200)
+
+
+def _card_row(card: Card, fields: Iterable[str]) -> dict[str, Any]:
+    columns = {f.name for f in Card._meta.concrete_fields}
+    return {
+        "card": card,
+        "values": [
+            getattr(card, name) if name in columns else card.attributes.get(name) for name in fields
+        ],
+    }
 
 
 # --- check my deck ------------------------------------------------------------------------

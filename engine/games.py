@@ -701,6 +701,9 @@ class GamePlugin:
     default_match_structure: str = "bo1"
     # Invented per-game result details for the demo (None: the game records none).
     load_demo_details: Callable[[], DemoDetails] | None = field(default=None, repr=False)
+    # The card fields (its deck rules' card_fields) that hold rules text: what a card
+    # search's "text" looks in. Empty: the site keeps no card text for the game.
+    card_text_fields: tuple[str, ...] = ()
 
     def demo_details(self, winners: Sequence[str], seed: int) -> list[dict[str, Any]] | None:
         """Per-game details of an invented result (the demo's), or None when the game has
@@ -886,6 +889,7 @@ BOS = GamePlugin(
     default_format="competitive",
     default_match_structure="bo3",
     load_demo_details=_bos_demo_details,
+    card_text_fields=("summoning_condition", "ability"),
 )
 
 GAMES: dict[str, GamePlugin] = {BOBA.key: BOBA, BOS.key: BOS}

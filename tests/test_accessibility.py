@@ -145,6 +145,8 @@ def test_public_pages(scene) -> None:  # type: ignore[no-untyped-def]
         "/accounts/signup/",
         "/accounts/password/reset/",
         "/check-deck/",
+        "/cards/",
+        "/cards/?q=a&power_min=100",
     ]
     problems = [p for url in urls for p in audit(client, url)]
     assert problems == []
@@ -178,6 +180,7 @@ def test_organiser_pages(scene) -> None:  # type: ignore[no-untyped-def]
         f"/events/{slug}/deck-checks/",
         f"/deck-checks/{scene['check'].pk}/",
         "/cards/import/",
+        f"/events/{slug}/manage/players/import/",
     ]
     problems = [p for url in urls for p in audit(client, url)]
     assert problems == []

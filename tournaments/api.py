@@ -156,6 +156,33 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             status=status.HTTP_201_CREATED,
         )
 
+    @extend_schema(
+        request={
+            "application/json": s.RosterImportInput,
+            "multipart/form-data": s.RosterImportInput,
+        },
+        responses={200: dict, 201: dict},
+    )
+    @action(detail=True, methods=["post"], url_path="registrations/import")
+    def registrations_import(self, request: Request, slug: str) -> Response:
+        """Bulk player import (organisers): a roster CSV of name, email, player_id and an
+        optional decklist. `dry_run` previews every row (200, nothing saved); otherwise all
+        rows are imported (201) or, with any problem, none (400 with the preview)."""
+        event = self.get_object()
+        data = validated(s.RosterImportInput, request.data)
+        source = data["file"].read() if data.get("file") else data["csv"]
+        preview = services.registrations_import(
+            actor=request.user,
+            tournament=event,
+            data=source,
+            dry_run=data["dry_run"],
+            over_capacity=data["over_capacity"],
+        )
+        return Response(
+            preview.to_dict(),
+            status=status.HTTP_201_CREATED if preview.saved else status.HTTP_200_OK,
+        )
+
     @extend_schema(responses=s.AuditOutput(many=True))
     @action(detail=True, methods=["get"])
     def audit(self, request: Request, slug: str) -> Response:

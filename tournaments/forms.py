@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.games import GAMES, FormatChoice, GamePlugin, default_game, game_choices, get_game
 from tournaments.models import Tournament, default_clock_mode
+from tournaments.roster_csv import MAX_ROSTER_BYTES
 from tournaments.services import EDITABLE_FIELDS
 
 # Each game's modes, formats and match structures are offered grouped by game (an <optgroup>
@@ -305,6 +306,54 @@ class EventForm(forms.ModelForm):
 class WalkInForm(forms.Form):
     name = forms.CharField(label=_("Walk-in name"), max_length=80)
     over_capacity = forms.BooleanField(label=_("Add even if the event is full"), required=False)
+
+
+class RosterImportForm(forms.Form):
+    """A roster CSV pasted or uploaded (the bulk player import page)."""
+
+    csv = forms.CharField(
+        label=_("Paste the roster"),
+        required=False,
+        strip=False,
+        max_length=MAX_ROSTER_BYTES,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "A header row, then one player a row: name, email, player_id and, if you have "
+            "them, decklist. A player is matched to their account by e-mail or player id; "
+            "anyone else is added as a walk-in."
+        ),
+    )
+    file = forms.FileField(label=_("Or upload a CSV file"), required=False)
+    over_capacity = forms.BooleanField(
+        label=_("Add them even if the event is full"), required=False
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data.get("file")
+        # Refused by its size before anyone reads it.
+        if upload is not None and (upload.size or 0) > MAX_ROSTER_BYTES:
+            raise forms.ValidationError(
+                _("At most %(kb)d KB; split the roster.") % {"kb": MAX_ROSTER_BYTES // 1024}
+            )
+        return upload
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and bool(data.get("csv", "").strip()) == bool(data.get("file")):
+            raise forms.ValidationError(_("Paste the roster or upload a file (one of them)."))
+        return data
+
+    def roster(self) -> str | bytes:
+        """The pasted text, or the uploaded file's text (its bytes when it is not UTF-8: the
+        import then names that problem)."""
+        upload = self.cleaned_data.get("file")
+        if upload is None:
+            return str(self.cleaned_data["csv"])
+        data: bytes = upload.read()
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return data
 
 
 class ClaimForm(forms.Form):

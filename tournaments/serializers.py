@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from accounts.validators import validate_name
@@ -17,6 +19,7 @@ from tournaments.models import (
     Registration,
     Tournament,
 )
+from tournaments.roster_csv import MAX_ROSTER_BYTES
 from tournaments.services import EDITABLE_FIELDS
 from tournaments.status import EventStatus
 
@@ -208,6 +211,32 @@ class RegistrationStaffOutput(RegistrationOutput):
 class WalkInInput(serializers.Serializer):
     name = serializers.CharField(max_length=80, validators=[validate_name])
     over_capacity = input_fields.BooleanField(default=False)
+
+
+class RosterImportInput(serializers.Serializer):
+    """A roster CSV, pasted (`csv`) or uploaded (`file`): name, email, player_id, decklist."""
+
+    csv = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, max_length=MAX_ROSTER_BYTES
+    )
+    file = serializers.FileField(required=False, max_length=200)
+    dry_run = input_fields.BooleanField(default=False)
+    over_capacity = input_fields.BooleanField(default=False)
+
+    def validate_file(self, value: Any) -> Any:
+        # Refused by its size before anyone reads it.
+        if value is not None and (value.size or 0) > MAX_ROSTER_BYTES:
+            raise serializers.ValidationError(
+                f"at most {MAX_ROSTER_BYTES // 1024:,} KB; split the roster."
+            )
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("csv")) == bool(attrs.get("file")):
+            raise serializers.ValidationError(
+                {"csv": "give the roster as csv or as file, one of them."}
+            )
+        return attrs
 
 
 class CheckInInput(serializers.Serializer):

@@ -12,6 +12,11 @@ urlpatterns = [
     path("events/<slug:slug>/register/", views.event_register, name="event_register"),
     path("events/<slug:slug>/manage/", views.event_dashboard, name="event_dashboard"),
     path("events/<slug:slug>/manage/walk-in/", views.event_walk_in, name="event_walk_in"),
+    path(
+        "events/<slug:slug>/manage/players/import/",
+        views.event_roster_import,
+        name="event_roster_import",
+    ),
     path("events/<slug:slug>/manage/check-in/", views.event_check_in, name="event_check_in"),
     path(
         "events/<slug:slug>/manage/check-in/do/",

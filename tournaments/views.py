@@ -32,7 +32,14 @@ from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or, visible_event
 from tournaments import permissions as perms
 from tournaments import services
-from tournaments.forms import ClaimForm, EventForm, JudgeForm, WalkInForm, game_switch_data
+from tournaments.forms import (
+    ClaimForm,
+    EventForm,
+    JudgeForm,
+    RosterImportForm,
+    WalkInForm,
+    game_switch_data,
+)
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import event_facts, event_facts_without_rounds
 from tournaments.status import (
@@ -467,6 +474,57 @@ def event_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
             _("Walk-in %(name)s added.") % {"name": form.cleaned_data["name"]},
         )
     return redirect("event_dashboard", slug=slug)
+
+
+@login_required
+def event_roster_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bulk player import: paste or upload a roster, see every row's problems, then confirm
+    (the same service as POST /api/events/{slug}/registrations/import/)."""
+    event = visible_event(request, slug)
+    if not perms.is_organiser_of(request.user, event):
+        raise PermissionDenied
+    form = RosterImportForm(request.POST or None, request.FILES or None)
+    preview = None
+    roster_text = ""
+    if request.method == "POST" and form.is_valid():
+        roster = form.roster()
+        roster_text = roster if isinstance(roster, str) else ""
+        confirm = request.POST.get("confirm") == "yes"
+        try:
+            preview = services.registrations_import(
+                actor=request.user,
+                tournament=event,
+                data=roster,
+                dry_run=not confirm,
+                over_capacity=form.cleaned_data["over_capacity"],
+            )
+        except services.RosterImportRefused as refused:
+            preview = refused.preview
+            messages.error(request, _("Nothing was imported: fix the problems below first."))
+        except Forbidden as exc:
+            raise PermissionDenied(exc.message) from None
+        if preview.saved:
+            counts = preview.counts()
+            messages.success(
+                request,
+                _("%(n)d players added (%(walk_ins)d walk-ins); %(skipped)d were in already.")
+                % {
+                    "n": counts["accounts"] + counts["walk_ins"],
+                    "walk_ins": counts["walk_ins"],
+                    "skipped": counts["skipped"],
+                },
+            )
+            return redirect("event_dashboard", slug=event.slug)
+    status = 400 if preview is not None and not preview.ok else 200
+    context = {
+        "event": event,
+        "form": form,
+        "preview": preview,
+        "counts": preview.counts() if preview is not None else None,
+        "roster_text": roster_text,
+        "over_capacity": form.is_bound and form.is_valid() and form.cleaned_data["over_capacity"],
+    }
+    return render(request, "tournaments/roster_import.html", context, status=status)
 
 
 @require_POST

@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournaments.permissions.RolesPerRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.RequestBodyLimitMiddleware",
     "config.middleware.InputLimitsMiddleware",
     "config.middleware.StatementTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -154,9 +155,14 @@ STORAGES = {
 }
 MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", default=BASE_DIR / "media")
 MEDIA_URL = "media/"
-# A pasted decklist or a card-list upload is the largest thing anyone sends us.
+# A card-list upload (at most 20 MB of files) is the largest thing anyone sends us: a body
+# over MAX_REQUEST_BODY_BYTES is refused with a 413 before it is read
+# (config.middleware.RequestBodyLimitMiddleware; the proxy caps it too, docs/operations.md).
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=21 * 1024 * 1024)
+# Form fields and JSON are parsed in memory up to this; uploaded files over
+# FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file instead of a worker's memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = int(2.5 * 1024 * 1024)
 
 # Redis serves both the Celery broker and the cache; without it, tasks run eagerly in-process.
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -7,7 +7,7 @@ import csv
 import difflib
 import io
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -226,6 +226,9 @@ def parse_rows(rows: Iterable[Mapping[str, str | None]]) -> ImportResult:
     by_name: dict[str, BosCard] = {}
     rejections: list[Rejection] = []
     for number, row in enumerate(rows, start=1):
+        if isinstance(row, UnreadableRow):
+            rejections.append(Rejection(number, row.reason))
+            continue
         result = card_from_row(number, row)
         if isinstance(result, Rejection):
             rejections.append(result)
@@ -267,8 +270,36 @@ def parse_csv(data: bytes | str) -> ImportResult:
             + ",".join(CSV_HEADER)
             + (f" (missing {', '.join(missing)})" if header else "")
         )
-    rows = ({str(k).strip().lower(): v for k, v in row.items() if k is not None} for row in reader)
-    return parse_rows(rows)
+    return parse_rows(_read_rows(reader))
+
+
+class UnreadableRow(dict[str, str | None]):
+    """A row the CSV reader could not read (a cell over its limit): parse_rows rejects it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+def _read_rows(reader: csv.DictReader[str]) -> Iterator[Mapping[str, str | None]]:
+    """The reader's rows with lower-case keys; a row it cannot read is an UnreadableRow and
+    reading goes on from the next line (one over-long cell never stops the file)."""
+    # Each call reads at least one more line of the text, so the loop ends.
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            yield UnreadableRow(csv_row_problem(error))
+            continue
+        yield {str(k).strip().lower(): v for k, v in row.items() if k is not None}
+
+
+def csv_row_problem(error: csv.Error) -> str:
+    if "field larger than field limit" in str(error):
+        return f"a cell is longer than the {csv.field_size_limit():,} characters a cell may have"
+    return f"unreadable CSV row: {error}"
 
 
 class Catalog:

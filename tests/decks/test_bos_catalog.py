@@ -198,7 +198,9 @@ def test_card_api_filters_bos_cards_by_kind_and_shows_attributes(api_client) -> 
     # The card search the decklist editor uses: by name, in an event's or a catalog's pool.
     found = api_client.get("/api/cards/?catalog=bos-demo&q=ember").json()["results"]
     assert [c["name"] for c in found] == ["Ember Tutor"]
-    assert api_client.get("/api/cards/?game=bos&kind=hero").json()["results"] == []
+    # A kind no card of the game has is a typo, not an empty list (finding 7a).
+    hero = api_client.get("/api/cards/?game=bos&kind=hero")
+    assert hero.status_code == 400 and hero.json()["field"] == "kind"
 
 
 def test_the_bos_demo_catalog_loads_idempotently() -> None:

@@ -578,8 +578,11 @@ def test_uploading_a_csv_runs_the_import_and_shows_counts_and_rejections(
 
 
 def test_a_running_import_refreshes_itself(db) -> None:  # type: ignore[no-untyped-def]
-    card_import = CardImport.objects.create(game="boba", status="running", total=200, processed=50)
-    html = logged_in(OrganiserFactory()).get(f"/cards/import/{card_import.pk}/").content.decode()
+    organiser = OrganiserFactory()
+    card_import = CardImport.objects.create(
+        game="boba", status="running", total=200, processed=50, uploaded_by=organiser
+    )
+    html = logged_in(organiser).get(f"/cards/import/{card_import.pk}/").content.decode()
     assert '<meta http-equiv="refresh" content="2">' in html
     assert '<progress id="import-progress" max="100" value="25">' in html
     assert "js/import-progress.js" in html and 'data-running="true"' in html

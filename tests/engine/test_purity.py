@@ -53,6 +53,7 @@ PURE_MODULES = (
     "tournaments/cutcalc.py",
     "tournaments/timer.py",
     "tournaments/results.py",
+    "tournaments/roster_csv.py",
     "accounts/names.py",
 )
 

@@ -386,6 +386,15 @@ _CSV_ALIASES = {
 MAX_CSV_ROWS = 100_000
 
 
+def csv_row_problem(error: csv.Error) -> str:
+    """Why the CSV reader could not read a row, in words an uploader can act on. A cell over
+    the reader's limit is the common case (a pasted blob): that row is rejected, the rest is
+    read on."""
+    if "field larger than field limit" in str(error):
+        return f"a cell is longer than the {csv.field_size_limit():,} characters a cell may have"
+    return f"unreadable CSV row: {error}"
+
+
 def parse_csv(text: str | bytes) -> tuple[list[CatalogCard], list[Rejection]]:
     """CSV with a header row -> catalog entries and rejections (never raises on bad input).
 
@@ -420,8 +429,9 @@ def parse_csv(text: str | bytes) -> tuple[list[CatalogCard], list[Rejection]]:
         except StopIteration:
             break
         except csv.Error as error:
-            rejections.append(Rejection(row_number, f"unreadable CSV row: {error}", None))
-            break
+            # The reader goes on from the next line (each call reads at least one).
+            rejections.append(Rejection(row_number, csv_row_problem(error), None))
+            continue
         if not any(c.strip() for c in cells):
             continue
         if row_number > MAX_CSV_ROWS + 1:
