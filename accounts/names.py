@@ -115,16 +115,24 @@ def display_safe(text: str) -> str:
 
 
 def _class_of(refused: Callable[[str], bool]) -> str:
-    """The ranges of the basic plane's code points for which ``refused`` holds, as the body of
-    a regular-expression character class."""
+    """The ranges of code points for which ``refused`` holds, as the body of a
+    regular-expression character class: the basic plane as ``\\uXXXX`` escapes, the planes
+    above it as the characters themselves (an escape for them reads differently in Python's
+    and in JSON Schema's regular expressions; the character reads the same). Surrogates are
+    left out: no UTF-8 text holds one."""
     ranges: list[tuple[int, int]] = []
-    for code in range(0x10000):
-        if refused(chr(code)):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1] = (ranges[-1][0], code)
-            else:
-                ranges.append((code, code))
-    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF or not refused(chr(code)):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+
+    def spell(code: int) -> str:
+        return f"\\u{code:04x}" if code < 0x10000 else chr(code)
+
+    return "".join(spell(a) if a == b else f"{spell(a)}-{spell(b)}" for a, b in ranges)
 
 
 def _unsafe_in_pattern(char: str) -> bool:
@@ -138,12 +146,11 @@ def _invisible_in_pattern(char: str) -> bool:
 @functools.cache
 def safe_text_pattern() -> str:
     """A regular expression (Python's and JSON Schema's) that matches text with no unsafe
-    character of the basic plane and, unless empty, at least one visible character: for the
-    API schema. It is stricter than the validators in two places no such pattern can follow:
-    joiners are refused everywhere (the validators keep them between emoji and in scripts that
-    need them), and the unsafe characters above the basic plane are not named (no escape for
-    them reads the same in Python and in JSON Schema's regular expressions); lone surrogates
-    (Cs) are left out (no UTF-8 text holds one). The validators refuse those all the same."""
+    character and, unless empty, at least one visible character: for the API schema. It is
+    stricter than the validators where no such pattern can follow them: joiners and tag
+    characters are refused everywhere (the validators keep them between emoji, in scripts that
+    need them and in flags). Lone surrogates (Cs) are left out (no UTF-8 text holds one); the
+    validators refuse them all the same."""
     unsafe = _class_of(_unsafe_in_pattern)
     invisible = _class_of(_invisible_in_pattern)
     return f"^(?:[^{unsafe}]*[^{invisible}][^{unsafe}]*)?$"

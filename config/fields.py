@@ -31,3 +31,16 @@ class FiniteFloatField(serializers.FloatField):
         if not math.isfinite(value):
             self.fail("not_finite")
         return value
+
+
+class TextField(serializers.CharField):
+    """Text that must be sent as text: DRF's CharField turns a number into its digits, so
+    ``{"note": -1367330}`` would be saved as a note; here it is a 400 naming the field, as the
+    schema's ``string`` says."""
+
+    default_error_messages = {"not_text": "Not text: send a string."}
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("not_text")
+        return str(super().to_internal_value(data))

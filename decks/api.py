@@ -65,7 +65,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("game", str, description="one game's cards"),
+            OpenApiParameter("game", str, description="one game's cards", enum=list(GAMES)),
             OpenApiParameter("q", str, description="name contains, or the card number"),
             OpenApiParameter(
                 "search", str, description="name or rules text contains (case-insensitive)"
@@ -174,7 +174,9 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("game", str, description="only this game's catalogs")],
+    parameters=[
+        OpenApiParameter("game", str, description="only this game's catalogs", enum=list(GAMES))
+    ],
     responses=s.CatalogListOutput,
 )
 @api_view(["GET"])

@@ -11,7 +11,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.fields import FiniteFloatField
+from config.fields import FiniteFloatField, TextField
 from engine import penalties
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
@@ -81,9 +81,9 @@ class PlayerReportOutput(MatchOutput):
     """The answer to a report or a confirmation (the schema's view of it): the match, and for
     a player of it `message`, what the report did in words (matches.selectors.report_outcome)."""
 
+    # Not read_only: the schema would then call it required, and staff answers have none.
     message = serializers.CharField(
         required=False,
-        read_only=True,
         help_text="For a player of the match: final, waiting for the opponent, or disputed "
         "and a judge is coming, in words (the page's message).",
     )
@@ -373,11 +373,11 @@ class CallInput(serializers.Serializer):
 
 
 class EscalateInput(serializers.Serializer):
-    note = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    note = TextField(required=False, allow_blank=True, max_length=500)
 
 
 class NoteInput(serializers.Serializer):
-    note = serializers.CharField(max_length=500)
+    note = TextField(max_length=500)
 
 
 class RulingInput(serializers.Serializer):

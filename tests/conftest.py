@@ -47,6 +47,16 @@ def _celery_joins_allowed():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
+def _no_outbox_backlog_from_another_test():  # type: ignore[no-untyped-def]
+    """A test whose broker failed leaves this process's "rows are waiting" flag set, and its
+    rows are rolled back: the next test's first request would look for them (one query more
+    than a fresh process makes). Every test starts as a fresh process does."""
+    from config.outbox import BACKLOG
+
+    BACKLOG.waiting = False
+
+
+@pytest.fixture(autouse=True)
 def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     """SQLite gives a rolled-back test's ids to the next test, so a page copy in the
     in-memory cache could answer for another test's event; PostgreSQL never reuses an id

@@ -135,3 +135,16 @@ def test_a_whole_number_card_filter_refuses_a_fraction_naming_it() -> None:
         assert response.status_code == 400, query
         assert query.split("=")[0] in response.json()
     assert Client().get("/api/cards/?power=5").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_number_sent_as_a_note_is_a_400_naming_it_not_saved_as_its_digits() -> None:
+    from rest_framework.exceptions import ValidationError as DRFValidationError
+
+    from matches.serializers import EscalateInput, NoteInput
+
+    for serializer in (EscalateInput, NoteInput):
+        with pytest.raises(DRFValidationError) as refused:
+            serializer(data={"note": -1367330}).is_valid(raise_exception=True)
+        assert "note" in refused.value.detail
+        assert serializer(data={"note": "Table 12 asks for a second opinion"}).is_valid()

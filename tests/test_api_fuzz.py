@@ -189,7 +189,12 @@ _STATE = "the object's state decides (a 400 naming it): "
 _EXISTING = "must name an existing object, which no schema can list: "
 REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "POST /api/auth/token/": "the username and password must be an account's (a 400)",
-    "GET /api/cards/": _EXISTING + "`catalog` and `event` slugs",
+    "GET /api/cards/": _EXISTING + "`catalog` and `event` slugs; and `kind`, `set_name`, "
+    "`weapon` must be values some card of the pool has, `power_min` at most `power_max`, and "
+    "`text` only for a game whose cards carry rules text",
+    "POST /api/events/{slug}/registrations/import/": "the roster is exactly one of `csv` or "
+    "`file`; every row must read (its problems are the 400); players join only while the "
+    "event takes them",
     "POST /api/card-imports/": _EXISTING + "`catalog`",
     "POST /api/decklists/check/": _EXISTING + "`catalog` and `event` slugs; and a list is "
     "sent as exactly one of `text` or `data`",
@@ -246,6 +251,7 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
 ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "GET /api/events/{slug}/notifications/deliveries/": "a blank filter (`?status=`) is no "
     "filter",
+    "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
     **dict.fromkeys(
         [
             "GET /api/events/{slug}/results.csv",

@@ -17,6 +17,7 @@ document (except `exported_at`). The audit trail is kept as it was written: its 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -107,6 +108,24 @@ def _unique(seen: set[Any], value: Any, where: str) -> None:
     seen.add(value)
 
 
+_NUL_ESCAPE = "\\u0000"
+_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+
+
+def _refuse_nul(value: Any, where: str) -> None:
+    """ArchiveError naming the first place that holds a NUL character (in a key or a text)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ArchiveError("contains a NUL character (\\u0000)", where)
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            _refuse_nul(key, where)
+            _refuse_nul(inner, f"{where}.{key}" if where != "archive" else str(key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            _refuse_nul(inner, f"{where}[{i}]")
+
+
 def loads(data: str | bytes) -> Any:
     """Read the JSON text of an archive (no checks beyond JSON itself)."""
     if len(data) > MAX_BYTES:
@@ -125,6 +144,15 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     Raises ArchiveError for anything else; never another exception.
     """
     doc = loads(data) if isinstance(data, str | bytes) else data
+    # A NUL can only come from the JSON escape: the text is searched first, the document
+    # walked only to name the place (PostgreSQL refuses NUL even in a lookup).
+    if not isinstance(data, str | bytes) or _NUL_ESCAPE in (
+        data if isinstance(data, str) else data.decode("utf-8", "replace")
+    ):
+        try:
+            _refuse_nul(doc, "archive")
+        except RecursionError:
+            raise ArchiveError("nested too deeply") from None
     doc = _object(doc, "archive")
     if doc.get("format") != FORMAT:
         raise ArchiveError(f"'format' is not {FORMAT!r}: not a Battledesk event archive", "format")
@@ -140,7 +168,8 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         for i, item in enumerate(_list(doc.get(name), name)):
             _object(item, f"{name}[{i}]")
     event = _object(doc.get("event"), "event")
-    _str(event, "slug", "event")
+    if not _SLUG.fullmatch(_str(event, "slug", "event")):
+        raise ArchiveError("'slug' may hold only letters, digits, hyphens and underscores", "event")
     _str(event, "name", "event")
 
     users: set[str] = set()
