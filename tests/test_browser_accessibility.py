@@ -100,7 +100,6 @@ PAGES: list[tuple[Any, ...]] = [
     (ANONYMOUS, "/check-deck/", check_a_long_list_with_a_problem),
     (ANONYMOUS, "/cards/"),
     (ANONYMOUS, "/cards/?search=a"),
-    (ANONYMOUS, "/cards/?power_min=x"),
     (ANONYMOUS, "/accounts/login/"),
     (ANONYMOUS, "/accounts/signup/"),
     (ANONYMOUS, "/accounts/password/reset/"),
