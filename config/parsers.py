@@ -13,7 +13,6 @@ is a ServiceError (400) naming the field: `body`, or the top-level key the probl
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -21,41 +20,22 @@ from django.conf import settings
 from rest_framework.parsers import JSONParser
 
 from config.errors import ServiceError
+from engine import errors
 
 MAX_JSON_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 32
 
 
 def json_problem(value: Any, max_depth: int) -> tuple[str, str] | None:
-    """(code, field) of the first problem in parsed JSON, without recursion: nesting deeper
-    than ``max_depth`` or a NUL character in a string or key. The field is the top-level key
-    the problem is under (``body`` for the body itself)."""
-    stack: list[tuple[Any, int, str]] = [(value, 1, "body")]
-    while stack:
-        item, depth, field = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                return "out_of_range", field
-            continue
-        if isinstance(item, str):
-            if "\x00" in item:
-                return "nul", field
-            continue
-        if isinstance(item, dict):
-            if any("\x00" in key for key in item):
-                return "nul", field
-            children: Any = item.items()
-        elif isinstance(item, list):
-            children = enumerate(item)
-        else:
-            continue
-        if depth > max_depth:
-            return "too_deep", field
-        for key, child in children:
-            if isinstance(child, dict | list | str | float):
-                name = key if depth == 1 and isinstance(key, str) else field
-                stack.append((child, depth + 1, name[:60]))
-    return None
+    """(code, field) of the first problem in parsed JSON (engine.errors.json_problem, finite
+    floats too): the field is the top-level key the problem is under (``body`` for the body
+    itself)."""
+    problem = errors.json_problem(value, max_depth, finite_floats=True)
+    if problem is None:
+        return None
+    code, path = problem
+    top = path.split(".", 1)[0].split("[", 1)[0] if isinstance(value, dict) else ""
+    return code, (top[:60] or "body")
 
 
 def _strict_constant(name: str) -> None:

@@ -22,6 +22,7 @@ The input errors also stay ``ValueError`` subclasses, as they always were. An en
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,14 +93,22 @@ def _path(parent: str, key: object) -> str:
     return f"{parent}.{key}" if parent else str(key)
 
 
-def json_problem(value: Any, max_depth: int = MAX_RECORD_DEPTH) -> tuple[str, str] | None:
+def json_problem(
+    value: Any, max_depth: int = MAX_RECORD_DEPTH, *, finite_floats: bool = False
+) -> tuple[str, str] | None:
     """(code, path) of the first problem in decoded JSON, without recursion: ``nul`` (a NUL
-    character in a string or key) or ``too_deep`` (arrays and objects nested more than
-    ``max_depth`` levels); the path (``players.A``, ``cards.p1.effect[0]``; "" for the value
-    itself) names where, cut to its first segments. None: no problem."""
+    character in a string or key), ``too_deep`` (arrays and objects nested more than
+    ``max_depth`` levels) or, with ``finite_floats``, ``out_of_range`` (a number too large
+    for a float, read as infinity, or NaN); the path (``players.A``, ``cards.p1.effect[0]``;
+    "" for the value itself) names where, cut to its first segments. None: no problem."""
+    scalars: tuple[type, ...] = (dict, list, str, float) if finite_floats else (dict, list, str)
     stack: list[tuple[Any, int, str, int]] = [(value, 1, "", 0)]
     while stack:
         item, depth, path, segments = stack.pop()
+        if isinstance(item, float):
+            if finite_floats and not math.isfinite(item):
+                return "out_of_range", path
+            continue
         if isinstance(item, str):
             if "\x00" in item:
                 return "nul", path
@@ -116,7 +125,7 @@ def json_problem(value: Any, max_depth: int = MAX_RECORD_DEPTH) -> tuple[str, st
         if depth > max_depth:
             return "too_deep", path
         for key, child in children:
-            if isinstance(child, dict | list | str):
+            if isinstance(child, scalars):
                 deeper = segments < PATH_SEGMENTS
                 stack.append(
                     (child, depth + 1, _path(path, key) if deeper else path, segments + deeper)

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
+
+from engine.errors import json_problem
 
 FORMAT = "battledesk-event-archive"
 VERSION = 1
@@ -112,20 +115,6 @@ _NUL_ESCAPE = "\\u0000"
 _SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 
 
-def _refuse_nul(value: Any, where: str) -> None:
-    """ArchiveError naming the first place that holds a NUL character (in a key or a text)."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ArchiveError("contains a NUL character (\\u0000)", where)
-    elif isinstance(value, dict):
-        for key, inner in value.items():
-            _refuse_nul(key, where)
-            _refuse_nul(inner, f"{where}.{key}" if where != "archive" else str(key))
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            _refuse_nul(inner, f"{where}[{i}]")
-
-
 def loads(data: str | bytes) -> Any:
     """Read the JSON text of an archive (no checks beyond JSON itself)."""
     if len(data) > MAX_BYTES:
@@ -149,10 +138,9 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(data, str | bytes) or _NUL_ESCAPE in (
         data if isinstance(data, str) else data.decode("utf-8", "replace")
     ):
-        try:
-            _refuse_nul(doc, "archive")
-        except RecursionError:
-            raise ArchiveError("nested too deeply") from None
+        problem = json_problem(doc, max_depth=sys.maxsize)
+        if problem is not None:
+            raise ArchiveError("contains a NUL character (\\u0000)", problem[1] or "archive")
     doc = _object(doc, "archive")
     if doc.get("format") != FORMAT:
         raise ArchiveError(f"'format' is not {FORMAT!r}: not a Battledesk event archive", "format")

@@ -24,6 +24,7 @@ from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 
+from engine.errors import json_problem
 from tournaments import archive
 from tournaments.archive import ArchiveError
 from tournaments.archive_selectors import archived_fields, event_archive, is_user_field
@@ -88,34 +89,19 @@ def _times_as_given(*model_list: type[models.Model]) -> Iterator[set[tuple[Any, 
 
 # Nesting deeper than this in a JSON value is refused: no form or API of the site writes it.
 MAX_JSON_DEPTH = 32
-
-
-def _nul_or_too_deep(value: Any, depth: int = 0) -> str | None:
-    """Why a JSON value cannot be stored as the site would store it, or None."""
-    if depth > MAX_JSON_DEPTH:
-        return f"nested more than {MAX_JSON_DEPTH} levels deep"
-    if isinstance(value, str):
-        return "contains a NUL character (\\u0000)" if "\x00" in value else None
-    if isinstance(value, dict):
-        items: list[Any] = [*value.keys(), *value.values()]
-    elif isinstance(value, list):
-        items = value
-    else:
-        return None
-    for inner in items:
-        problem = _nul_or_too_deep(inner, depth + 1)
-        if problem is not None:
-            return problem
-    return None
+JSON_PROBLEMS = {
+    "nul": "contains a NUL character (\\u0000)",
+    "too_deep": f"is nested more than {MAX_JSON_DEPTH} levels deep",
+}
 
 
 def _checked_value(f: Any, obj: models.Model, raw: Any, where: str) -> Any:
     """The archive's value for one field, checked as the site's own forms would check it:
     its type, choices (games, statuses, policies), ranges, lengths and validators (names,
     slugs, time zones); ArchiveError naming the field for anything else."""
-    problem = _nul_or_too_deep(raw)
+    problem = json_problem(raw, MAX_JSON_DEPTH)
     if problem is not None:
-        raise ArchiveError(f"'{f.name}' {problem}", where)
+        raise ArchiveError(f"'{f.name}' {JSON_PROBLEMS[problem[0]]}", where)
     try:
         new = f.to_python(raw)
         if new not in f.empty_values:
