@@ -820,6 +820,7 @@ BOBA = GamePlugin(
     default_mode="playmaker",
     default_format="playmaker",
     default_match_structure="bo1",
+    card_text_fields=("ability",),
 )
 
 

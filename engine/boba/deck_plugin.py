@@ -52,6 +52,7 @@ CARD_FIELDS = (
     "base_name",
     "year",
     "release",
+    "ability",
 )
 SECTION_ORDER = ("heroes", "playbook", "bonus_plays", "hot_dogs")
 SECTION_TITLES = {

@@ -106,6 +106,9 @@ class CatalogCard:
     base_name: str | None = None
     year: int | None = None
     release: str | None = None
+    # A Play's rules text (plays.json `ability`): read by people searching cards, never by
+    # the deck rules or the engine, which runs the Play's own definition.
+    ability: str | None = None
 
     @property
     def is_play(self) -> bool:
@@ -155,6 +158,7 @@ class CatalogCard:
             base_name=opt_str("base_name"),
             year=opt_int("year"),
             release=opt_str("release"),
+            ability=opt_str("ability"),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -172,6 +176,7 @@ class CatalogCard:
             "base_name": self.base_name,
             "year": self.year,
             "release": self.release,
+            "ability": self.ability,
         }
 
 

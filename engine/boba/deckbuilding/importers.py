@@ -51,6 +51,7 @@ _PARALLEL_KIND = {
     "hot dog": CardKind.HOT_DOG,
 }
 MAX_NAME_LENGTH = 200
+MAX_TEXT_LENGTH = 2000  # a Play's rules text (the longest real one is a few hundred)
 T = TypeVar("T")
 
 
@@ -77,6 +78,7 @@ class PlayStats:
     release: str
     cost: int | None  # None: the cost varies (Copycat copies the last Play's cost)
     dbs: int
+    ability: str | None = None
 
     @property
     def is_htd(self) -> bool:
@@ -103,7 +105,9 @@ class _RowError(Exception):
 
 
 # -- field readers ---------------------------------------------------------------------------
-def _text(row: Mapping[str, Any], key: str, *, required: bool = False) -> str | None:
+def _text(
+    row: Mapping[str, Any], key: str, *, required: bool = False, limit: int = MAX_NAME_LENGTH
+) -> str | None:
     value = row.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -112,8 +116,8 @@ def _text(row: Mapping[str, Any], key: str, *, required: bool = False) -> str | 
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise _RowError(key, f"{key} must be text, not {type(value).__name__}")
     text = " ".join(str(value).split())
-    if len(text) > MAX_NAME_LENGTH:
-        raise _RowError(key, f"{key} is longer than {MAX_NAME_LENGTH} characters")
+    if len(text) > limit:
+        raise _RowError(key, f"{key} is longer than {limit} characters")
     return text
 
 
@@ -240,14 +244,15 @@ def _community_play(row: Mapping[str, Any], number: int) -> PlayStats:
     release = _text(row, "release", required=True)
     cost = _int(row, "hot_dog_cost")
     dbs = _int(row, "dbs", required=True)
+    ability = _text(row, "ability", limit=MAX_TEXT_LENGTH)
     assert source_id and card_number and name and release and dbs is not None
-    return PlayStats(number, source_id, card_number, name, release, cost, dbs)
+    return PlayStats(number, source_id, card_number, name, release, cost, dbs, ability)
 
 
 def parse_community_plays(
     rows: Iterable[Mapping[str, Any]],
 ) -> tuple[list[PlayStats], list[Rejection]]:
-    """plays.json rows -> cost/DBS records and rejections (abilities are not kept)."""
+    """plays.json rows -> cost, DBS and rules-text records, and rejections."""
     return _collect(rows, _community_play)
 
 
@@ -298,7 +303,13 @@ def apply_play_stats(
                 )
                 continue
             matched.add(i)
-            cards[i] = replace(cards[i], cost=record.cost, dbs=record.dbs, release=record.release)
+            cards[i] = replace(
+                cards[i],
+                cost=record.cost,
+                dbs=record.dbs,
+                release=record.release,
+                ability=record.ability,
+            )
     _reprints_inherit_stats(cards, by_name, matched)
     return cards + extra, rejections
 
@@ -315,7 +326,9 @@ def _reprints_inherit_stats(
         source = min((cards[i] for i in known), key=lambda c: (c.year or 9999, c.id))
         for i in indexes:
             if i not in matched:
-                cards[i] = replace(cards[i], cost=source.cost, dbs=source.dbs)
+                cards[i] = replace(
+                    cards[i], cost=source.cost, dbs=source.dbs, ability=source.ability
+                )
 
 
 def _full_name(record: PlayStats) -> str:
@@ -338,6 +351,7 @@ def _card_from_stats(record: PlayStats, set_name: str | None) -> CatalogCard:
         dbs=record.dbs,
         base_name=base if base != name else None,
         release=record.release,
+        ability=record.ability,
     )
 
 
@@ -377,6 +391,9 @@ _CSV_ALIASES = {
     "hot_dog_cost": "cost",
     "hot dog cost": "cost",
     "dbs": "dbs",
+    "ability": "ability",
+    "rules text": "ability",
+    "text": "ability",
     "base_name": "base_name",
     "base name": "base_name",
     "base play": "base_name",
@@ -501,4 +518,5 @@ def _csv_card(row: Mapping[str, Any]) -> CatalogCard:
         base_name=base_name,
         year=_int(row, "year", low=1900),
         release=_text(row, "release"),
+        ability=_text(row, "ability", limit=MAX_TEXT_LENGTH),
     )
