@@ -1271,7 +1271,25 @@ def _staff_result(
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
     if settle_calls:
         _settle_result_calls(match, actor, change)
+    if correcting:
+        _refresh_later_rounds(round_)
     return match
+
+
+def _refresh_later_rounds(round_: Round) -> None:
+    """A correction changes the records the later rounds' pairings show (each player's record
+    going into the round): their cached copies are keyed by round version, so the later
+    rounds get a new one. After commit and in a statement of its own, so no round row is
+    locked after the match rows this transaction holds (the lock order of
+    tournaments/locks.py)."""
+    tournament_id, number = round_.tournament_id, round_.number
+
+    def bump() -> None:
+        Round.objects.filter(tournament_id=tournament_id, number__gt=number).update(
+            version=F("version") + 1
+        )
+
+    transaction.on_commit(bump)
 
 
 def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCall]:

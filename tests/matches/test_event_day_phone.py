@@ -259,6 +259,28 @@ def test_pairings_show_each_players_record_from_the_standings_before_the_round_b
         ), reg.name
 
 
+def test_a_correction_of_an_earlier_round_shows_in_the_published_pairings_records(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The pairings page is cached per round version: correcting round 1 while round 2 is
+    out must not leave round 2 showing the records from before the correction."""
+    event, organiser, _regs = running_event(4)
+    first = pair(event, organiser)
+    finish_round(first, organiser)
+    pair(event, organiser)
+    corrected = first.matches.filter(b__isnull=False).select_related("a", "b").first()
+    assert corrected is not None
+    before = pairings_html(event, 2)
+    assert f'{corrected.a.name} <span class="pairing-record">1-0-0</span>' in before
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_report(
+            actor=organiser, match=corrected, games=[0, 1, 0], reason="slip read backwards"
+        )
+    after = pairings_html(event, 2)
+    assert f'{corrected.a.name} <span class="pairing-record">0-1-0</span>' in after
+    assert f'{corrected.b.name} <span class="pairing-record">1-0-0</span>' in after
+
+
 def test_round_1_pairings_show_everyone_at_0_0_0() -> None:
     event, organiser, regs = running_event(4)
     pair(event, organiser)
