@@ -1324,6 +1324,7 @@ def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCal
             call.holder = actor
         call.notes = (call.notes + "\n" if call.notes else "") + note
         call.save(update_fields=["status", "resolved_at", "holder", "notes"])
+        notifications.services.notify_dispute_settled(call, match)
         _queue_changed(call, actor)
         audit(
             tournament=call.tournament,

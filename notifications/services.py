@@ -47,7 +47,7 @@ from django.utils.translation import gettext as _
 from accounts.names import unsafe_characters
 from config.errors import ServiceError
 from config.outbox import send_after_commit
-from matches.models import CallKind, Match, MatchStatus, Round, Ruling
+from matches.models import CallKind, JudgeCall, Match, MatchStatus, Round, Ruling
 from notifications import selectors
 from notifications.models import (
     MAX_WEBHOOK_URL,
@@ -634,6 +634,69 @@ def _dispute_ruled(ruling: Ruling) -> int:
         )
 
     return _queue(tournament, Kind.DISPUTE_RULED, f"ruling:{ruling.pk}", emails, webhook)
+
+
+def notify_dispute_settled(call: JudgeCall, match: Match) -> int:
+    """Both players of a disputed match whose dispute a staff result settled (an entry or a
+    correction rather than a ruling): the final result, as a ruling would tell them. Other
+    calls: nothing."""
+    if call.kind != CallKind.DISPUTE:
+        return 0
+    return _safely("dispute settled", lambda: _dispute_settled(call, match))
+
+
+def _dispute_settled(call: JudgeCall, match: Match) -> int:
+    match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
+        pk=match.pk
+    )
+    round_ = match.round
+    tournament = round_.tournament
+    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
+    result = _result_text(match, match.games)
+    my_match_url = _link(reverse("my_match", args=[tournament.slug]))
+
+    def emails() -> Iterable[Message]:
+        subject = _("%(event)s: your disputed result is settled") % {"event": tournament.name}
+        body = "\n\n".join(
+            [
+                _("Staff entered the final result of your disputed match (%(where)s).")
+                % {"where": where},
+                f"{_('Result')}: {result}.",
+                _("Your match: %(url)s") % {"url": my_match_url},
+            ]
+        )
+        return [
+            Message(r.player, subject, body)
+            for r in (match.a, match.b)
+            if r is not None and r.player is not None
+        ]
+
+    def webhook() -> Message:
+        text = _("%(event)s, %(where)s: dispute settled by staff; result %(result)s.") % {
+            "event": tournament.name,
+            "where": where,
+            "result": result,
+        }
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {
+                "round": round_.number,
+                "table": match.table,
+                "match": match.pk,
+                "decision": "settled",
+                "result": match.result_json(),
+            },
+        )
+
+    return _queue(
+        tournament,
+        Kind.DISPUTE_RULED,
+        f"call:{call.pk}:v{match.result_version}",
+        emails,
+        webhook,
+    )
 
 
 def _drop_object(registration: Registration) -> str:

@@ -180,6 +180,28 @@ def test_a_ruling_on_a_dispute_tells_both_players_and_a_plain_call_tells_nobody(
     assert len(mail.outbox) == 2
 
 
+def test_a_dispute_settled_by_a_staff_entry_tells_both_players_once(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Staff entering the result of a disputed match settle its dispute without a ruling:
+    the players hear the final result all the same, once."""
+    event, organiser, round_ = _publish(django_capture_on_commit_callbacks, players=4)
+    disputed = round_.matches.select_related("a__player", "b__player").first()
+    assert disputed is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_report(actor=disputed.a.player, match=disputed, games=[1, 0, 0])
+        match_services.match_report(actor=disputed.b.player, match=disputed, games=[0, 1, 0])
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_report(actor=organiser, match=disputed, games=[0, 1, 0])
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        [disputed.a.player.email, disputed.b.player.email]
+    )
+    assert all("settled" in m.subject and "0-1" in m.body for m in mail.outbox)
+    _run_every_task_again(event)
+    assert len(mail.outbox) == 2
+
+
 def test_a_drop_tells_the_player(django_capture_on_commit_callbacks: Any) -> None:
     event, _, regs = running_event(4)
     with django_capture_on_commit_callbacks(execute=True):
