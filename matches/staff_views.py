@@ -27,7 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -234,6 +234,26 @@ def find_seat(seats: list[Seat], text: str) -> Seat | None:
 # --- round control -----------------------------------------------------------------------------
 
 
+def _next_round_refusal(last: Round | None, bracket_over: bool) -> str:
+    """Why no next round is offered while the event runs, in words."""
+    if bracket_over:
+        return _("The top cut is over: finish the event from its dashboard.")
+    if last is not None and last.status != RoundStatus.FINISHED:
+        if last.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
+            return _("Round %(n)d is not published yet: publish it (or delete it) first.") % {
+                "n": last.number
+            }
+        open_matches = last.matches.exclude(status=MatchStatus.FINAL).count()
+        return ngettext(
+            "Finish round %(n)d first: %(count)d match is not final.",
+            "Finish round %(n)d first: %(count)d matches are not final.",
+            open_matches,
+        ) % {"n": last.number, "count": open_matches}
+    return _(
+        "The Swiss rounds are done: the event has no top cut, so finish it from its dashboard."
+    )
+
+
 def _swiss_done(event: Tournament, rounds: list[Round]) -> bool:
     swiss = [r for r in rounds if r.stage == RoundStage.SWISS]
     if not swiss or any(r.status != RoundStatus.FINISHED for r in rounds):
@@ -283,6 +303,8 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
         "swiss_done": swiss_done,
         "running": running,
     }
+    if is_organiser and running and not (context["can_pair"] or context["can_top_cut"]):
+        context["next_refusal"] = _next_round_refusal(last, bracket_over)
     if round_ is None:
         return render(request, "matches/staff/round_control.html", context)
     context.update(_timer_context(round_))

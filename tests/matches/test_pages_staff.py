@@ -184,6 +184,28 @@ def test_the_top_cut_starts_from_round_control_when_the_swiss_rounds_are_done() 
     assert Round.objects.get(tournament=event, number=2).is_top_cut
 
 
+def test_round_control_says_why_no_next_round_is_offered_mid_round() -> None:
+    """Finding 6: offer only what can be done now, and say why something cannot, in words."""
+    event, organiser, _regs, round_, client = _published(8)
+    html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
+    assert "Pair the next round" not in html
+    assert "Finish round 1 first: 4 matches are not final." in html
+    first = round_.matches.filter(b__isnull=False).first()
+    services.match_report(actor=organiser, match=first, games=[1, 0, 0])
+    html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
+    assert "Finish round 1 first: 3 matches are not final." in html
+    for match in round_.matches.exclude(status=MatchStatus.FINAL):
+        services.match_report(actor=organiser, match=match, games=[1, 0, 0])
+    html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
+    assert "Pair the next round" in html and "not final" not in html
+
+
+def test_round_control_says_an_unpublished_round_comes_first() -> None:
+    event, _organiser, _regs, _round, client = _paired(8)
+    html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
+    assert "Round 1 is not published yet" in html and "Pair the next round" not in html
+
+
 # --- permissions -------------------------------------------------------------------------------
 
 
