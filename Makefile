@@ -45,6 +45,7 @@ bench: install
 	$(PY) bench/rounds.py
 	$(PY) bench/judge_queue.py
 	$(PY) bench/checkin.py
+	$(PY) bench/round_panel.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

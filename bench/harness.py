@@ -155,6 +155,9 @@ def start(
     for key in ("REDIS_URL", "CELERY_RESULT_BACKEND"):
         os.environ.pop(key, None)
     os.environ["CELERY_BROKER_URL"] = "memory://"
+    # The e-mails this process's services send (pairings published to 2,048 players) would
+    # fill the output: they go nowhere here. The server keeps its own backend.
+    os.environ["DJANGO_EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
     os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE"))})
     total = time.perf_counter()
     started = time.perf_counter()
