@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -335,6 +335,32 @@ def card_import_fail(*, import_id: int, reason: str) -> CardImport:
     )
     failed: CardImport = CardImport.objects.get(pk=import_id)
     return failed
+
+
+# A task redelivered after its worker died (acks_late; the broker's visibility timeout is an
+# hour) runs the import again; one still "running" this long after its upload has lost every
+# worker that tried it (killed each time, out of memory say).
+STUCK_IMPORT_AFTER = timedelta(hours=3)
+
+
+def card_imports_sweep_stuck(now: datetime | None = None) -> int:
+    """Mark failed, with the reason, the imports still running STUCK_IMPORT_AFTER after their
+    upload (celery beat): an uploader never watches "Importing" forever. How many."""
+    cutoff = (now or timezone.now()) - STUCK_IMPORT_AFTER
+    stuck = list(
+        CardImport.objects.filter(
+            status=CardImport.Status.RUNNING, created_at__lt=cutoff
+        ).values_list("pk", flat=True)
+    )
+    for import_id in stuck:
+        card_import_fail(
+            import_id=import_id,
+            reason=_(
+                "The import did not finish: every worker that tried it stopped. Upload the "
+                "file again (or a smaller one)."
+            ),
+        )
+    return len(stuck)
 
 
 Progress = Callable[[int, int, Mapping[str, int]], None]

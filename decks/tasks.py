@@ -33,3 +33,9 @@ class CardImportTask(Task):  # type: ignore[misc]
 def run_card_import(import_id: int) -> str:
     """Idempotent: an import already finished is left as it is."""
     return services.card_import_run(import_id=import_id).status
+
+
+@shared_task(name="decks.sweep_stuck_imports")
+def sweep_stuck_imports() -> int:
+    """Imports left "running" by workers that all died (celery beat)."""
+    return services.card_imports_sweep_stuck()

@@ -368,4 +368,6 @@ CELERY_BEAT_SCHEDULE = {
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
     # Tasks the outbox still holds (the broker was down when their change committed).
     "relay-outbox": {"task": "config.relay_outbox", "schedule": 30.0},
+    # Card imports still "running" hours after their upload: every worker that tried died.
+    "card-imports-stuck": {"task": "decks.sweep_stuck_imports", "schedule": 600.0},
 }

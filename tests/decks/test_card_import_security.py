@@ -104,3 +104,29 @@ def test_security_5_a_task_that_dies_outside_the_service_marks_the_import_failed
     run_card_import.on_failure(SystemExit("killed"), "task-id", (card_import.pk,), {}, None)
     card_import.refresh_from_db()
     assert card_import.status == CardImport.Status.FAILED and "SystemExit" in card_import.error
+
+
+def test_security_5_an_import_every_worker_died_on_is_marked_failed_by_the_sweep() -> None:
+    """A worker killed outright (out of memory) runs no failure hook; the task is redelivered,
+    and when every try dies the import would stay "running" forever. Beat's sweep ends it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from decks.tasks import sweep_stuck_imports
+
+    stuck = _import_by(OrganiserFactory())
+    recent = _import_by(OrganiserFactory())
+    CardImport.objects.filter(pk__in=[stuck.pk, recent.pk]).update(
+        status=CardImport.Status.RUNNING
+    )
+    CardImport.objects.filter(pk=stuck.pk).update(
+        created_at=timezone.now() - services.STUCK_IMPORT_AFTER - timedelta(minutes=1)
+    )
+    assert sweep_stuck_imports() == 1
+    stuck.refresh_from_db()
+    recent.refresh_from_db()
+    assert stuck.status == CardImport.Status.FAILED and "Upload the file again" in stuck.error
+    assert stuck.payload == [] and stuck.finished_at is not None
+    assert recent.status == CardImport.Status.RUNNING
+    assert sweep_stuck_imports() == 0
