@@ -117,9 +117,7 @@ def test_security_5_an_import_every_worker_died_on_is_marked_failed_by_the_sweep
 
     stuck = _import_by(OrganiserFactory())
     recent = _import_by(OrganiserFactory())
-    CardImport.objects.filter(pk__in=[stuck.pk, recent.pk]).update(
-        status=CardImport.Status.RUNNING
-    )
+    CardImport.objects.filter(pk__in=[stuck.pk, recent.pk]).update(status=CardImport.Status.RUNNING)
     CardImport.objects.filter(pk=stuck.pk).update(
         created_at=timezone.now() - services.STUCK_IMPORT_AFTER - timedelta(minutes=1)
     )
