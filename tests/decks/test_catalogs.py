@@ -7,6 +7,7 @@ only for the site-wide role; organisers import into a catalog of their own.
 
 from __future__ import annotations
 
+import json
 from io import StringIO
 from typing import Any
 
@@ -337,7 +338,11 @@ def test_a_change_in_the_admin_keeps_its_history() -> None:
     client = logged_in(admin)
     url = f"/admin/decks/card/{card.pk}/change/"
     form = client.get(url).context["adminform"].form
-    data = {k: ("" if v is None else v) for k, v in form.initial.items()}
+    # As the browser posts the form: a JSON field (attributes) as its JSON text.
+    data = {
+        k: "" if v is None else json.dumps(v) if isinstance(v, dict | list) else v
+        for k, v in form.initial.items()
+    }
     data.update(
         {
             "name": "Edited Hero",
