@@ -435,6 +435,29 @@ def register(event: Any, users: list[Any]) -> list[Any]:
     )
 
 
+def pair_and_publish(b: BaseBench) -> Any:
+    """Round 1 of b.event paired and published through the services (the pairing task runs
+    eagerly in this process), the tables analysed; the round."""
+    from matches import services
+    from matches.models import RoundStatus
+
+    started = time.perf_counter()
+    round_ = services.round_pair(actor=b.organiser, tournament=b.event)
+    if round_.status != RoundStatus.PAIRED:
+        raise RuntimeError(f"round {round_.number} not paired: {round_.pairing_error}")
+    paired = time.perf_counter() - started
+    started = time.perf_counter()
+    round_ = services.round_publish(actor=b.organiser, round_=round_)
+    published = time.perf_counter() - started
+    analyze()
+    print(
+        f"round {round_.number}: paired (services.round_pair, task eager) in {fmt(paired)}, "
+        f"published in {fmt(published)}; {round_.matches.count():,} matches",
+        flush=True,
+    )
+    return round_
+
+
 def new_sessions(users: list[Any]) -> dict[int, str]:
     """A logged-in session for each user, in bulk: user id -> session key."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY

@@ -113,26 +113,6 @@ def build_event(b: Bench) -> None:
     harness.print_built(slug, f"{n:,} players, {j} judges", started, deleted)
 
 
-def pair_and_publish(b: Bench) -> None:
-    from matches import services
-    from matches.models import RoundStatus
-
-    started = time.perf_counter()
-    round_ = services.round_pair(actor=b.organiser, tournament=b.event)
-    if round_.status != RoundStatus.PAIRED:
-        raise RuntimeError(f"round {round_.number} not paired: {round_.pairing_error}")
-    paired = time.perf_counter() - started
-    started = time.perf_counter()
-    b.round_ = services.round_publish(actor=b.organiser, round_=round_)
-    published = time.perf_counter() - started
-    harness.analyze()
-    print(
-        f"round {b.round_.number}: paired (services.round_pair, task eager) in {fmt(paired)}, "
-        f"published in {fmt(published)}; {b.round_.matches.count():,} matches",
-        flush=True,
-    )
-
-
 # --- HTTP -----------------------------------------------------------------------------------------
 
 
@@ -660,7 +640,7 @@ def main() -> int:
 
     b = Bench(args, random.Random(args.seed))
     build_event(b)
-    pair_and_publish(b)
+    b.round_ = harness.pair_and_publish(b)
     measure(b, setup.db_url, setup.redis)
 
     harness.print_summary(f"{args.players:,} players, {args.judges} judges", setup.at, b.summary)

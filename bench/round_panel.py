@@ -141,23 +141,6 @@ def build_event(b: Bench) -> None:
     harness.print_built(slug, f"{n:,} players, {s} staff", started, deleted)
 
 
-def pair_and_publish(b: Bench) -> None:
-    from matches import services
-    from matches.models import RoundStatus
-
-    started = time.perf_counter()
-    round_ = services.round_pair(actor=b.organiser, tournament=b.event)
-    if round_.status != RoundStatus.PAIRED:
-        raise RuntimeError(f"round {round_.number} not paired: {round_.pairing_error}")
-    b.round_ = services.round_publish(actor=b.organiser, round_=round_)
-    harness.analyze()
-    print(
-        f"round {b.round_.number}: paired and published in "
-        f"{fmt(time.perf_counter() - started)}; {b.round_.matches.count():,} matches",
-        flush=True,
-    )
-
-
 # --- the load ---------------------------------------------------------------------------------
 
 
@@ -398,7 +381,7 @@ def main() -> int:
         return 0
     b = Bench(args, random.Random(args.seed))
     build_event(b)
-    pair_and_publish(b)
+    b.round_ = harness.pair_and_publish(b)
     measure(b, setup.db_url, setup.redis)
     harness.print_summary(
         f"{args.players:,} players, {args.staff} staff polling", setup.at, b.summary

@@ -589,51 +589,23 @@ def _dispute_ruled(ruling: Ruling) -> int:
     if ruling.call.kind != CallKind.DISPUTE:
         return 0
     match = ruling.call.match
-    round_ = match.round
-    tournament = round_.tournament
-    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
+    tournament = match.round.tournament
+    where = _where(match)
     decision = ruling.get_decision_display()
     result = _result_text(match, match.games if match.status == MatchStatus.FINAL else None)
-    my_match_url = _link(reverse("my_match", args=[tournament.slug]))
-
-    def emails() -> Iterable[Message]:
-        subject = _("%(event)s: a judge ruled on your result") % {"event": tournament.name}
-        body = "\n\n".join(
-            [
-                _("A judge ruled on the disputed result of your match (%(where)s).")
-                % {"where": where},
-                f"{decision}. {_('Result')}: {result}.",
-                ruling.text,
-                _("Your match: %(url)s") % {"url": my_match_url},
-            ]
-        )
-        return [
-            Message(r.player, subject, body)
-            for r in (match.a, match.b)
-            if r is not None and r.player is not None
-        ]
-
-    def webhook() -> Message:
-        text = _("%(event)s, %(where)s: dispute ruled. %(decision)s; result %(result)s.") % {
-            "event": tournament.name,
-            "where": where,
-            "decision": decision,
-            "result": result,
-        }
-        return Message(
-            None,
-            text[:MAX_SUBJECT],
-            text,
-            {
-                "round": round_.number,
-                "table": match.table,
-                "match": match.pk,
-                "decision": ruling.decision,
-                "result": match.result_json(),
-            },
-        )
-
-    return _queue(tournament, Kind.DISPUTE_RULED, f"ruling:{ruling.pk}", emails, webhook)
+    return _queue_dispute_outcome(
+        match,
+        f"ruling:{ruling.pk}",
+        subject=_("%(event)s: a judge ruled on your result") % {"event": tournament.name},
+        lines=[
+            _("A judge ruled on the disputed result of your match (%(where)s).") % {"where": where},
+            f"{decision}. {_('Result')}: {result}.",
+            ruling.text,
+        ],
+        webhook_text=_("%(event)s, %(where)s: dispute ruled. %(decision)s; result %(result)s.")
+        % {"event": tournament.name, "where": where, "decision": decision, "result": result},
+        decision=ruling.decision,
+    )
 
 
 def notify_dispute_settled(call: JudgeCall, match: Match) -> int:
@@ -649,22 +621,39 @@ def _dispute_settled(call: JudgeCall, match: Match) -> int:
     match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
         pk=match.pk
     )
+    tournament = match.round.tournament
+    where = _where(match)
+    result = _result_text(match, match.games)
+    return _queue_dispute_outcome(
+        match,
+        f"call:{call.pk}:v{match.result_version}",
+        subject=_("%(event)s: your disputed result is settled") % {"event": tournament.name},
+        lines=[
+            _("Staff entered the final result of your disputed match (%(where)s).")
+            % {"where": where},
+            f"{_('Result')}: {result}.",
+        ],
+        webhook_text=_("%(event)s, %(where)s: dispute settled by staff; result %(result)s.")
+        % {"event": tournament.name, "where": where, "result": result},
+        decision="settled",
+    )
+
+
+def _where(match: Match) -> str:
+    return _("round %(n)d, %(table)s") % {"n": match.round.number, "table": _table_text(match)}
+
+
+def _queue_dispute_outcome(
+    match: Match, obj: str, *, subject: str, lines: list[str], webhook_text: str, decision: str
+) -> int:
+    """How a dispute ended (a ruling, or a staff result that settled it): an e-mail to each
+    player of the match with a link to it, and the webhook's post."""
     round_ = match.round
     tournament = round_.tournament
-    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
-    result = _result_text(match, match.games)
     my_match_url = _link(reverse("my_match", args=[tournament.slug]))
 
     def emails() -> Iterable[Message]:
-        subject = _("%(event)s: your disputed result is settled") % {"event": tournament.name}
-        body = "\n\n".join(
-            [
-                _("Staff entered the final result of your disputed match (%(where)s).")
-                % {"where": where},
-                f"{_('Result')}: {result}.",
-                _("Your match: %(url)s") % {"url": my_match_url},
-            ]
-        )
+        body = "\n\n".join([*lines, _("Your match: %(url)s") % {"url": my_match_url}])
         return [
             Message(r.player, subject, body)
             for r in (match.a, match.b)
@@ -672,31 +661,16 @@ def _dispute_settled(call: JudgeCall, match: Match) -> int:
         ]
 
     def webhook() -> Message:
-        text = _("%(event)s, %(where)s: dispute settled by staff; result %(result)s.") % {
-            "event": tournament.name,
-            "where": where,
-            "result": result,
+        fields = {
+            "round": round_.number,
+            "table": match.table,
+            "match": match.pk,
+            "decision": decision,
+            "result": match.result_json(),
         }
-        return Message(
-            None,
-            text[:MAX_SUBJECT],
-            text,
-            {
-                "round": round_.number,
-                "table": match.table,
-                "match": match.pk,
-                "decision": "settled",
-                "result": match.result_json(),
-            },
-        )
+        return Message(None, webhook_text[:MAX_SUBJECT], webhook_text, fields)
 
-    return _queue(
-        tournament,
-        Kind.DISPUTE_RULED,
-        f"call:{call.pk}:v{match.result_version}",
-        emails,
-        webhook,
-    )
+    return _queue(tournament, Kind.DISPUTE_RULED, obj, emails, webhook)
 
 
 def _drop_object(registration: Registration) -> str:
