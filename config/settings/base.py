@@ -13,6 +13,8 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.database import database_from_environment
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -96,27 +98,11 @@ TEMPLATES = [
     },
 ]
 
+# PostgreSQL: a pool of connections in each process, a statement timeout on each connection;
+# SQLite by default. Every variable is read in config/database.py (docs/operations.md).
 DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": database_from_environment(env, default_url=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The zero-setup database: writers take the lock up front and wait for each other instead
-    # of failing with "database is locked" when two requests write at once.
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-elif "postgresql" in DATABASES["default"]["ENGINE"]:
-    # No statement runs longer than this (0: no limit): a runaway query is cancelled and the
-    # request answers 503 "try again" (config.middleware.StatementTimeoutMiddleware) instead of
-    # holding a connection and its locks for everyone else. Migrations and management commands
-    # run with the same limit; raise it for a one-off with the environment variable.
-    DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=30_000)
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
-    )
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Persistent connections: a page no longer pays for a new PostgreSQL connection (health
-# checks drop broken ones). 0 turns it off, e.g. behind a transaction-pooling PgBouncer.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

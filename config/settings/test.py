@@ -31,3 +31,9 @@ CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}-{time.time_ns()}"
 # Every change shows at once in tests (the shared queue's short grace is tested by name).
 JUDGE_QUEUE_MAX_STALE_SECONDS = 0.0
 DASHBOARD_MAX_STALE_SECONDS = 0.0
+# The race tests start up to 8 threads at once besides the test's own, each with a connection of
+# its own, as that many gunicorn workers would have: on PostgreSQL the pool must lend them all
+# at once, or the race becomes a queue (the pool's own limit is tested in test_database_pool.py).
+_POOL = DATABASES["default"]["OPTIONS"].get("pool")  # noqa: F405
+if _POOL and "DATABASE_POOL_MAX_SIZE" not in os.environ:
+    _POOL["max_size"] = 16
