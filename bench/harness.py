@@ -640,5 +640,16 @@ def serving(
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def connections_text() -> str:
+    """How each server process holds its database connections (the server reads the same
+    DATABASE_* variables as this process)."""
+    from django.db import connection
+
+    pool = connection.settings_dict["OPTIONS"].get("pool")
+    if pool:
+        return f"a pool of {pool['min_size']} to {pool['max_size']} connections a process"
+    return f"DATABASE_CONN_MAX_AGE={connection.settings_dict['CONN_MAX_AGE']}, no pool"
+
+
 def cache_text(redis: str | None) -> str:
     return "Redis " + redis if redis else "local memory: Redis not reachable"

@@ -468,7 +468,7 @@ def measure_spike(b: Bench, round_: Any, db_url: str, redis: str | None) -> None
     with serve as (server, env, collected):
         print(
             f"   server: {' '.join(server.command[2:])} (DEBUG off, cache {harness.cache_text(redis)}, "
-            f"DATABASE_CONN_MAX_AGE={env.get('DATABASE_CONN_MAX_AGE', '60 (default)')}); "
+            f"{harness.connections_text()}); "
             f"collectstatic {fmt(collected)}"
         )
         sessions = [b.sessions[r.player_id] for r in b.registrations]
