@@ -91,9 +91,20 @@ def is_statement_timeout(exc: BaseException) -> bool:
     )
 
 
+def is_pool_exhausted(exc: BaseException) -> bool:
+    """No connection of the process's pool came free within DATABASE_POOL_TIMEOUT (more
+    threads than the pool holds: config/database.py)."""
+    try:
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # no pool without psycopg_pool
+        return False
+    return isinstance(exc, OperationalError) and isinstance(exc.__cause__, PoolTimeout)
+
+
 class StatementTimeoutMiddleware:
-    """A statement the database gave up on is a 503 that says to try again: JSON under /api/,
-    a page elsewhere. Nothing was saved: the transaction it ran in was rolled back."""
+    """A statement the database gave up on, or a request that waited too long for a pooled
+    connection, is a 503 that says to try again: JSON under /api/, a page elsewhere. Nothing
+    was saved: the transaction it ran in was rolled back, or never began."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -102,7 +113,7 @@ class StatementTimeoutMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not is_statement_timeout(exception):
+        if not (is_statement_timeout(exception) or is_pool_exhausted(exception)):
             return None
         message = _("The database is busy and gave up on this request. Please try again.")
         if request.path.startswith("/api/"):

@@ -254,6 +254,30 @@ def test_a_pooled_connection_has_the_statement_timeout_every_time_it_is_lent(
     assert connection.pool is not None
 
 
+def test_a_request_that_finds_the_pool_full_answers_503_try_again(small_pool: str) -> None:
+    from django.test import Client
+
+    connection.settings_dict["OPTIONS"]["pool"] = {"min_size": 0, "max_size": 1, "timeout": 0.3}
+    with connection.cursor() as cursor:  # this thread holds the pool's only connection
+        cursor.execute("SELECT 1")
+    answers: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answers.append(Client().get("/api/catalogs/"))
+        finally:
+            connection.close()
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    asker.join(timeout=30)
+    assert len(answers) == 1
+    assert answers[0].status_code == 503
+    assert answers[0].json()["code"] == "timeout"
+    assert answers[0]["Retry-After"]
+    assert connection.pool.get_stats().get("requests_errors", 0) >= 1
+
+
 def test_a_forked_worker_opens_its_own_connections(small_pool: str) -> None:
     """A prefork Celery child, on worker_process_init (config/celery.py)."""
     from celery.signals import worker_process_init
