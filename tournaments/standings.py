@@ -62,7 +62,7 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from itertools import accumulate, chain, compress, count, cycle, repeat
 from operator import add, and_, attrgetter, is_, is_not, itemgetter, rshift, setitem, sub
-from typing import Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from engine.errors import BattledeskError
 
@@ -234,12 +234,8 @@ def _check_counts(value: object, size: int, path: str) -> None:
 # what follows from them is worked out once per kind, not once per match.
 
 _ID = attrgetter("id")
-_A = attrgetter("a")
 _B = attrgetter("b")
-_RESULT = attrgetter("result")
-_GAMES = attrgetter("games")
-_PENALTIES = attrgetter("penalty_game_losses")
-_BATTLES = attrgetter("battles")
+_MATCH_FIELDS = attrgetter("a", "b", "result", "games", "penalty_game_losses", "battles")
 _VALID_RESULTS = frozenset(("a", "b", "draw"))
 # MatchRecord's default penalties: one object, shared by every record that has none.
 _NO_PENALTIES = MatchRecord("-").penalty_game_losses
@@ -250,12 +246,12 @@ MatchKind = tuple[str, tuple[int, int, int], tuple[int, int]]
 class _RoundColumns(NamedTuple):
     """One round's matches as columns; byes apart (their games are never read)."""
 
-    a: list[str]
-    b: list[str]
-    results: list[str]
-    games: list[tuple[int, int, int]]
-    penalties: list[tuple[int, int]]
-    battles: list[tuple[int, int] | None]
+    a: Sequence[str]
+    b: Sequence[str]
+    results: Sequence[str]
+    games: Sequence[tuple[int, int, int]]
+    penalties: Sequence[tuple[int, int]]
+    battles: Sequence[tuple[int, int] | None]
     kinds: list[int]  # each match's kind, a number into _History.kinds
     byes: list[str]
     bye_results: list[str]
@@ -275,20 +271,15 @@ def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
     plain = True
     columns = []
     for matches in rounds:
-        a = list(map(_A, matches))
-        b = list(map(_B, matches))
         byes: list[str] = []
         bye_results: list[str] = []
-        if None in b:
+        if None in map(_B, matches):
             byes = [m.a for m in matches if m.b is None]
             bye_results = [m.result for m in matches if m.b is None]
-            keep = list(map(is_not, b, repeat(None)))
-            matches = list(compress(matches, keep))
-            a = list(compress(a, keep))
-            b = list(compress(b, keep))
-        results = list(map(_RESULT, matches))
-        games = list(map(_GAMES, matches))
-        penalties = list(map(_PENALTIES, matches))
+            matches = [m for m in matches if m.b is not None]
+        # one pass reading every field, then the fields as columns
+        fields: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
+        a, b, results, games, penalties, battles = fields or [()] * 6
         try:
             kinds = list(
                 map(numbering.setdefault, zip(results, games, penalties, strict=False), numbers)
@@ -303,7 +294,6 @@ def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
                 kinds = list(map(numbering.setdefault, copies, numbers))
             except TypeError:  # not even sequences: validation names the field
                 kinds = []
-        battles = list(map(_BATTLES, matches))
         columns.append(
             _RoundColumns(a, b, results, games, penalties, battles, kinds, byes, bye_results)
         )
@@ -593,7 +583,7 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
     sides = [no_side] * (len(ids) * n_rounds)
     put_opponent = partial(setitem, opponents)
     put_side = partial(setitem, sides)
-    trophies: list[tuple[list[int], list[int], list[tuple[int, int] | None]]] = []
+    trophies: list[tuple[list[int], list[int], Sequence[tuple[int, int] | None]]] = []
 
     # Late entries with losses: every finished round before the entry is a round lost, games
     # as a bye reversed, and nobody's opponent.
@@ -668,6 +658,7 @@ class _Standings(NamedTuple):
     omw: list[float]
     ogw: list[float]
     battle_diff: list[int]
+    has_opponent: list[bool]  # by slot: a match against an opponent there (a line)
     line_starts: list[int]  # each player's first line among the lines below
     line_opponents: list[str]  # every match against an opponent, by player then round
     line_match_win: list[float]  # the opponent's floored MW%, per line
@@ -715,16 +706,15 @@ def _compute(
     line_game_win = list(
         map(dict(zip(ids, game_win_pct, strict=False)).__getitem__, line_opponents)
     )
-    line_ends = list(accumulate(_per_player(has_opponent, totals.n_rounds)))
-    line_starts = [0, *line_ends[:-1]]
-    omw = [
-        sum(line_match_win[s:e]) / (e - s) if e > s else floor
-        for s, e in zip(line_starts, line_ends, strict=False)
+    # a player's lines: his rounds played but for byes and late-entry losses
+    line_counts = [
+        n - len(totals.bye_rounds.get(i, ())) - len(totals.late_loss_rounds.get(i, ()))
+        for i, n in enumerate(played)
     ]
-    ogw = [
-        sum(line_game_win[s:e]) / (e - s) if e > s else floor
-        for s, e in zip(line_starts, line_ends, strict=False)
-    ]
+    line_ends = list(accumulate(line_counts))
+    line_starts = [0, *line_ends[:-1]] if line_ends else []
+    omw = _means(line_match_win, line_starts, line_ends, floor)
+    ogw = _means(line_game_win, line_starts, line_ends, floor)
     battle_diff = list(map(sub, totals.trophies_won, totals.trophies_lost))
 
     values: dict[str, list[float] | list[int]] = {
@@ -752,6 +742,7 @@ def _compute(
         omw,
         ogw,
         battle_diff,
+        has_opponent,
         line_starts,
         line_opponents,
         line_match_win,
@@ -759,6 +750,16 @@ def _compute(
         ranked,
         ranks,
     )
+
+
+def _means(values: list[float], starts: list[int], ends: list[int], empty: float) -> list[float]:
+    """The mean of each run ``values[start:end]`` (summed in order, as ``sum`` does), or
+    ``empty`` for an empty run."""
+    sums = map(sum, map(values.__getitem__, map(slice, starts, ends)))
+    return [
+        total / (end - start) if end > start else empty
+        for total, start, end in zip(sums, starts, ends, strict=True)
+    ]
 
 
 def _head_to_head_column(totals: _Totals, before: Sequence[Sequence[float]]) -> list[int]:
@@ -945,7 +946,7 @@ def _standing_rows(columns: Iterable[Iterable[object]]) -> list[StandingRow]:
 def _opponent_lines(s: _Standings) -> list[OpponentLine]:
     """Every player's breakdown lines, by player then round (as ``s.line_opponents``)."""
     totals = s.totals
-    has_opponent = list(map(is_not, totals.opponents, repeat(None)))
+    has_opponent = s.has_opponent
     sides = list(compress(totals.sides, has_opponent))
     rounds = compress(cycle(range(1, totals.n_rounds + 1)), has_opponent)
     fields = zip(
