@@ -11,7 +11,11 @@ entries, one of them entering with losses. Then ``tournaments.standings.compute_
 (validation included, as ``matches.services`` calls it) runs ``--runs`` times on that history
 and the median and p95 are printed against the goal of issue 19 (< 50 ms at 4,096 players),
 with the load average; ``rank_summary`` (the ranking the pairing asks for before every round)
-and ``validate_history`` are timed the same way. Not part of the test suite.
+and ``validate_history`` are timed the same way. ``--compare`` also times the core as it was
+before issue 19 (kept as the reference of the property tests, in
+tests/tournaments/standings_reference.py) on the same history, interleaved run by run with the
+fast one, so both see the same load, and checks that both give the same rows. Not part of the
+test suite.
 """
 
 from __future__ import annotations
@@ -107,6 +111,31 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+def compare(players: list[Player], rounds: list[list[MatchRecord]], runs: int) -> None:
+    """The old core against the fast one, run for run, on the same history."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "tournaments"))
+    import standings_reference as reference
+
+    old_rows = reference.compute_standings(players, rounds)
+    same = repr(old_rows) == repr(compute_standings(players, rounds))
+    fast, old, fast_cpu, old_cpu = [], [], [], []
+    for _ in range(runs):
+        for call, times, cpus in (
+            (partial(compute_standings, players, rounds), fast, fast_cpu),
+            (partial(reference.compute_standings, players, rounds), old, old_cpu),
+        ):
+            wall, cpu = timed(call, 1)
+            times += wall
+            cpus += cpu
+    median = statistics.median
+    print(
+        f"   before issue 19 (reference core)  median {ms(median(old)):>9}, CPU median "
+        f"{ms(median(old_cpu))}; now median {ms(median(fast))}, CPU median "
+        f"{ms(median(fast_cpu))}: {median(old_cpu) / median(fast_cpu):.1f}x less CPU; "
+        f"same rows: {'yes' if same else 'NO'}; load average {os.getloadavg()[0]:.2f}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="4096,8192")
@@ -114,6 +143,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-settle", action="store_true")
+    parser.add_argument("--compare", action="store_true", help="also time the old core")
     args = parser.parse_args()
 
     for n in (int(s) for s in args.sizes.split(",")):
@@ -149,6 +179,8 @@ def main() -> int:
                 f"load average {os.getloadavg()[0]:.2f}"
             )
         print(f"   leader {rows[0].player_id} on {rows[0].points} pts ({rows[0].record})")
+        if args.compare:
+            compare(players, rounds, args.runs)
     return 0
 
 
