@@ -59,7 +59,6 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
-from functools import partial
 from itertools import accumulate, chain, compress, count, cycle, repeat
 from operator import add, and_, attrgetter, is_, is_not, itemgetter, rshift, setitem, sub
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -228,8 +227,9 @@ def _check_counts(value: object, size: int, path: str) -> None:
 #
 # The core reads the history a round at a time as columns (every match's a, b, result, ...) and
 # does the per-match work with C-level builtins (map, zip, set, compress, sum) instead of a
-# Python loop per match: at 4,096 players and 12 rounds that is the difference between about
-# 500 ms and the < 50 ms issue 19 asks for, with the same numbers. A match's "kind" is its
+# Python loop per match: at 4,096 players and 12 rounds that halves the time and the
+# instructions of the loop-per-match core it replaced (issue 19; docs/swiss.md has the figures),
+# with the same numbers. A match's "kind" is its
 # (result, games, penalties): real events have a handful of kinds (2-0, 2-1, 1-1 draws...), so
 # what follows from them is worked out once per kind, not once per match.
 
@@ -278,8 +278,8 @@ def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
             bye_results = [m.result for m in matches if m.b is None]
             matches = [m for m in matches if m.b is not None]
         # one pass reading every field, then the fields as columns
-        fields: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
-        a, b, results, games, penalties, battles = fields or [()] * 6
+        by_field: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
+        a, b, results, games, penalties, battles = by_field or [()] * 6
         try:
             kinds = list(
                 map(numbering.setdefault, zip(results, games, penalties, strict=False), numbers)
@@ -486,10 +486,10 @@ def _check_bye_rounds(player: Player, path: str) -> None:
 #
 # Every player has one slot per round in flat, player-major lists (slot = player index x rounds
 # + round - 1): the opponent met there, and the "side" (the result and games seen from the
-# player). A side also carries its counts (wins, losses, draws, games won, lost, drawn)
-# packed into one integer, ``width`` bits a field: the sum of a
-# player's sides is then his packed totals, one C-level ``sum`` per player. The width holds the
-# largest total any field can reach, so no field ever carries into the next.
+# player). A side also carries its counts (wins, losses, draws, games won, lost, drawn) packed
+# into one integer, ``width`` bits a field: the sum of a player's sides is then his packed
+# totals, one C-level ``sum`` per player. The width holds the largest total any field can reach
+# (the largest count of one side times the rounds), so no field ever carries into the next.
 
 _FIELDS = ("wins", "losses", "draws", "games_won", "games_lost", "games_drawn")
 
@@ -504,6 +504,8 @@ _PACKED = itemgetter(2)  # _Side.packed, read as a tuple item (faster than the p
 
 
 class _Packer:
+    """Packs a side's counts into one integer, and a player's summed sides back into counts."""
+
     def __init__(self, largest: int, n_rounds: int) -> None:
         self.width = (largest * n_rounds).bit_length() + 1
         self.shifts = [self.width * k for k in range(len(_FIELDS))]
@@ -551,6 +553,11 @@ class _Totals(NamedTuple):
     late_loss_rounds: dict[int, tuple[int, ...]]  # by player index, only those with some
 
 
+def _scatter(target: list[_T], slots: Iterable[int], values: Iterable[_T]) -> None:
+    """``target[slot] = value`` for each pair, in C: map drives setitem, an empty deque drains it."""
+    deque(map(setitem, repeat(target), slots, values), maxlen=0)
+
+
 def _per_player(values: Iterable[int], n_rounds: int) -> list[int]:
     """Sums of consecutive runs of ``n_rounds`` slots: one total per player."""
     return list(map(sum, zip(*[iter(values)] * n_rounds, strict=False)))
@@ -581,8 +588,6 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
     no_side = packer.side(None, (0, 0, 0))
     opponents: list[str | None] = [None] * (len(ids) * n_rounds)
     sides = [no_side] * (len(ids) * n_rounds)
-    put_opponent = partial(setitem, opponents)
-    put_side = partial(setitem, sides)
     trophies: list[tuple[list[int], list[int], Sequence[tuple[int, int] | None]]] = []
 
     # Late entries with losses: every finished round before the entry is a round lost, games
@@ -607,10 +612,10 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
             continue
         slots_a = list(map(add, map(slot_of.__getitem__, col.a), repeat(r)))
         slots_b = list(map(add, map(slot_of.__getitem__, col.b), repeat(r)))
-        deque(map(put_opponent, slots_a, col.b), maxlen=0)
-        deque(map(put_opponent, slots_b, col.a), maxlen=0)
-        deque(map(put_side, slots_a, map(side_a.__getitem__, col.kinds)), maxlen=0)
-        deque(map(put_side, slots_b, map(side_b.__getitem__, col.kinds)), maxlen=0)
+        _scatter(opponents, slots_a, col.b)
+        _scatter(opponents, slots_b, col.a)
+        _scatter(sides, slots_a, map(side_a.__getitem__, col.kinds))
+        _scatter(sides, slots_b, map(side_b.__getitem__, col.kinds))
         if col.battles.count(None) != len(col.battles):
             trophies.append((slots_a, slots_b, col.battles))
 
@@ -619,16 +624,14 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
     if trophies:
         won_by_slot = [0] * len(sides)
         lost_by_slot = [0] * len(sides)
-        put_won = partial(setitem, won_by_slot)
-        put_lost = partial(setitem, lost_by_slot)
         for slots_a, slots_b, battles in trophies:
             recorded = [(0, 0) if t is None else t for t in battles]
             by_a = list(map(itemgetter(0), recorded))
             by_b = list(map(itemgetter(1), recorded))
-            deque(map(put_won, slots_a, by_a), maxlen=0)
-            deque(map(put_lost, slots_a, by_b), maxlen=0)
-            deque(map(put_won, slots_b, by_b), maxlen=0)
-            deque(map(put_lost, slots_b, by_a), maxlen=0)
+            _scatter(won_by_slot, slots_a, by_a)
+            _scatter(lost_by_slot, slots_a, by_b)
+            _scatter(won_by_slot, slots_b, by_b)
+            _scatter(lost_by_slot, slots_b, by_a)
         trophies_won = _per_player(won_by_slot, n_rounds)
         trophies_lost = _per_player(lost_by_slot, n_rounds)
     return _Totals(
