@@ -1586,49 +1586,46 @@ def _warm_standings(round_id: int) -> None:
 
 
 def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[str, Any]]:
-    """The pure core's standings as stored rows: the API's fields plus each breakdown."""
+    """The pure core's standings as stored rows: the API's fields plus each breakdown.
+
+    Percentages are not rounded: the event API promises the pure core's own numbers (pages
+    round them for display). One pass per row and per line, no call per value: at 4,096
+    players after 12 rounds this is 4,096 rows and about 44,000 lines.
+    """
     rows = compute_standings(
         history.players, history.rounds, scoring(tournament), tournament.tiebreakers
     )
     names = {str(pk): r.name for pk, r in history.registrations.items()}
-
-    def pct(x: float) -> float:
-        # Not rounded: the event API promises the pure core's own numbers (pages round them
-        # for display).
-        return x
-
+    registration_ids = {pid: int(pid) for pid in names}
+    names_get, ids_get = names.get, registration_ids.get
     out = []
     for row in rows:
         out.append(
             {
                 "rank": row.rank,
                 "registration": int(row.player_id),
-                "name": names.get(row.player_id, ""),
+                "name": names_get(row.player_id, ""),
                 "points": row.points,
                 "record": row.record,
                 "dropped": row.dropped,
-                "tiebreakers": {
-                    name: (pct(value) if isinstance(value, float) else value)
-                    for name, value in row.tiebreakers
-                    if name != "h2h"
-                },
+                "tiebreakers": {name: value for name, value in row.tiebreakers if name != "h2h"},
                 "byes": row.byes,
-                "match_win_pct": pct(row.match_win_pct),
+                "match_win_pct": row.match_win_pct,
                 "rounds_played": row.rounds_played,
                 "games": list(row.games),
                 "trophies": list(row.trophies),
                 "bye_rounds": list(row.bye_rounds),
                 "opponents": [
                     {
-                        "round": o.round,
-                        "registration": int(o.opponent),
-                        "name": names.get(o.opponent, ""),
-                        "result": o.result,
-                        "games": list(o.games),
-                        "match_win_pct": pct(o.opponent_match_win_pct),
-                        "game_win_pct": pct(o.opponent_game_win_pct),
+                        "round": number,
+                        "registration": ids_get(opponent) or int(opponent),
+                        "name": names_get(opponent, ""),
+                        "result": result,
+                        "games": list(games),
+                        "match_win_pct": match_win,
+                        "game_win_pct": game_win,
                     }
-                    for o in row.opponents
+                    for number, opponent, result, games, match_win, game_win in row.opponents
                 ],
             }
         )
