@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +24,6 @@ from tests.factories import UserFactory, logged_in
 from tests.matches.conftest import client_for, running_event
 from tests.support import REPO_ROOT
 
-BUCKET = "battledesk-files"
 PREFIX = "site-a"
 # moto accepts any credentials; these are what a deployment puts in the environment.
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "test-access-key", "AWS_SECRET_ACCESS_KEY": "test-secret-key"}
@@ -156,21 +157,23 @@ def free_port() -> int:
 @dataclass(frozen=True)
 class ObjectStore:
     endpoint: str
+    bucket: str
     url: str  # DJANGO_STORAGE_URL for the bucket and prefix
     client: Any  # boto3's S3 client, to look at what the site stored
 
     def keys(self) -> list[str]:
-        listed = self.client.list_objects_v2(Bucket=BUCKET, Prefix=f"{PREFIX}/")
+        listed = self.client.list_objects_v2(Bucket=self.bucket, Prefix=f"{PREFIX}/")
         return sorted(o["Key"] for o in listed.get("Contents", []))
 
     def read(self, key: str) -> bytes:
-        body: bytes = self.client.get_object(Bucket=BUCKET, Key=key)["Body"].read()
+        body: bytes = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
         return body
 
 
 @pytest.fixture
 def object_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[ObjectStore]:
-    """moto's S3 server on a free loopback port, with an empty private bucket."""
+    """moto's S3 server on a free loopback port, with an empty private bucket (a new name each
+    time: moto keeps its buckets in the process, whichever server instance made them)."""
     import boto3
     from moto.server import ThreadedMotoServer
 
@@ -188,9 +191,10 @@ def object_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[ObjectStore]:
             aws_access_key_id=CREDENTIALS["AWS_ACCESS_KEY_ID"],
             aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
         )
-        client.create_bucket(Bucket=BUCKET)
-        url = f"s3://{BUCKET}/{PREFIX}?endpoint_url={endpoint}&region=us-east-1"
-        yield ObjectStore(endpoint=endpoint, url=url, client=client)
+        bucket = f"battledesk-{secrets.token_hex(6)}"
+        client.create_bucket(Bucket=bucket)
+        url = f"s3://{bucket}/{PREFIX}?endpoint_url={endpoint}&region=us-east-1"
+        yield ObjectStore(endpoint=endpoint, bucket=bucket, url=url, client=client)
     finally:
         server.stop()
 
@@ -201,7 +205,7 @@ def _files_under(folder: Path) -> list[Path]:
 
 def _assert_private(store: ObjectStore, key: str) -> None:
     """Only the owner is granted anything: no grant to everyone or to any AWS account."""
-    grants = store.client.get_object_acl(Bucket=BUCKET, Key=key)["Grants"]
+    grants = store.client.get_object_acl(Bucket=store.bucket, Key=key)["Grants"]
     assert grants, "the object has no ACL at all"
     for grant in grants:
         assert grant["Grantee"].get("Type") == "CanonicalUser", grant
@@ -260,3 +264,229 @@ def test_the_archive_after_a_round_is_kept_in_the_object_store_for_organisers_on
     missing = client_for(organiser).get(f"/api/events/{event.slug}/archives/round-swiss-9.json")
     assert missing.status_code == 404
     assert _files_under(tmp_path) == []  # nothing on this host's disk
+
+
+# -- the web and the worker in two folders ------------------------------------------------------
+
+
+def _database_url() -> str:
+    """The pytest test database (its name at test time), for the subprocesses."""
+    from urllib.parse import quote
+
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    auth = quote(db.get("USER") or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{quote(db['NAME'], safe='')}"
+
+
+def _host_env(folder: Path, store: ObjectStore, redis_url: str) -> dict[str, str]:
+    """A host as deployed: the production settings module, run from its own folder with its own
+    media root, sharing only the database, Redis and the object store."""
+    from django.conf import settings
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_", "AWS_"))
+    }
+    env.update(
+        CREDENTIALS,
+        DJANGO_SETTINGS_MODULE="config.settings.base",
+        DJANGO_SECRET_KEY=settings.SECRET_KEY,  # the sessions the test signs in with
+        DJANGO_MEDIA_ROOT=str(folder / "media"),
+        DJANGO_STORAGE_URL=store.url,
+        DATABASE_URL=_database_url(),
+        # Nothing held open when the test database is flushed and dropped.
+        DATABASE_CONN_MAX_AGE="0",
+        REDIS_URL=redis_url,
+        PYTHONPATH=str(REPO_ROOT),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    return env
+
+
+def _http(
+    url: str, *, method: str = "GET", token: str = "", cookie: str = "", body: Any = None
+) -> tuple[int, bytes]:
+    import urllib.error
+    import urllib.request
+
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    if cookie:
+        headers["Cookie"] = cookie
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with direct.open(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+    except urllib.error.URLError as exc:  # not listening (yet)
+        return 0, str(exc.reason).encode()
+
+
+@dataclass
+class Host:
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+
+def _start(command: list[str], folder: Path, env: dict[str, str], log: Path) -> Host:
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=folder, env=env, stdout=out, stderr=out)
+    return Host(process=process, log=log)
+
+
+def _wait_until(what: str, check: Any, timeout: float, *hosts: Host) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for host in hosts:
+            assert host.process.poll() is None, f"{host.log.name} stopped:\n{host.log_text()}"
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    logs = "\n".join(f"--- {h.log.name}\n{h.log_text()}" for h in hosts)
+    pytest.fail(f"{what}: not within {timeout:.0f} s\n{logs}")
+
+
+@dataclass(frozen=True)
+class TwoHosts:
+    web: str  # the web host's address
+    web_folder: Path
+    worker_folder: Path
+    worker: Host
+
+
+@pytest.fixture
+def two_hosts(
+    require_postgres: None, require_redis: str, object_store: ObjectStore, tmp_path: Path
+) -> Iterator[TwoHosts]:
+    """gunicorn run from one folder and a Celery worker from another, each with its own media
+    root; both stopped whatever the test does."""
+    web_folder, worker_folder = tmp_path / "web-host", tmp_path / "worker-host"
+    web_folder.mkdir()
+    worker_folder.mkdir()
+    port = free_port()
+    hosts: list[Host] = []
+    try:
+        hosts.append(
+            _start(
+                [
+                    *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
+                    *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", "60"),
+                ],
+                web_folder,
+                _host_env(web_folder, object_store, require_redis),
+                tmp_path / "web.log",
+            )
+        )
+        hosts.append(
+            _start(
+                [
+                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
+                    *("--loglevel=INFO", "--pool=solo", "--concurrency=1"),
+                    *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+                ],
+                worker_folder,
+                _host_env(worker_folder, object_store, require_redis),
+                tmp_path / "worker.log",
+            )
+        )
+        web = f"http://127.0.0.1:{port}"
+        _wait_until(
+            "the web host answering /healthz",
+            lambda: _http(f"{web}/healthz")[0] == 200,
+            30,
+            *hosts,
+        )
+        _wait_until("the worker ready", lambda: "ready." in hosts[1].log_text(), 30, *hosts)
+        yield TwoHosts(web, web_folder, worker_folder, worker=hosts[1])
+    finally:
+        for host in hosts:
+            host.stop()
+
+
+@pytest.mark.services
+def test_the_archive_the_worker_writes_in_another_folder_is_the_one_the_organiser_downloads(
+    two_hosts: TwoHosts, object_store: ObjectStore
+) -> None:
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from matches.models import Match
+
+    web = two_hosts.web
+    event, organiser, regs = running_event(4, planned_rounds=3, top_cut_size=0)
+    token = Token.objects.create(user=organiser).key
+    api = f"{web}/api/events/{event.slug}"
+
+    # The whole round through the web host: paired, published, every result entered by staff.
+    paired = _http(f"{api}/rounds/", method="POST", token=token)
+    assert paired[0] == 201, paired
+    published = _http(f"{api}/rounds/1/publish/", method="POST", token=token)
+    assert published[0] == 200, published
+    for match in Match.objects.filter(round__tournament=event, b__isnull=False):
+        entered = _http(
+            f"{web}/api/matches/{match.pk}/report/",
+            method="POST",
+            token=token,
+            body={"games": [1, 0, 0], "battles": [[4, 2]]},
+        )
+        assert entered[0] in (200, 201), entered
+
+    # The worker keeps the archive after the round; the web host lists it from the store.
+    def listed() -> list[dict[str, Any]]:
+        status, body = _http(f"{api}/archives/", token=token)
+        assert status == 200, body
+        results: list[dict[str, Any]] = json.loads(body)["results"]
+        return results
+
+    kept = _wait_until("the archive kept after round 1", listed, 45)
+    assert [k["name"] for k in kept] == ["round-swiss-1.json"]
+    key = f"{PREFIX}/archives/{event.slug}/round-swiss-1.json"
+    assert object_store.keys() == [key]
+    stored = object_store.read(key)
+    rounds = json.loads(stored)["rounds"]
+    assert [(r["number"], r["status"]) for r in rounds] == [(1, "finished")]
+    worker_log = two_hosts.worker.log_text()
+    assert "Task tournaments.archive_round[" in worker_log and "succeeded" in worker_log
+
+    # Downloaded through the web host, exactly those bytes: the API and the organiser's page.
+    status, through_api = _http(f"{web}{kept[0]['download']}", token=token)
+    assert status == 200 and through_api == stored
+    browser = Client()
+    browser.force_login(organiser)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}"
+    page_url = f"{web}/events/{event.slug}/manage/archives/round-swiss-1.json"
+    status, through_page = _http(page_url, cookie=cookie)
+    assert status == 200 and through_page == stored
+    player_token = Token.objects.create(user=regs[0].player).key
+    assert _http(f"{web}{kept[0]['download']}", token=player_token)[0] == 403
+
+    # Neither host kept a file of its own.
+    assert _files_under(two_hosts.web_folder) == []
+    assert _files_under(two_hosts.worker_folder) == []
