@@ -120,6 +120,7 @@ class StoredArchiveOutput(serializers.Serializer):
 
 
 @extend_schema(
+    operation_id="events_archives_list",
     parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
     responses=paginated(StoredArchiveOutput),
     description="The archives kept after each finished round (docs/archive.md), Swiss rounds "
@@ -144,6 +145,7 @@ def event_stored_archives(request: Request, slug: str) -> Response:
 
 
 @extend_schema(
+    operation_id="events_archives_retrieve",
     responses={(200, "application/json"): OpenApiTypes.OBJECT},
     description="One archive kept after a round, as it was stored, as an attachment (the "
     "bytes come through the site, which checks who asks; the store is never public). "
