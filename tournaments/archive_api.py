@@ -16,7 +16,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.pagination import Pagination
+from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination
 from config.schema import paginated
 from tournaments import permissions as perms
 from tournaments.archive_selectors import event_archive
@@ -121,7 +121,14 @@ class StoredArchiveOutput(serializers.Serializer):
 
 @extend_schema(
     operation_id="events_archives_list",
-    parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+    parameters=[
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1},
+            description=f"at most {MAX_PAGE_SIZE} a page (a larger limit is clamped)",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+    ],
     responses=paginated(StoredArchiveOutput),
     description="The archives kept after each finished round (docs/archive.md), Swiss rounds "
     "then the top cut, oldest first, paginated. Organisers only.",
