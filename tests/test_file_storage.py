@@ -131,6 +131,23 @@ def _settings_probe(**env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.django_db
+def test_without_a_storage_url_the_archive_is_kept_in_the_media_folder(
+    settings: Any, tmp_path: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tests.tournaments.test_archive import _play_round
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.STORAGES = {**settings.STORAGES, "default": storage_from_url("")}
+    event, organiser, _regs = running_event(2, planned_rounds=3, top_cut_size=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_round(event, organiser, 1)
+    kept = tmp_path / "media" / "archives" / event.slug / "round-swiss-1.json"
+    assert _files_under(tmp_path) == [kept]
+    download = client_for(organiser).get(f"/api/events/{event.slug}/archives/round-swiss-1.json")
+    assert b"".join(download.streaming_content) == kept.read_bytes()
+
+
 def test_the_site_does_not_start_with_a_bad_storage_url() -> None:
     started = _settings_probe(DJANGO_STORAGE_URL="s3://Not_A_Bucket/x")
     assert started.returncode != 0
