@@ -54,9 +54,11 @@ def storage_from_url(url: str, *, max_memory_size: int = 0) -> dict[str, Any]:
         return {"BACKEND": LOCAL_BACKEND}
     parts = urlsplit(url)
     if parts.scheme != "s3":
+        # The value itself is not repeated: a mistyped URL may hold a secret.
+        scheme = f"unknown scheme {parts.scheme}:" if parts.scheme else "no scheme"
         raise StorageURLError(
-            f"unknown scheme {parts.scheme + ':' if parts.scheme else 'in ' + repr(url)}; "
-            "leave it empty for the local folder DJANGO_MEDIA_ROOT, or give s3://BUCKET/PREFIX"
+            f"{scheme}; leave it empty for the local folder DJANGO_MEDIA_ROOT, or give "
+            "s3://BUCKET/PREFIX"
         )
     if parts.username is not None or parts.password is not None:
         raise StorageURLError(
@@ -144,16 +146,16 @@ def _query(text: str) -> dict[str, str]:
 
 def _endpoint(value: str) -> str:
     endpoint = urlsplit(value)
+    if endpoint.username is not None or endpoint.password is not None:
+        raise StorageURLError(
+            "credentials do not go in the URL; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+        )
     try:
         endpoint.port  # noqa: B018 - reading it checks it
     except ValueError:
         raise StorageURLError(f"endpoint_url {value!r} has a bad port") from None
     if endpoint.scheme not in ("http", "https") or not endpoint.hostname:
         raise StorageURLError(f"endpoint_url {value!r} is not an http:// or https:// address")
-    if endpoint.username is not None or endpoint.password is not None:
-        raise StorageURLError(
-            "credentials do not go in the URL; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
-        )
     if endpoint.path.strip("/") or endpoint.query or endpoint.fragment:
         raise StorageURLError(f"endpoint_url {value!r} is a host (and port), not a path")
     return f"{endpoint.scheme}://{endpoint.netloc}"

@@ -81,7 +81,9 @@ def test_the_optional_settings_are_read() -> None:
     ("url", "names"),
     [
         ("ftp://bucket/prefix", "unknown scheme ftp:"),
-        ("/srv/media", "unknown scheme in '/srv/media'"),
+        ("/srv/media", "no scheme;"),
+        ("https://key:secret@s3.example.org/bucket", "unknown scheme https:"),
+        ("s3://bucket?endpoint_url=ftp://key:secret@minio:bad", "credentials do not go"),
         ("s3://", "bucket ''"),
         ("s3://ab", "bucket 'ab'"),
         ("s3://My_Bucket", "bucket 'My_Bucket'"),
@@ -110,6 +112,7 @@ def test_a_bad_storage_url_is_refused_naming_the_variable_and_the_part(
         storage_from_url(url)
     assert str(refused.value).startswith("DJANGO_STORAGE_URL: ")
     assert names in str(refused.value)
+    assert "secret" not in str(refused.value)
 
 
 def _settings_probe(**env: str) -> subprocess.CompletedProcess[str]:
