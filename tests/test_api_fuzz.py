@@ -252,8 +252,11 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "GET /api/events/{slug}/notifications/deliveries/": "a blank filter (`?status=`) is no "
     "filter",
     "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
-    "GET /api/events/{slug}/archives/": "a query parameter it does not read is ignored, as "
-    "by the event list, the penalty log and the judges' calls",
+    **dict.fromkeys(
+        ["GET /api/events/{slug}/archives/", "GET /api/events/{slug}/standings/{registration}/"],
+        "a query parameter it does not read is ignored, as by the API's other endpoints (the "
+        "generator sends one for these)",
+    ),
     **dict.fromkeys(
         [
             "GET /api/events/{slug}/results.csv",
