@@ -146,6 +146,16 @@ api_urls = [
         name="api-event-penalties-csv",
     ),
     path("events/<slug:slug>/archive/", archive_api.event_archive_api, name="api-event-archive"),
+    path(
+        "events/<slug:slug>/archives/",
+        archive_api.event_stored_archives,
+        name="api-event-stored-archives",
+    ),
+    path(
+        "events/<slug:slug>/archives/<str:name>",
+        archive_api.event_stored_archive,
+        name="api-event-stored-archive",
+    ),
     path("events/<slug:slug>/standings.csv", archive_api.standings_csv, name="api-standings-csv"),
     path("events/<slug:slug>/pairings.csv", archive_api.pairings_csv, name="api-pairings-csv"),
     path("events/<slug:slug>/results.csv", archive_api.results_csv, name="api-results-csv"),

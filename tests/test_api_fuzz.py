@@ -253,6 +253,11 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "filter",
     "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
     **dict.fromkeys(
+        ["GET /api/events/{slug}/archives/", "GET /api/events/{slug}/standings/{registration}/"],
+        "a query parameter it does not read is ignored, as by the API's other endpoints (the "
+        "generator sends one for these)",
+    ),
+    **dict.fromkeys(
         [
             "GET /api/events/{slug}/results.csv",
             "GET /api/events/{slug}/pairings.csv",

@@ -5,18 +5,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.http import FileResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination
+from config.schema import paginated
 from tournaments import permissions as perms
 from tournaments.archive_selectors import event_archive
-from tournaments.archive_views import CSV_EXPORTS, round_param
+from tournaments.archive_services import stored_archives
+from tournaments.archive_views import CSV_EXPORTS, round_param, stored_archive_response
 from tournaments.models import Tournament
 
 
@@ -106,3 +111,54 @@ def pairings_csv(request: Request, slug: str) -> Response:
 @permission_classes([permissions.IsAuthenticated])
 def results_csv(request: Request, slug: str) -> Response:
     return _csv(request, slug, "results")
+
+
+class StoredArchiveOutput(serializers.Serializer):
+    name = serializers.CharField(help_text="e.g. `round-swiss-3.json`")
+    size = serializers.IntegerField(help_text="bytes")
+    download = serializers.CharField(help_text="the API path that downloads it")
+
+
+@extend_schema(
+    operation_id="events_archives_list",
+    parameters=[
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1},
+            description=f"at most {MAX_PAGE_SIZE} a page (a larger limit is clamped)",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+    ],
+    responses=paginated(StoredArchiveOutput),
+    description="The archives kept after each finished round (docs/archive.md), Swiss rounds "
+    "then the top cut, oldest first, paginated. Organisers only.",
+)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def event_stored_archives(request: Request, slug: str) -> Response:
+    event = _organiser_event(request, slug)
+    paginator = Pagination()
+    page = paginator.paginate_queryset(stored_archives(event), request) or []
+    return paginator.get_paginated_response(
+        [
+            {
+                "name": kept.name,
+                "size": kept.size,
+                "download": reverse("api-event-stored-archive", args=[event.slug, kept.name]),
+            }
+            for kept in page
+        ]
+    )
+
+
+@extend_schema(
+    operation_id="events_archives_retrieve",
+    responses={(200, "application/json"): OpenApiTypes.OBJECT},
+    description="One archive kept after a round, as it was stored, as an attachment (the "
+    "bytes come through the site, which checks who asks; the store is never public). "
+    "Organisers only; `404` for a name that is not one of the event's kept archives.",
+)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def event_stored_archive(request: Request, slug: str, name: str) -> FileResponse:
+    return stored_archive_response(_organiser_event(request, slug), name)

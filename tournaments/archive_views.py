@@ -74,9 +74,12 @@ def event_archive_download(request: HttpRequest, slug: str) -> HttpResponse:
     return archive_response(_organiser_event(request, slug))
 
 
-@login_required
-def event_archive_stored(request: HttpRequest, slug: str, name: str) -> FileResponse:
-    event = _organiser_event(request, slug)
+def stored_archive_response(event: Tournament, name: str) -> FileResponse:
+    """One kept archive of the event, streamed from the file storage through this response.
+
+    Never a redirect to the store (a presigned URL): every download is checked here, the
+    store's address need not be reachable from browsers, and no link that works for anyone
+    holding it is handed out. Archives are a few MB, downloaded now and then by organisers."""
     path = stored_archive_path(event, name)
     if path is None:
         raise Http404("No such archive.")
@@ -86,6 +89,11 @@ def event_archive_stored(request: HttpRequest, slug: str, name: str) -> FileResp
         filename=f"{event.slug}-{name}",
         content_type="application/json",
     )
+
+
+@login_required
+def event_archive_stored(request: HttpRequest, slug: str, name: str) -> FileResponse:
+    return stored_archive_response(_organiser_event(request, slug), name)
 
 
 @login_required

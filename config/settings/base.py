@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config.database import database_from_environment
+from config.storage_url import StorageURLError, storage_from_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -131,24 +132,34 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files the site writes (the archive kept after each round) go to the local folder
+# DJANGO_MEDIA_ROOT by default, or to an S3-compatible object store named by DJANGO_STORAGE_URL
+# (config/storage_url.py) so that web hosts and workers on different machines share them.
+MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", default=BASE_DIR / "media")
+MEDIA_URL = "media/"
+# Form fields and JSON are parsed in memory up to this; uploaded files over
+# FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file instead of a worker's memory (and so do
+# stored files read from the object store while a download streams them).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = int(2.5 * 1024 * 1024)
+try:
+    DEFAULT_STORAGE = storage_from_url(
+        env.str("DJANGO_STORAGE_URL", default=""), max_memory_size=FILE_UPLOAD_MAX_MEMORY_SIZE
+    )
+except StorageURLError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", default=BASE_DIR / "media")
-MEDIA_URL = "media/"
 # A card-list upload (at most 20 MB of files) is the largest thing anyone sends us: a body
 # over MAX_REQUEST_BODY_BYTES is refused with a 413 before it is read
 # (config.middleware.RequestBodyLimitMiddleware; the proxy caps it too, docs/operations.md).
 MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=21 * 1024 * 1024)
-# Form fields and JSON are parsed in memory up to this; uploaded files over
-# FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file instead of a worker's memory.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = int(2.5 * 1024 * 1024)
 
 # Redis serves both the Celery broker and the cache; without it, tasks run eagerly in-process.
 REDIS_URL = env.str("REDIS_URL", default="")
