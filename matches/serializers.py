@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -159,11 +160,11 @@ class RoundOutput(serializers.ModelSerializer):
 
         # Computed once per round (the stored standings), not per match.
         records = None if selectors.records_hidden(obj) else records_before_round(obj)
-        return list(
-            RoundMatchOutput(
-                selectors.round_matches(obj), many=True, context={"records": records}
-            ).data
-        )
+        matches = selectors.round_matches(obj)
+        registration = self.context.get("registration")
+        if registration is not None:
+            matches = matches.filter(Q(a_id=registration) | Q(b_id=registration))
+        return list(RoundMatchOutput(matches, many=True, context={"records": records}).data)
 
     def get_progress(self, obj: Round) -> int:
         from matches.services import pairing_progress
