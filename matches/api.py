@@ -90,7 +90,8 @@ def rounds(request: Request, slug: str) -> Response:
 # A running timer's `remaining_seconds` in a stored copy is at most this old (`ends_at` is
 # exact); the ETag leaves it out (docs/api.md, "Published copies").
 RUNNING_TIMER_COPY_SECONDS = 1.0
-MAX_REGISTRATION_ID = 2**63 - 1
+# int_param reads a longer run of digits as 10**18: one below it is the largest id asked for.
+MAX_REGISTRATION_ID = 10**18 - 1
 
 
 def _json_bytes(data: Any) -> bytes:
