@@ -332,16 +332,8 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
         r.tournament = event
     if any(r.status == RoundStatus.PAIRING for r in cut_rounds) or not _wants_json(request):
         return Response(_top_cut_body(event, cut_rounds))
-    version = published.version_of(
-        "top-cut",
-        event.pk,
-        event.top_cut_size,
-        event.cut_policy,
-        event.status,
-        *(selectors.round_shown_version(r) for r in cut_rounds),
-    )
-    stamps = [t for t in (selectors.round_changed_at(r) for r in cut_rounds) if t is not None]
-    changed_at = max(stamps) if stamps else None
+    version = selectors.top_cut_version(event, cut_rounds)
+    changed_at = selectors.top_cut_changed_at(cut_rounds)
     private = _private(request)
     unchanged = published.conditional(request, version=version, changed_at=changed_at)
     if unchanged is not None:

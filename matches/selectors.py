@@ -93,6 +93,25 @@ def round_changed_at(round_: Round) -> datetime | None:
     return max(stamps) if stamps else None
 
 
+def top_cut_version(tournament: Tournament, cut_rounds: list[Round]) -> str:
+    """What decides what the top cut shows (the API's and the bracket page's copies): the
+    event's cut settings and each bracket round the reader may see (staff see unpublished
+    ones too, so their version differs from the public's)."""
+    return version_of(
+        "top-cut",
+        tournament.pk,
+        tournament.top_cut_size,
+        tournament.cut_policy,
+        tournament.status,
+        *(round_shown_version(r) for r in cut_rounds),
+    )
+
+
+def top_cut_changed_at(cut_rounds: list[Round]) -> datetime | None:
+    stamps = [t for t in (round_changed_at(r) for r in cut_rounds) if t is not None]
+    return max(stamps) if stamps else None
+
+
 def timer_is_running(round_: Round) -> bool:
     return RoundTimer.from_json(round_.timer or {"length_seconds": 0}).state == "running"
 
