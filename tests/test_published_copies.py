@@ -392,3 +392,50 @@ def test_my_match_answers_in_about_one_kib() -> None:
     assert answer.status_code == 200
     print(f"my match: {len(answer.content)} bytes")
     assert len(answer.content) < 1500
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+
+def test_the_pages_show_each_new_version_and_no_staff_only_bracket_round() -> None:
+    from django.test import Client
+
+    event, organiser, _ = running_event(8, planned_rounds=1, top_cut_size=4)
+    staff_api = client_for(organiser)
+    staff_page = Client()
+    staff_page.force_login(organiser)
+    public = Client()
+    _pair(event, organiser)
+    whole = _publish(event, organiser)
+    standings_url = f"/events/{event.slug}/standings/"
+    for m in _pairs(whole):
+        staff_api.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
+    first = _pairs(whole)[0]
+    winner = Registration.objects.get(pk=first["a"]).name
+    loser = Registration.objects.get(pk=first["b"]).name
+
+    def rank_of(name: str) -> int:
+        return public.get(standings_url).content.decode().index(name)
+
+    assert rank_of(winner) < rank_of(loser)
+    staff_api.post(
+        f"/api/matches/{first['id']}/report/",
+        {"games": [0, 1, 0], "reason": "slip said 0-1"},
+        format="json",
+    )
+    assert rank_of(loser) < rank_of(winner)  # the standings page follows the correction
+
+    cut = staff_api.post(f"/api/events/{event.slug}/top-cut/", {}, format="json")
+    assert cut.status_code == 201, cut.content
+    bracket_url = f"/events/{event.slug}/bracket/"
+    seeded = cut.json()["matches"][0]["a_name"]
+    assert seeded in staff_page.get(bracket_url).content.decode()  # staff see the paired round
+    assert seeded not in public.get(bracket_url).content.decode()  # the public still does not
+    _publish(event, organiser, cut.json()["number"])
+    page = public.get(bracket_url).content.decode()
+    assert seeded in page and "Not finished" in page
+    bracket_match = cut.json()["matches"][0]
+    staff_api.post(
+        f"/api/matches/{bracket_match['id']}/report/", {"games": [1, 0, 0]}, format="json"
+    )
+    assert f"<strong>{seeded}</strong>" in public.get(bracket_url).content.decode()
