@@ -127,9 +127,15 @@ def make_copy(
     )
 
 
-def copy_key(name: str, version: str) -> str:
+def copy_key(name: str) -> str:
+    """One slot per thing shown: a new version replaces the copy of the one before (a round
+    changes a thousand times; its copies must not pile up in Redis until they expire)."""
+    return f"published:{name}"
+
+
+def lock_key(name: str, version: str) -> str:
     digest = hashlib.sha256(version.encode()).hexdigest()[:32]
-    return f"published:{name}:{digest}"
+    return f"published:{name}:rendering:{digest}"
 
 
 def stored(
@@ -143,10 +149,12 @@ def stored(
     ttl: int = COPY_SECONDS,
 ) -> Copy:
     """The copy of `name` for `version`: from the cache, or rendered by `render()` (once,
-    whoever asks at the same moment) and stored. With `max_age`, a copy older than that is
-    re-made (a running timer); until it is, others are served the one there is."""
-    key = copy_key(name, version)
-    lock = key + ":rendering"
+    whoever asks at the same moment) and stored in place of the copy of an earlier version.
+    With `max_age`, a copy older than that is re-made (a running timer); until it is, others
+    are served the one there is. `name` must differ for readers who see different things at
+    the same moment (staff and the public), or their copies would keep replacing each other."""
+    key = copy_key(name)
+    lock = lock_key(name, version)
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         copy = cache.get(key)

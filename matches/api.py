@@ -339,7 +339,8 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
     if unchanged is not None:
         return published.not_modified_answer(unchanged, private=private)
     copy = published.stored(
-        f"top-cut:{event.pk}",
+        # Staff see unpublished bracket rounds: their copy beside the public's, not over it.
+        f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
         version=version,
         changed_at=changed_at,
         max_age=(

@@ -102,6 +102,8 @@ def test_a_copy_is_rendered_once_per_version_and_remade_when_older_than_max_age(
     assert gzip.decompress(first.gzipped or b"") == first.body
     newer = published.stored("thing:1", version="v2", render=render)
     assert len(renders) == 2 and newer.etag != first.etag and newer.body != first.body
+    # One slot per thing: the new version replaced the old copy (none piles up in Redis).
+    assert cache.get(published.copy_key("thing:1")).etag == newer.etag
 
     # A running timer: re-made once the copy is older than max_age, same (weak) ETag.
     timed = published.stored("timed:1", version="t", render=render, max_age=1.0)
