@@ -112,10 +112,13 @@ def make_copy(
     version: str,
     changed_at: datetime | float | None = None,
     content_type: str = "application/json",
+    compress: bool = True,
 ) -> Copy:
     """A copy of `body` for `version`, compressed once here (not stored: see `stored`)."""
     gzipped = (
-        gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_FROM_BYTES else None
+        gzip.compress(body, compresslevel=6, mtime=0)
+        if compress and len(body) >= GZIP_FROM_BYTES
+        else None
     )
     return Copy(
         body=body,
@@ -147,6 +150,7 @@ def stored(
     max_age: float | None = None,
     content_type: str = "application/json",
     ttl: int = COPY_SECONDS,
+    compress: bool = True,
 ) -> Copy:
     """The copy of `name` for `version`: from the cache, or rendered by `render()` (once,
     whoever asks at the same moment) and stored in place of the copy of an earlier version.
@@ -168,12 +172,20 @@ def stored(
         if time.monotonic() >= deadline or not _cache_answers(lock):
             # Waited long enough, or the cache is down (add answers False then): render.
             return make_copy(
-                render(), version=version, changed_at=changed_at, content_type=content_type
+                render(),
+                version=version,
+                changed_at=changed_at,
+                content_type=content_type,
+                compress=compress,
             )
         time.sleep(WAIT_STEP)
     try:
         copy = make_copy(
-            render(), version=version, changed_at=changed_at, content_type=content_type
+            render(),
+            version=version,
+            changed_at=changed_at,
+            content_type=content_type,
+            compress=compress,
         )
         cache.set(key, copy, ttl)
     finally:

@@ -125,7 +125,9 @@ def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
     max_age = RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None
 
     def render() -> bytes:
-        return _json_bytes(_round_out(round_, registration=registration))
+        if registration is not None:
+            return _json_bytes(_round_out(round_, registration=registration))
+        return _round_json(round_, version)
 
     if registration is not None:
         # One player's table: cheap to render, and one copy per player would crowd the cache.
@@ -139,6 +141,25 @@ def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
             max_age=max_age,
         )
     return published.answer(request, copy, private=private)
+
+
+# Spliced into the round's JSON in place of its empty list: the key appears once, and before
+# any string field that could hold the same characters (they would be escaped there anyway).
+_NO_MATCHES = b'"matches":[]'
+
+
+def _round_json(round_: Any, version: str) -> bytes:
+    """The whole round's JSON: its matches (the heavy part) from a copy made once per
+    version, the rest (the timer's remaining_seconds) as of now, so re-making the round's
+    copy every second while its timer runs costs a splice and a gzip, not 1,024 matches."""
+    head = _json_bytes(dict(s.RoundOutput(round_, context={"without_matches": True}).data))
+    matches = published.stored(
+        f"round-matches:{round_.pk}",
+        version=version,
+        render=lambda: _json_bytes(s.round_matches_data(round_)),
+        compress=False,
+    )
+    return head.replace(_NO_MATCHES, b'"matches":' + matches.body, 1)
 
 
 @extend_schema(
