@@ -115,6 +115,27 @@ def test_a_copy_is_rendered_once_per_version_and_remade_when_older_than_max_age(
     assert remade.etag.startswith('W/"')
 
 
+def test_a_request_waits_for_the_copy_another_is_rendering_instead_of_rendering_it_too() -> None:
+    import threading
+
+    version = "v-busy"
+    assert cache.add(published.lock_key("busy:1", version), 1, 10)  # someone else renders
+    theirs = published.make_copy(b'{"theirs": true}', version=version)
+
+    def finish_their_render() -> None:
+        cache.set(published.copy_key("busy:1"), theirs, 60)
+        cache.delete(published.lock_key("busy:1", version))
+
+    timer = threading.Timer(0.3, finish_their_render)
+    timer.start()
+    mine: list[int] = []
+    got = published.stored(
+        "busy:1", version=version, render=lambda: mine.append(1) or b'{"mine": true}'
+    )
+    timer.join()
+    assert got.body == b'{"theirs": true}' and mine == []
+
+
 # --- the round ----------------------------------------------------------------------------------
 
 
