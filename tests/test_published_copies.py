@@ -288,17 +288,27 @@ def test_last_modified_answers_if_modified_since_and_a_change_is_never_hidden() 
     assert changed.status_code == 200 and changed.json()["matches"][0]["status"] == "final"
 
 
-def test_the_etag_leaves_out_a_running_timers_remaining_seconds() -> None:
+def test_the_etag_leaves_out_a_running_timers_remaining_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from matches import serializers
+
     event, organiser, _ = running_event(4, start_timer_on_publish=True)
     _pair(event, organiser)
     _publish(event, organiser)
     url = f"/api/events/{event.slug}/rounds/1/"
     first = _get(APIClient(), url)
     assert first.json()["timer"]["state"] == "running"
-    cache.clear()  # a copy made later shows another remaining_seconds
+    # Five seconds later, and the copy re-made (it would be after a second anyway).
+    later_now = timezone.now() + timedelta(seconds=5)
+    monkeypatch.setattr(serializers.timezone, "now", lambda: later_now)
+    round_pk = Round.objects.get(tournament=event, number=1).pk
+    cache.delete(published.copy_key(f"round:{round_pk}"))
     later = _get(APIClient(), url)
+    assert later.json()["timer"]["remaining_seconds"] < first.json()["timer"]["remaining_seconds"]
     assert later["ETag"] == first["ETag"]
     assert later.json()["ends_at"] == first.json()["ends_at"]
+    assert _get(APIClient(), url, if_none_match=first["ETag"]).status_code == 304
 
 
 def closed_port() -> int:
