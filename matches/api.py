@@ -9,8 +9,7 @@ import contextlib
 import json
 from typing import Any
 
-from django.core.cache import cache
-from django.http import Http404
+from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -21,6 +20,7 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config import published
 from config.api import validated
 from config.errors import ServiceError
 from config.pagination import MAX_OFFSET, Pagination, int_param
@@ -28,7 +28,7 @@ from config.schema import error_responses, paginated
 from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
-from matches.models import Match
+from matches.models import Match, RoundStatus
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
@@ -52,8 +52,9 @@ def _event(request: Request, slug: str) -> Tournament:
     return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
 
 
-def _round_out(round_: Any) -> dict[str, Any]:
-    return dict(s.RoundOutput(round_).data)
+def _round_out(round_: Any, *, registration: int | None = None) -> dict[str, Any]:
+    """The round's JSON; with `registration`, only that player's match(es) in it."""
+    return dict(s.RoundOutput(round_, context={"registration": registration}).data)
 
 
 def _match(request: Request, pk: int) -> Match:
@@ -86,7 +87,96 @@ def rounds(request: Request, slug: str) -> Response:
     return Response(s.RoundSummaryOutput(qs, many=True).data)
 
 
-@extend_schema(methods=["GET"], responses=s.RoundOutput)
+# A running timer's `remaining_seconds` in a stored copy is at most this old (`ends_at` is
+# exact); the ETag leaves it out (docs/api.md, "Published copies").
+RUNNING_TIMER_COPY_SECONDS = 1.0
+# int_param reads a longer run of digits as 10**18: one below it is the largest id asked for.
+MAX_REGISTRATION_ID = 10**18 - 1
+
+
+def _json_bytes(data: Any) -> bytes:
+    return bytes(JSONRenderer().render(data))
+
+
+def _wants_json(request: Request) -> bool:
+    """The client asked for JSON (the browsable API's HTML is rendered per request)."""
+    return getattr(request.accepted_renderer, "format", "json") == "json"
+
+
+def _private(request: Request) -> bool:
+    """A signed-in reader's answer may differ from the public's (staff see more rounds)."""
+    return bool(request.user.is_authenticated)
+
+
+def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
+    """The round as published copies (config.published): whole, or `?registration=ID`'s
+    match(es) only; rendered per request while it is being paired (its progress moves)."""
+    registration = int_param(request, "registration", None, minimum=1, maximum=MAX_REGISTRATION_ID)
+    if round_.status == RoundStatus.PAIRING or not _wants_json(request):
+        return Response(_round_out(round_, registration=registration))
+    version = selectors.round_shown_version(round_)
+    if registration is not None:
+        version = published.version_of(version, "registration", registration)
+    changed_at = selectors.round_changed_at(round_)
+    private = _private(request)
+    unchanged = published.conditional(request, version=version, changed_at=changed_at)
+    if unchanged is not None:
+        return published.not_modified_answer(unchanged, private=private)
+    max_age = RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None
+
+    def render() -> bytes:
+        if registration is not None:
+            return _json_bytes(_round_out(round_, registration=registration))
+        return _round_json(round_, version)
+
+    if registration is not None:
+        # One player's table: cheap to render, and one copy per player would crowd the cache.
+        copy = published.make_copy(render(), version=version, changed_at=changed_at)
+    else:
+        copy = published.stored(
+            f"round:{round_.pk}",
+            version=version,
+            render=render,
+            changed_at=changed_at,
+            max_age=max_age,
+        )
+    return published.answer(request, copy, private=private)
+
+
+# Spliced into the round's JSON in place of its empty list: the key appears once, and before
+# any string field that could hold the same characters (they would be escaped there anyway).
+_NO_MATCHES = b'"matches":[]'
+
+
+def _round_json(round_: Any, version: str) -> bytes:
+    """The whole round's JSON: its matches (the heavy part) from a copy made once per
+    version, the rest (the timer's remaining_seconds) as of now, so re-making the round's
+    copy every second while its timer runs costs a splice and a gzip, not 1,024 matches."""
+    head = _json_bytes(dict(s.RoundOutput(round_, context={"without_matches": True}).data))
+    matches = published.stored(
+        f"round-matches:{round_.pk}",
+        version=version,
+        render=lambda: _json_bytes(s.round_matches_data(round_)),
+        compress=False,
+    )
+    return head.replace(_NO_MATCHES, b'"matches":' + matches.body, 1)
+
+
+@extend_schema(
+    methods=["GET"],
+    parameters=[
+        OpenApiParameter(
+            "registration",
+            {"type": "integer", "minimum": 1, "maximum": MAX_REGISTRATION_ID},
+            description="only this registration's match(es) (same shape; an id with no "
+            "match in the round gives an empty `matches` list)",
+        )
+    ],
+    responses={200: s.RoundOutput, 304: None, **error_responses(400, 404)},
+    description="The round. Served from a copy made once per change: `ETag` (weak) and "
+    "`Last-Modified` for `If-None-Match` / `If-Modified-Since` (304), gzip when the "
+    'request accepts it (docs/api.md, "Published copies").',
+)
 @extend_schema(
     methods=["DELETE"],
     request=s.ConfirmInput,
@@ -94,14 +184,14 @@ def rounds(request: Request, slug: str) -> Response:
     description='Delete an unpublished round (organisers); needs {"confirm": true}.',
 )
 @api_view(["GET", "DELETE"])
-def round_detail(request: Request, slug: str, number: int) -> Response:
+def round_detail(request: Request, slug: str, number: int) -> HttpResponseBase:
     event = _event(request, slug)
     round_ = selectors.round_visible(request.user, event, number)
     if request.method == "DELETE":
         data = validated(s.ConfirmInput, request.data or {"confirm": False})
         services.round_delete(actor=request.user, round_=round_, confirm=data["confirm"])
         return Response(status=status.HTTP_204_NO_CONTENT)
-    return Response(_round_out(round_))
+    return _round_answer(request, round_)
 
 
 def _staff_round(request: Request, slug: str, number: int) -> Any:
@@ -173,10 +263,12 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
         ),
         OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
     ],
-    responses=s.StandingsOutput,
+    responses={200: s.StandingsOutput, 304: None, **error_responses(400, 404)},
+    description="The standings after a finished Swiss round, served from a copy made once "
+    'per computed snapshot (ETag, Last-Modified, gzip: docs/api.md, "Published copies").',
 )
 @api_view(["GET"])
-def standings(request: Request, slug: str) -> Response:
+def standings(request: Request, slug: str) -> HttpResponseBase:
     event = _event(request, slug)
     number = _int_param(request, "round", None)
     snapshot = services.standings_snapshot(event, number)
@@ -187,17 +279,32 @@ def standings(request: Request, slug: str) -> Response:
     offset = _int_param(request, "offset", 0)
     if not 1 <= (limit or 0) <= MAX_STANDINGS_PAGE:
         raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
-    key = f"api-standings:{snapshot.pk}:{snapshot.computed_at.timestamp()}:{limit}:{offset}"
-    body = cache.get(key)
-    if body is None:  # only a miss decodes the stored rows
-        rows = snapshot.rows[offset : offset + limit]  # type: ignore[operator]
-        body = {
-            "round": number,
-            "count": len(snapshot.rows),
-            "rows": [{k: row[k] for k in STANDING_FIELDS} for row in rows],
-        }
-        cache.set(key, body, 3600)
-    return Response(body)
+    if not _wants_json(request):
+        return Response(_standings_body(snapshot, number, limit or 0, offset or 0))
+    # A snapshot is recomputed (a new computed_at) whenever a result it counts changes.
+    version = published.version_of(
+        "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
+    )
+    private = _private(request)
+    unchanged = published.conditional(request, version=version, changed_at=snapshot.computed_at)
+    if unchanged is not None:
+        return published.not_modified_answer(unchanged, private=private)
+    copy = published.stored(
+        f"standings:{snapshot.pk}:{limit}:{offset}",
+        version=version,
+        changed_at=snapshot.computed_at,
+        render=lambda: _json_bytes(_standings_body(snapshot, number, limit or 0, offset or 0)),
+    )
+    return published.answer(request, copy, private=private)
+
+
+def _standings_body(snapshot: Any, number: int, limit: int, offset: int) -> dict[str, Any]:
+    rows = snapshot.rows[offset : offset + limit]
+    return {
+        "round": number,
+        "count": len(snapshot.rows),
+        "rows": [{k: row[k] for k in STANDING_FIELDS} for row in rows],
+    }
 
 
 @extend_schema(
@@ -229,26 +336,53 @@ def _int_param(request: Request, name: str, default: int | None) -> int | None:
     description="Cut to the event's top-cut size from the final standings and create the "
     "first bracket round (organisers).",
 )
-@extend_schema(methods=["GET"], responses=OpenApiTypes.OBJECT, description="The bracket.")
+@extend_schema(
+    methods=["GET"],
+    responses={200: OpenApiTypes.OBJECT, 304: None},
+    description="The bracket, served from a copy made once per change (ETag, "
+    'Last-Modified, gzip: docs/api.md, "Published copies").',
+)
 @api_view(["GET", "POST"])
-def top_cut(request: Request, slug: str) -> Response:
+def top_cut(request: Request, slug: str) -> HttpResponseBase:
     event = _event(request, slug)
     if request.method == "POST":
         round_ = services.top_cut_start(actor=request.user, tournament=event)
         return Response(_round_out(round_), status=status.HTTP_201_CREATED)
-    bracket = [
-        _round_out(r) for r in selectors.rounds_visible(request.user, event).filter(stage="top_cut")
-    ]
-    champion = services.champion_of(event)
-    return Response(
-        {
-            "size": event.top_cut_size,
-            "policy": event.cut_policy,
-            "rounds": bracket,
-            "champion": champion.pk if champion else None,
-            "champion_name": champion.name if champion else None,
-        }
+    cut_rounds = list(selectors.rounds_visible(request.user, event).filter(stage="top_cut"))
+    for r in cut_rounds:
+        r.tournament = event
+    if any(r.status == RoundStatus.PAIRING for r in cut_rounds) or not _wants_json(request):
+        return Response(_top_cut_body(event, cut_rounds))
+    version = selectors.top_cut_version(event, cut_rounds)
+    changed_at = selectors.top_cut_changed_at(cut_rounds)
+    private = _private(request)
+    unchanged = published.conditional(request, version=version, changed_at=changed_at)
+    if unchanged is not None:
+        return published.not_modified_answer(unchanged, private=private)
+    copy = published.stored(
+        # Staff see unpublished bracket rounds: their copy beside the public's, not over it.
+        f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
+        version=version,
+        changed_at=changed_at,
+        max_age=(
+            RUNNING_TIMER_COPY_SECONDS
+            if any(selectors.timer_is_running(r) for r in cut_rounds)
+            else None
+        ),
+        render=lambda: _json_bytes(_top_cut_body(event, cut_rounds)),
     )
+    return published.answer(request, copy, private=private)
+
+
+def _top_cut_body(event: Tournament, cut_rounds: list[Any]) -> dict[str, Any]:
+    champion = services.champion_of(event)
+    return {
+        "size": event.top_cut_size,
+        "policy": event.cut_policy,
+        "rounds": [_round_out(r) for r in cut_rounds],
+        "champion": champion.pk if champion else None,
+        "champion_name": champion.name if champion else None,
+    }
 
 
 @extend_schema(responses=s.MatchOutput)

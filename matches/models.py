@@ -44,6 +44,12 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=RoundStatus.choices)
     # Bumped on every change to who sits where: the cache key of the rendered pairings.
     version = models.PositiveIntegerField(default=1)
+    # Bumped, with changed_at, in the same transaction as every change to what the round's
+    # published copies show (a result, a seat, an extension, the timer, its status): the
+    # version of config.published copies. A counter in the row, not in the cache, so an
+    # evicted cache key can never make a stale copy look fresh.
+    content_version = models.PositiveBigIntegerField(default=1)
+    changed_at = models.DateTimeField(null=True, blank=True)
     seed = models.CharField(max_length=64, blank=True)
     pairing_stats = models.JSONField(default=dict, blank=True)
     pairing_error = models.TextField(blank=True)

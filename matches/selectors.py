@@ -6,6 +6,7 @@ public see published and finished rounds; the event's organisers and judges see 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from config.published import version_of
 from engine.games import get_game
 from matches.models import (
     OPEN_CALL_STATUSES,
@@ -49,6 +51,69 @@ def round_visible(user: Any, tournament: Tournament, number: int) -> Round:
         raise Http404("No such round.")
     round_.tournament = tournament
     return round_
+
+
+def round_shown_version(round_: Round) -> str:
+    """What decides everything a round's published copies show (config.published): its
+    counter of shown changes (a result, a seat, an extension: matches.services bumps it in
+    the same transaction), its status and timer, and what of the event changes how its
+    results and records read. Read from the rows already loaded: no query unless the event
+    hides its standings before the final round."""
+    tournament = round_.tournament
+    return version_of(
+        "round",
+        round_.pk,
+        round_.content_version,
+        round_.version,
+        round_.status,
+        round_.stage,
+        json.dumps(round_.timer, sort_keys=True),
+        round_.published_at,
+        round_.finished_at,
+        round_.pairing_error,
+        tournament.game,
+        tournament.decklists_published_at,
+        records_hidden(round_),
+    )
+
+
+def round_changed_at(round_: Round) -> datetime | None:
+    """When what the round shows last changed, as far as the rows say (Last-Modified)."""
+    tournament = round_.tournament
+    stamps = [
+        t
+        for t in (
+            round_.changed_at,
+            round_.published_at,
+            round_.finished_at,
+            tournament.decklists_published_at,
+        )
+        if t is not None
+    ]
+    return max(stamps) if stamps else None
+
+
+def top_cut_version(tournament: Tournament, cut_rounds: list[Round]) -> str:
+    """What decides what the top cut shows (the API's and the bracket page's copies): the
+    event's cut settings and each bracket round the reader may see (staff see unpublished
+    ones too, so their version differs from the public's)."""
+    return version_of(
+        "top-cut",
+        tournament.pk,
+        tournament.top_cut_size,
+        tournament.cut_policy,
+        tournament.status,
+        *(round_shown_version(r) for r in cut_rounds),
+    )
+
+
+def top_cut_changed_at(cut_rounds: list[Round]) -> datetime | None:
+    stamps = [t for t in (round_changed_at(r) for r in cut_rounds) if t is not None]
+    return max(stamps) if stamps else None
+
+
+def timer_is_running(round_: Round) -> bool:
+    return RoundTimer.from_json(round_.timer or {"length_seconds": 0}).state == "running"
 
 
 def round_matches(round_: Round) -> QuerySet[Match]:

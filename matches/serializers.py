@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -155,20 +156,26 @@ class RoundOutput(serializers.ModelSerializer):
         return dict(TimerOutput(self._timer(obj)).data)
 
     def get_matches(self, obj: Round) -> list[dict[str, Any]]:
-        from matches.services import records_before_round
-
-        # Computed once per round (the stored standings), not per match.
-        records = None if selectors.records_hidden(obj) else records_before_round(obj)
-        return list(
-            RoundMatchOutput(
-                selectors.round_matches(obj), many=True, context={"records": records}
-            ).data
-        )
+        if self.context.get("without_matches"):
+            return []  # the caller splices in a stored copy of them (matches.api)
+        return round_matches_data(obj, self.context.get("registration"))
 
     def get_progress(self, obj: Round) -> int:
         from matches.services import pairing_progress
 
         return pairing_progress(obj)
+
+
+def round_matches_data(round_: Round, registration: int | None = None) -> list[dict[str, Any]]:
+    """A round's `matches` (with `registration`, only that player's)."""
+    from matches.services import records_before_round
+
+    # Computed once per round (the stored standings), not per match.
+    records = None if selectors.records_hidden(round_) else records_before_round(round_)
+    matches = selectors.round_matches(round_)
+    if registration is not None:
+        matches = matches.filter(Q(a_id=registration) | Q(b_id=registration))
+    return list(RoundMatchOutput(matches, many=True, context={"records": records}).data)
 
 
 @extend_schema_field(

@@ -103,9 +103,24 @@ def _lock_match(match: Match | int) -> Match:
 
 
 def _bump_round(round_: Round) -> None:
-    """Who sits where changed: a new cache key for the round's rendered pairings."""
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
-    round_.refresh_from_db(fields=["version"])
+    """Who sits where changed: a new cache key for the round's rendered pairings (and a new
+    version of everything that shows the round)."""
+    Round.objects.filter(pk=round_.pk).update(
+        version=F("version") + 1,
+        content_version=F("content_version") + 1,
+        changed_at=timezone.now(),
+    )
+    round_.refresh_from_db(fields=["version", "content_version", "changed_at"])
+
+
+def _round_shown_changed(round_: Round | int) -> None:
+    """What the round shows changed (a result, an extension, its timer or status): a new
+    version of its published copies (config.published). The caller holds the round's lock
+    (the counter is in the round's row, so this adds no lock and no waiting)."""
+    pk = round_ if isinstance(round_, int) else round_.pk
+    Round.objects.filter(pk=pk).update(
+        content_version=F("content_version") + 1, changed_at=timezone.now()
+    )
 
 
 def _structure_games_to_win(tournament: Tournament) -> int:
@@ -395,10 +410,15 @@ def round_pairing_run(*, round_id: int) -> Round | None:
             round_.status = RoundStatus.PAIRED
             round_.pairing_error = ""
             round_.save(update_fields=["status", "pairing_error", "pairing_stats"])
+            _round_shown_changed(round_)
             _progress(round_id, 100)
             return round_
     except (swiss.StateError, topcut.BracketError, ServiceError) as exc:
-        Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(pairing_error=str(exc))
+        Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(
+            pairing_error=str(exc),
+            content_version=F("content_version") + 1,
+            changed_at=timezone.now(),
+        )
         if isinstance(exc, ServiceError):
             raise
         return None
@@ -822,6 +842,7 @@ def round_timer(*, actor: Any, round_: Round, action: str, minutes: int = 0) -> 
         ) from None
     round_.timer = timer.to_json()
     round_.save(update_fields=["timer"])
+    _round_shown_changed(round_)
     audit(
         tournament=round_.tournament,
         actor=actor,
@@ -846,6 +867,7 @@ def match_extend(*, actor: Any, match: Match, minutes: int) -> Match:
     was = match.extension_minutes
     match.extension_minutes = minutes
     match.save(update_fields=["extension_minutes", "updated_at"])
+    _round_shown_changed(round_)
     audit(
         tournament=round_.tournament,
         actor=actor,
@@ -1197,6 +1219,7 @@ def _save_result_change(
     round_ = match.round
     version = _record_version(match, change=change, actor=actor, before=before, reason=reason)
     match.save()
+    _round_shown_changed(round_)
     audit(
         tournament=round_.tournament,
         actor=actor,
@@ -1286,7 +1309,9 @@ def _refresh_later_rounds(round_: Round) -> None:
 
     def bump() -> None:
         Round.objects.filter(tournament_id=tournament_id, number__gt=number).update(
-            version=F("version") + 1
+            version=F("version") + 1,
+            content_version=F("content_version") + 1,
+            changed_at=timezone.now(),
         )
 
     transaction.on_commit(bump)
@@ -1525,6 +1550,7 @@ def _finish_round_if_done(round_: Round) -> None:
     round_.status = RoundStatus.FINISHED
     round_.finished_at = now
     round_.save(update_fields=["status", "finished_at", "timer"])
+    _round_shown_changed(round_)
     tournament = round_.tournament
     audit(
         tournament=tournament,

@@ -1158,6 +1158,23 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     cut_rounds = list(
         selectors.rounds_visible(request.user, event).filter(stage=RoundStage.TOP_CUT)
     )
+    for r in cut_rounds:
+        r.tournament = event
+    # Rendered once per version of the top cut this reader sees (staff see unpublished
+    # bracket rounds: another version, so another copy) and language.
+    version = selectors.top_cut_version(event, cut_rounds)
+    key = _cache_key(
+        "bracket", event.pk, get_language(), hashlib.sha256(version.encode()).hexdigest()
+    )
+    body = cache.get(key)
+    if body is None:
+        body = _bracket_body(event, cut_rounds)
+        cache.set(key, body, PAIRINGS_CACHE_SECONDS)
+    context = {"event": event, "bracket_body": mark_safe(body)}  # our autoescaping template
+    return render(request, "matches/bracket.html", context)
+
+
+def _bracket_body(event: Tournament, cut_rounds: list[Round]) -> str:
     matches: dict[int, list[Match]] = {r.pk: [] for r in cut_rounds}
     if cut_rounds:
         for m in Match.objects.filter(round__in=cut_rounds).select_related(
@@ -1180,7 +1197,7 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
         "policy_label": POLICY_LABELS.get(policy, policy),
         "notes": (stats or {}).get("notes") or [],
     }
-    return render(request, "matches/bracket.html", context)
+    return render_to_string("matches/_bracket_body.html", context)
 
 
 # --- projector ----------------------------------------------------------------------------------

@@ -1,0 +1,280 @@
+"""Published copies: a response body rendered once per version of what it shows.
+
+What everybody reads at once (a round as it is published, the standings, the top cut) is
+rendered once per *version*, kept in the cache as bytes, identity and gzip-compressed (gzip
+once, when stored), and served as those bytes with a weak ``ETag`` (and a ``Last-Modified``
+once it is safe to give one), so a polling client gets ``304 Not Modified`` and no body.
+
+The caller names the version: it must change whenever what the body shows changes, and be
+read from the database (a counter in a row, a snapshot's id and time), never kept only in the
+cache, so an evicted key can never make a stale copy look fresh. The ETag is derived from the
+version alone, so it is weak (``W/``): a copy may be re-made within one version (`max_age`,
+for a running timer's ``remaining_seconds``) with a body that differs only in what the
+version deliberately leaves out.
+
+A cache that is down (config.cache.ResilientRedisCache answers a miss) only makes this slower:
+every request renders its own body, never a stale or a broken one.
+
+Only one request renders a missing copy at a time (an ``add`` lock in the cache); the others
+wait for it a little (`WAIT_SECONDS`) instead of all rendering at the moment of a publish,
+then render themselves. A copy merely older than `max_age` is served (to the others) while
+the one holding the lock re-makes it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.http import http_date, parse_http_date_safe
+
+COPY_SECONDS = 6 * 3600  # how long a copy may stay in the cache (a new version replaces it)
+LOCK_SECONDS = 15  # longer than any render; a render that died frees it by then
+# How long a request waits for another's render before rendering itself: long enough for a
+# 4,096-match round on a busy host (waiting costs nothing; rendering it again costs a core).
+WAIT_SECONDS = 5.0
+WAIT_STEP = 0.05
+# A body this short is sent as it is: gzip would save less than its own headers.
+GZIP_FROM_BYTES = 512
+# Last-Modified has a resolution of one second: a copy is given one only once that second
+# (plus a margin for clocks and commits) is over, so a later change always has a later
+# Last-Modified and If-Modified-Since can never hide it.
+LAST_MODIFIED_MARGIN = 2.0
+
+# Polling clients keep the body but ask every time (a 304 costs no body); `private` for
+# answers that depend on who asks.
+CACHE_CONTROL_PUBLIC = "public, no-cache"
+CACHE_CONTROL_PRIVATE = "private, no-cache"
+# Whoever asks may change the answer (a 404 for an unpublished round, hidden standings).
+VARY = ("Accept-Encoding", "Cookie", "Authorization")
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One rendered body: identity and gzip bytes (gzipped is None for a short body)."""
+
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+    content_type: str
+    made_at: float
+    changed_at: float | None  # when what it shows last changed (unix time), if known
+
+    @property
+    def last_modified(self) -> float | None:
+        return safe_last_modified(self.changed_at)
+
+
+def _timestamp(changed_at: datetime | float | None) -> float | None:
+    return changed_at.timestamp() if isinstance(changed_at, datetime) else changed_at
+
+
+def safe_last_modified(changed_at: datetime | float | None) -> float | None:
+    """The Last-Modified to send for a change at `changed_at`, in whole seconds, or None
+    while another change in the same second could still follow (LAST_MODIFIED_MARGIN)."""
+    changed_at = _timestamp(changed_at)
+    if changed_at is None or time.time() < changed_at + LAST_MODIFIED_MARGIN:
+        return None
+    return float(math.floor(changed_at))
+
+
+@dataclass(frozen=True)
+class Validators:
+    etag: str
+    last_modified: float | None
+
+
+def conditional(
+    request: HttpRequest, *, version: str, changed_at: datetime | float | None
+) -> Validators | None:
+    """The validators of `version` when the client already has it (answer 304 without
+    fetching or rendering anything), else None."""
+    found = Validators(etag_for(version), safe_last_modified(changed_at))
+    return found if not_modified(request, found.etag, found.last_modified) else None
+
+
+def not_modified_answer(found: Validators, *, private: bool = False) -> HttpResponse:
+    return _validators(HttpResponse(status=304), found.etag, found.last_modified, private=private)
+
+
+def etag_for(version: str) -> str:
+    return 'W/"' + hashlib.sha256(version.encode()).hexdigest()[:32] + '"'
+
+
+def make_copy(
+    body: bytes,
+    *,
+    version: str,
+    changed_at: datetime | float | None = None,
+    content_type: str = "application/json",
+    compress: bool = True,
+) -> Copy:
+    """A copy of `body` for `version`, compressed once here (not stored: see `stored`)."""
+    gzipped = (
+        gzip.compress(body, compresslevel=6, mtime=0)
+        if compress and len(body) >= GZIP_FROM_BYTES
+        else None
+    )
+    return Copy(
+        body=body,
+        gzipped=gzipped,
+        etag=etag_for(version),
+        content_type=content_type,
+        made_at=time.time(),
+        changed_at=_timestamp(changed_at),
+    )
+
+
+def copy_key(name: str) -> str:
+    """One slot per thing shown: a new version replaces the copy of the one before (a round
+    changes a thousand times; its copies must not pile up in Redis until they expire)."""
+    return f"published:{name}"
+
+
+def lock_key(name: str, version: str) -> str:
+    digest = hashlib.sha256(version.encode()).hexdigest()[:32]
+    return f"published:{name}:rendering:{digest}"
+
+
+def stored(
+    name: str,
+    *,
+    version: str,
+    render: Callable[[], bytes],
+    changed_at: datetime | float | None = None,
+    max_age: float | None = None,
+    content_type: str = "application/json",
+    ttl: int = COPY_SECONDS,
+    compress: bool = True,
+) -> Copy:
+    """The copy of `name` for `version`: from the cache, or rendered by `render()` (once,
+    whoever asks at the same moment) and stored in place of the copy of an earlier version.
+    With `max_age`, a copy older than that is re-made (a running timer); until it is, others
+    are served the one there is. `name` must differ for readers who see different things at
+    the same moment (staff and the public), or their copies would keep replacing each other."""
+    key = copy_key(name)
+    lock = lock_key(name, version)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        copy = cache.get(key)
+        if copy is not None and copy.etag == etag_for(version):
+            young = max_age is None or time.time() - copy.made_at < max_age
+            if young or not cache.add(lock, 1, LOCK_SECONDS):
+                return copy  # fresh, or someone is re-making it: this one is at most a render old
+            break
+        if cache.add(lock, 1, LOCK_SECONDS):
+            break  # ours to render
+        if time.monotonic() >= deadline or not _cache_answers(lock):
+            # Waited long enough, or the cache is down (add answers False then): render.
+            return make_copy(
+                render(),
+                version=version,
+                changed_at=changed_at,
+                content_type=content_type,
+                compress=compress,
+            )
+        time.sleep(WAIT_STEP)
+    try:
+        copy = make_copy(
+            render(),
+            version=version,
+            changed_at=changed_at,
+            content_type=content_type,
+            compress=compress,
+        )
+        cache.set(key, copy, ttl)
+    finally:
+        cache.delete(lock)
+    return copy
+
+
+def _cache_answers(lock: str) -> bool:
+    """The render lock is really held by someone (an add that failed because the cache is
+    down must not make every request wait)."""
+    return cache.get(lock) is not None
+
+
+# --- serving ---------------------------------------------------------------------------------
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    """Whether the request's Accept-Encoding allows gzip (a q of 0 refuses it)."""
+    header = request.META.get("HTTP_ACCEPT_ENCODING", "")
+    allowed: dict[str, float] = {}
+    for part in header.split(","):
+        name, _sep, params = part.strip().partition(";")
+        name = name.strip().lower()
+        if not name:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        allowed[name] = q
+    for name in ("gzip", "x-gzip"):
+        if name in allowed:
+            return allowed[name] > 0
+    return allowed.get("*", 0.0) > 0
+
+
+def _etags(header: str) -> list[str]:
+    return [tag.strip() for tag in header.split(",") if tag.strip()]
+
+
+def _weak_equal(a: str, b: str) -> bool:
+    return a.removeprefix("W/") == b.removeprefix("W/")
+
+
+def not_modified(request: HttpRequest, etag: str, last_modified: float | None) -> bool:
+    """The client's copy is current: If-None-Match names `etag` (weak comparison), or,
+    without If-None-Match, If-Modified-Since is not older than `last_modified`."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
+    if if_none_match is not None:
+        tags = _etags(if_none_match)
+        return "*" in tags or any(_weak_equal(tag, etag) for tag in tags)
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    return since is not None and last_modified is not None and last_modified <= since
+
+
+def _validators(
+    response: HttpResponse, etag: str, last_modified: float | None, *, private: bool
+) -> HttpResponse:
+    response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified)
+    response["Cache-Control"] = CACHE_CONTROL_PRIVATE if private else CACHE_CONTROL_PUBLIC
+    response["Vary"] = ", ".join(VARY)
+    return response
+
+
+def answer(request: HttpRequest, copy: Copy, *, private: bool = False) -> HttpResponse:
+    """The copy as a response: 304 when the client has it, else its bytes, gzip-compressed
+    when the request allows it."""
+    last_modified = copy.last_modified
+    if not_modified(request, copy.etag, last_modified):
+        return _validators(HttpResponse(status=304), copy.etag, last_modified, private=private)
+    if copy.gzipped is not None and accepts_gzip(request):
+        response = HttpResponse(copy.gzipped, content_type=copy.content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(copy.body, content_type=copy.content_type)
+    response["Content-Length"] = str(len(response.content))
+    return _validators(response, copy.etag, last_modified, private=private)
+
+
+def version_of(*parts: object) -> str:
+    """A version string from the parts that decide what a body shows."""
+    return "|".join(str(p) for p in parts)
