@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from config import published
 from config.api import validated
 from config.errors import ServiceError
-from config.pagination import MAX_OFFSET, Pagination, int_param
+from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination, int_param
 from config.schema import error_responses, paginated
 from engine.games import get_game
 from matches import selectors, services
@@ -758,7 +758,14 @@ def match_penalties(request: Request, pk: int) -> Response:
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+    parameters=[
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1},
+            description=f"at most {MAX_PAGE_SIZE} rows per page (a larger limit is clamped)",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+    ],
     responses={200: paginated(s.PenaltyOutput), (200, "text/csv"): OpenApiTypes.STR},
     description="The event's penalty log, oldest first, paginated; `?format=csv` (or "
     "`penalties.csv`) gives all of it as CSV. Staff only.",
