@@ -74,7 +74,18 @@ def home(request: HttpRequest) -> HttpResponse:
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
     registration = services.registration_for(user=request.user, tournament=event)
-    counts = services.registration_counts(event)
+    # Everyone loads the event page at once when a round is published: its one aggregate is
+    # counted once per change of the event and shared (config.shared_copies); whoever just
+    # registered or withdrew sees their own change at once.
+    counts: dict[str, int] = shared_copies.shared_copy(
+        key=f"event-counts:{event.pk}",
+        kind=services.EVENT_COPIES,
+        object_ids=[event.pk],
+        user_id=request.user.pk,
+        render=lambda: {"counts": services.registration_counts(event)},
+        grace=settings.DASHBOARD_MAX_STALE_SECONDS,
+        ttl=60,
+    )["counts"]
     # Offer only what can be done now: the same words as the service's refusal.
     registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
     context = {
