@@ -671,6 +671,20 @@ class Server:
             return None
         return ticks / os.sysconf("SC_CLK_TCK")
 
+    def wait_idle(self, busy: float = 0.05, bound_s: float = 120.0) -> str:
+        """Wait (at most bound_s) until the server uses less than `busy` of a core: requests
+        an earlier load left queued (their clients gave up, the workers still answer them)
+        would otherwise be measured as the next load's. Says how long it waited."""
+        started = time.perf_counter()
+        used = self.cpu_seconds()
+        while used is not None and time.perf_counter() - started < bound_s:
+            time.sleep(1.0)
+            now = self.cpu_seconds()
+            if now is None or now - used < busy:
+                break
+            used = now
+        return f"waited {time.perf_counter() - started:.0f} s for the server to be idle"
+
     def tail(self, lines: int = 15) -> str:
         self._log_file.flush()
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
