@@ -46,6 +46,7 @@ bench: install
 	$(PY) bench/judge_queue.py
 	$(PY) bench/checkin.py
 	$(PY) bench/round_panel.py
+	$(PY) bench/publish_spike.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

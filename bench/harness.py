@@ -24,8 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
-from collections.abc import Iterator
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -242,6 +242,30 @@ def in_order(kinds: list[str]) -> list[str]:
     return list(dict.fromkeys(kinds))
 
 
+@contextmanager
+def phases(targets: list[tuple[Any, str, str]]) -> Iterator[dict[str, float]]:
+    """Wrap module attributes with wall-clock timers: {label: seconds} of everything they ran."""
+    spent: dict[str, float] = defaultdict(float)
+    saved = []
+    for owner, attr, label in targets:
+        original = getattr(owner, attr)
+        saved.append((owner, attr, original))
+
+        def timed(*a: Any, _f: Callable[..., Any] = original, _l: str = label, **k: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return _f(*a, **k)
+            finally:
+                spent[_l] += time.perf_counter() - start
+
+        setattr(owner, attr, timed)
+    try:
+        yield spent
+    finally:
+        for owner, attr, original in saved:
+            setattr(owner, attr, original)
+
+
 def print_cpu(
     server_cpu: float | None, client_cpu: float, duration: float, requests: int, load_after: str
 ) -> None:
@@ -435,6 +459,78 @@ def register(event: Any, users: list[Any]) -> list[Any]:
     )
 
 
+def random_result(rng: random.Random) -> tuple[tuple[int, int, int], list[list[int]]]:
+    """A best-of-1 BoBA result: 5% draws, otherwise either side wins 4 battles to 0-3."""
+    x = rng.random()
+    if x < 0.05:
+        return (0, 0, 1), [[3, 3]]
+    lost = rng.randint(0, 3)
+    if x < 0.525:
+        return (1, 0, 0), [[4, lost]]
+    return (0, 1, 0), [[lost, 4]]
+
+
+def enter_results(b: BaseBench, round_: Any) -> None:
+    """Every result of a published round: all but the last written in bulk as the service
+    writes a staff entry (match, result version, audit entry); the last through
+    services.match_report, which finishes the round (and warms its standings) itself."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from matches import services
+    from matches.models import Match, MatchStatus, ResultChange, ResultVersion, RoundStatus
+    from tournaments.models import AuditEntry
+
+    pending = list(round_.matches.filter(status=MatchStatus.PENDING).order_by("table", "id"))
+    *bulk, last = pending
+    now = timezone.now()
+    versions, audits = [], []
+    for m in bulk:
+        games, battles = random_result(b.rng)
+        before = {"status": m.status}
+        m.status = MatchStatus.FINAL
+        m.games_a, m.games_b, m.games_drawn = games
+        m.battles = battles
+        m.result_version = 1
+        m.updated_at = now
+        after = {"games": list(games), "battles": battles, "status": m.status}
+        versions.append(
+            ResultVersion(
+                match=m,
+                number=1,
+                change=ResultChange.ENTERED,
+                actor=b.organiser,
+                before=before,
+                after=after,
+            )
+        )
+        audits.append(
+            AuditEntry(
+                tournament=b.event,
+                actor=b.organiser,
+                action=f"match.{ResultChange.ENTERED}",
+                target=f"match:{m.pk}",
+                data={
+                    "round": round_.number,
+                    "table": m.table,
+                    "before": before,
+                    "after": after,
+                    "reason": "",
+                },
+            )
+        )
+    fields = ["status", "games_a", "games_b", "games_drawn", "battles", "result_version"]
+    with transaction.atomic():
+        Match.objects.bulk_update(bulk, [*fields, "updated_at"], batch_size=500)
+        ResultVersion.objects.bulk_create(versions, batch_size=1000)
+        AuditEntry.objects.bulk_create(audits, batch_size=1000)
+    games, battles = random_result(b.rng)
+    services.match_report(actor=b.organiser, match=last, games=list(games), battles=battles)
+    round_.refresh_from_db()
+    if round_.status != RoundStatus.FINISHED:
+        raise RuntimeError(f"round {round_.number} did not finish: {round_.status}")
+
+
 def pair_and_publish(b: BaseBench) -> Any:
     """Round 1 of b.event paired and published through the services (the pairing task runs
     eagerly in this process), the tables analysed; the round."""
@@ -574,6 +670,20 @@ class Server:
         except (OSError, ValueError):
             return None
         return ticks / os.sysconf("SC_CLK_TCK")
+
+    def wait_idle(self, busy: float = 0.05, bound_s: float = 120.0) -> str:
+        """Wait (at most bound_s) until the server uses less than `busy` of a core: requests
+        an earlier load left queued (their clients gave up, the workers still answer them)
+        would otherwise be measured as the next load's. Says how long it waited."""
+        started = time.perf_counter()
+        used = self.cpu_seconds()
+        while used is not None and time.perf_counter() - started < bound_s:
+            time.sleep(1.0)
+            now = self.cpu_seconds()
+            if now is None or now - used < busy:
+                break
+            used = now
+        return f"waited {time.perf_counter() - started:.0f} s for the server to be idle"
 
     def tail(self, lines: int = 15) -> str:
         self._log_file.flush()

@@ -42,15 +42,13 @@ import random
 import sys
 import threading
 import time
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import harness  # bench/harness.py; importing it puts the repository on sys.path
-from harness import HTML, JSON, REQUEST_TIMEOUT_S, fmt, percentile, yes
+from harness import HTML, JSON, REQUEST_TIMEOUT_S, enter_results, fmt, percentile, phases, yes
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_rounds"
 # Shared by this process (which signs the sessions) and gunicorn (which reads them).
@@ -59,33 +57,6 @@ USER_PREFIX = "bench-rounds-"
 PAIR_GOAL_S = 3.0
 SPIKE_P95_GOAL_MS = 200.0
 STANDINGS_GOAL_S = 1.0
-
-
-# --- timing helpers ---------------------------------------------------------------------------
-
-
-@contextmanager
-def phases(targets: list[tuple[Any, str, str]]) -> Iterator[dict[str, float]]:
-    """Wrap module attributes with wall-clock timers: {label: seconds} of everything they ran."""
-    spent: dict[str, float] = defaultdict(float)
-    saved = []
-    for owner, attr, label in targets:
-        original = getattr(owner, attr)
-        saved.append((owner, attr, original))
-
-        def timed(*a: Any, _f: Callable[..., Any] = original, _l: str = label, **k: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return _f(*a, **k)
-            finally:
-                spent[_l] += time.perf_counter() - start
-
-        setattr(owner, attr, timed)
-    try:
-        yield spent
-    finally:
-        for owner, attr, original in saved:
-            setattr(owner, attr, original)
 
 
 # --- building the event -------------------------------------------------------------------------
@@ -107,78 +78,6 @@ def build_event(b: Bench) -> None:
     b.registrations = harness.register(b.event, users)
     b.sessions = harness.new_sessions(users)
     harness.print_built(slug, f"{n:,} users", started, deleted)
-
-
-def random_result(rng: random.Random) -> tuple[tuple[int, int, int], list[list[int]]]:
-    """A best-of-1 BoBA result: 5% draws, otherwise either side wins 4 battles to 0-3."""
-    x = rng.random()
-    if x < 0.05:
-        return (0, 0, 1), [[3, 3]]
-    lost = rng.randint(0, 3)
-    if x < 0.525:
-        return (1, 0, 0), [[4, lost]]
-    return (0, 1, 0), [[lost, 4]]
-
-
-def enter_results(b: Bench, round_: Any) -> None:
-    """Every result of a published round: all but the last written in bulk as the service
-    writes a staff entry (match, result version, audit entry); the last through
-    services.match_report, which finishes the round (and warms its standings) itself."""
-    from django.db import transaction
-    from django.utils import timezone
-
-    from matches import services
-    from matches.models import Match, MatchStatus, ResultChange, ResultVersion, RoundStatus
-    from tournaments.models import AuditEntry
-
-    pending = list(round_.matches.filter(status=MatchStatus.PENDING).order_by("table", "id"))
-    *bulk, last = pending
-    now = timezone.now()
-    versions, audits = [], []
-    for m in bulk:
-        games, battles = random_result(b.rng)
-        before = {"status": m.status}
-        m.status = MatchStatus.FINAL
-        m.games_a, m.games_b, m.games_drawn = games
-        m.battles = battles
-        m.result_version = 1
-        m.updated_at = now
-        after = {"games": list(games), "battles": battles, "status": m.status}
-        versions.append(
-            ResultVersion(
-                match=m,
-                number=1,
-                change=ResultChange.ENTERED,
-                actor=b.organiser,
-                before=before,
-                after=after,
-            )
-        )
-        audits.append(
-            AuditEntry(
-                tournament=b.event,
-                actor=b.organiser,
-                action=f"match.{ResultChange.ENTERED}",
-                target=f"match:{m.pk}",
-                data={
-                    "round": round_.number,
-                    "table": m.table,
-                    "before": before,
-                    "after": after,
-                    "reason": "",
-                },
-            )
-        )
-    fields = ["status", "games_a", "games_b", "games_drawn", "battles", "result_version"]
-    with transaction.atomic():
-        Match.objects.bulk_update(bulk, [*fields, "updated_at"], batch_size=500)
-        ResultVersion.objects.bulk_create(versions, batch_size=1000)
-        AuditEntry.objects.bulk_create(audits, batch_size=1000)
-    games, battles = random_result(b.rng)
-    services.match_report(actor=b.organiser, match=last, games=list(games), battles=battles)
-    round_.refresh_from_db()
-    if round_.status != RoundStatus.FINISHED:
-        raise RuntimeError(f"round {round_.number} did not finish: {round_.status}")
 
 
 def pair_round(b: Bench) -> tuple[Any, float, float]:
@@ -228,7 +127,7 @@ def measure_pairing(b: Bench) -> Any:
     from tournaments import swiss
 
     targets = [
-        (services, "pairable_registrations", "load the players"),
+        (services, "pairing_candidates", "load the players"),
         (services, "swiss_history", "load the history"),
         (swiss, "pair_round", "Swiss core (tournaments.swiss.pair_round)"),
     ]

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -209,13 +209,32 @@ def _player(registration: Registration, tournament: Tournament) -> Player:
     )
 
 
+# What pairing reads of a registration (_player; the event, which a related manager sets on
+# what it loads): the rest, and the account, only cost time when 8,192 of them are loaded.
+_PAIRING_FIELDS = (
+    "id",
+    "tournament",
+    "dropped_at",
+    "late_entry_round",
+    "fixed_table",
+    "seed",
+    "bye_rounds",
+)
+
+
 def swiss_history(
-    tournament: Tournament, *, upto: int | None = None, extra: Sequence[Registration] = ()
+    tournament: Tournament,
+    *,
+    upto: int | None = None,
+    extra: Sequence[Registration] = (),
+    for_pairing: bool = False,
 ) -> SwissHistory:
     """The finished Swiss rounds (up to round ``upto``) and everyone who played in them.
 
     ``extra`` registrations (those about to be paired) join the players. One query for the
-    matches, one for the registrations.
+    matches, one for the registrations. ``for_pairing``: ``extra`` are the
+    :func:`pairing_candidates`, and the registrations carry only what pairing reads (no
+    account, so no names): the same players, loaded faster.
     """
     rounds_qs = tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
     if upto is not None:
@@ -237,21 +256,38 @@ def swiss_history(
         ids.add(a)
         if b is not None:
             ids.add(b)
-    registrations = {
-        r.pk: r for r in Registration.objects.filter(pk__in=ids).select_related("player")
-    }
+    if for_pairing:
+        # The players about to be paired were just loaded (pairing_candidates), with what
+        # pairing reads: only those who played before and are not paired now are missing.
+        registrations = {r.pk: r for r in extra}
+        missing = ids - registrations.keys()
+        if missing:
+            people = Registration.objects.filter(pk__in=missing).only(*_PAIRING_FIELDS)
+            registrations.update((r.pk, r) for r in people)
+    else:
+        people = Registration.objects.filter(pk__in=ids).select_related("player")
+        registrations = {r.pk: r for r in people}
     players = tuple(_player(registrations[pk], tournament) for pk in sorted(registrations))
     return SwissHistory(players, tuple(tuple(by_round[n]) for n in numbers), registrations)
 
 
-def pairable_registrations(tournament: Tournament) -> list[Registration]:
-    """Who is paired next: registered, not dropped; once anyone checked in, only those."""
+def _pairable(tournament: Tournament) -> QuerySet[Registration]:
     qs = tournament.registrations.filter(
         status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
     )
     if qs.filter(checked_in_at__isnull=False).exists():
         qs = qs.filter(checked_in_at__isnull=False)
-    return list(qs.select_related("player"))
+    return qs
+
+
+def pairable_registrations(tournament: Tournament) -> list[Registration]:
+    """Who is paired next: registered, not dropped; once anyone checked in, only those."""
+    return list(_pairable(tournament).select_related("player"))
+
+
+def pairing_candidates(tournament: Tournament) -> list[Registration]:
+    """:func:`pairable_registrations` with only what pairing reads of them (no account)."""
+    return list(_pairable(tournament).only(*_PAIRING_FIELDS))
 
 
 def bye_games(tournament: Tournament) -> results.Games:
@@ -363,10 +399,7 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
             round=number,
             stage=stage,
         )
-        in_task = (
-            stage == RoundStage.SWISS
-            and len(pairable_registrations(tournament)) > PAIR_IN_TASK_ABOVE
-        )
+        in_task = stage == RoundStage.SWISS and _pairable(tournament).count() > PAIR_IN_TASK_ABOVE
     if in_task:
         from config.outbox import send_after_commit
         from matches.tasks import pair_round_task
@@ -425,8 +458,8 @@ def round_pairing_run(*, round_id: int) -> Round | None:
 
 
 def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
-    candidates = pairable_registrations(tournament)
-    history = swiss_history(tournament, extra=candidates)
+    candidates = pairing_candidates(tournament)
+    history = swiss_history(tournament, extra=candidates, for_pairing=True)
     _progress(round_.pk, 20)
     played = {pid for rnd in history.rounds for m in rnd for pid in (m.a, m.b) if pid}
     late: list[Registration] = []
@@ -437,7 +470,7 @@ def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
                 late.append(registration)
     if late:
         Registration.objects.bulk_update(late, ["late_entry_round"])
-        history = swiss_history(tournament, extra=candidates)
+        history = swiss_history(tournament, extra=candidates, for_pairing=True)
     pairable = {str(r.pk) for r in candidates}
     # Only the registrations being paired now are active; everyone else in the history is out.
     players = [p if p.id in pairable else _as_dropped(p) for p in history.players]
