@@ -609,8 +609,8 @@ def fresh_server(b: Bench, db_url: str, redis: str | None) -> Iterator[harness.S
     with serve as (server, env, collected):
         print(
             f"\nserver: {' '.join(server.command[2:])} (DEBUG off, cache "
-            f"{harness.cache_text(redis)}, DATABASE_CONN_MAX_AGE="
-            f"{env.get('DATABASE_CONN_MAX_AGE', '60 (default)')}); collectstatic {fmt(collected)}"
+            f"{harness.cache_text(redis)}, {harness.connections_text()}); "
+            f"collectstatic {fmt(collected)}"
         )
         alone(b, server.port)
         yield server

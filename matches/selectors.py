@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -148,6 +148,89 @@ def registration_of(user: Any, tournament: Tournament) -> Registration | None:
     if not permissions.is_authenticated(user):
         return None
     return tournament.registrations.filter(player=user).first()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What decides a player's own match as "my match" shows it, read in two indexed
+    queries: the match, its round's counter of shown changes and timer, and who looks."""
+
+    match_id: int
+    viewer: str  # "staff", or the player's side "a" / "b"
+    version: str
+    changed_at: datetime | None
+    timer_running: bool
+
+
+def my_seat(user: Any, slug: str) -> Seat | None:
+    """The signed-in player's match in the latest published round of a public event, as
+    `my_match` finds it, without loading the event, the round or the people; None when
+    there is none or the event is not public (the caller then takes the full path, which
+    decides between a 404 and what staff may see)."""
+    if not permissions.is_authenticated(user):
+        return None
+    organisers = Tournament.organisers.through.objects.filter(
+        tournament_id=OuterRef("tournament_id"), user_id=user.pk
+    )
+    judges = Tournament.judges.through.objects.filter(
+        tournament_id=OuterRef("tournament_id"), user_id=user.pk
+    )
+    found = list(
+        Registration.objects.filter(
+            tournament__slug=slug, tournament__status__in=PUBLIC, player_id=user.pk
+        )
+        .annotate(staff=Exists(organisers) | Exists(judges))
+        .values_list("pk", "tournament_id", "tournament__decklists_published_at", "staff")[:1]
+    )
+    if not found:
+        return None
+    registration_id, tournament_id, decklists_published_at, staff = found[0]
+    latest = (
+        Round.objects.filter(tournament_id=tournament_id, status__in=VISIBLE_TO_PLAYERS)
+        .order_by("-number")
+        .values("number")[:1]
+    )
+    rows = list(
+        Match.objects.filter(Q(a_id=registration_id) | Q(b_id=registration_id))
+        .filter(round__tournament_id=tournament_id, round__number=Subquery(latest))
+        .order_by()
+        .values_list(
+            "pk",
+            "a_id",
+            "round_id",
+            "round__content_version",
+            "round__version",
+            "round__status",
+            "round__timer",
+            "round__changed_at",
+            "round__published_at",
+            "round__finished_at",
+        )[:1]
+    )
+    if not rows:
+        return None
+    match_id, a_id, round_id, content, seats, status, timer, changed, published, finished = rows[0]
+    viewer = "staff" if staff or user.is_superuser else ("a" if a_id == registration_id else "b")
+    stamps = [t for t in (changed, published, finished, decklists_published_at) if t is not None]
+    return Seat(
+        match_id=match_id,
+        viewer=viewer,
+        version=version_of(
+            "my-match",
+            match_id,
+            viewer,
+            round_id,
+            content,
+            seats,
+            status,
+            json.dumps(timer, sort_keys=True),
+            published,
+            finished,
+            decklists_published_at,
+        ),
+        changed_at=max(stamps) if stamps else None,
+        timer_running=RoundTimer.from_json(timer or {"length_seconds": 0}).state == "running",
+    )
 
 
 def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> Match | None:

@@ -484,3 +484,69 @@ def test_the_stored_round_is_the_round_serialised_whole() -> None:
     round_ = Round.objects.select_related("tournament").get(tournament=event, number=1)
     assert answer.json() == json.loads(api._json_bytes(api._round_out(round_)))
     assert len(answer.json()["matches"]) == 5
+
+
+# --- my match ------------------------------------------------------------------------------
+
+
+def test_my_match_answers_304_to_its_etag_and_changes_with_a_report_and_a_correction() -> None:
+    event, organiser, _ = running_event(8)
+    match = _pairs(_pair(event, organiser))[0]
+    _publish(event, organiser)
+    phone = _player(match["a"])
+    url = f"/api/events/{event.slug}/my-match/"
+    first = _get(phone, url)
+    assert first.status_code == 200
+    assert _json(first)["id"] == match["id"]
+    assert first["Cache-Control"] == published.CACHE_CONTROL_PRIVATE
+    assert _get(phone, url, **{"If-None-Match": first["ETag"]}).status_code == 304
+
+    reported = _player(match["b"]).post(
+        f"/api/matches/{match['id']}/report/", {"games": [0, 1, 0]}, format="json"
+    )
+    assert reported.status_code == 200, reported.content
+    after_report = _get(phone, url, **{"If-None-Match": first["ETag"]})
+    assert after_report.status_code == 200
+    assert _json(after_report)["status"] == "reported"
+
+    corrected = client_for(organiser).post(
+        f"/api/matches/{match['id']}/report/",
+        {"games": [1, 0, 0], "reason": "slip said 1-0", "confirm_override": True},
+        format="json",
+    )
+    assert corrected.status_code == 200, corrected.content
+    after_correction = _get(phone, url, **{"If-None-Match": after_report["ETag"]})
+    assert after_correction.status_code == 200
+    assert _json(after_correction)["result"]["games"] == [1, 0, 0]
+
+
+def test_my_match_is_each_players_own_and_follows_a_change_of_staff() -> None:
+    event, organiser, _ = running_event(8)
+    match = _pairs(_pair(event, organiser))[0]
+    _publish(event, organiser)
+    url = f"/api/events/{event.slug}/my-match/"
+    a_phone, b_phone = _player(match["a"]), _player(match["b"])
+    a_answer, b_answer = _get(a_phone, url), _get(b_phone, url)
+    assert _json(a_answer)["id"] == _json(b_answer)["id"] == match["id"]
+    # One copy per viewer: a's ETag is not b's (a side may see what the other may not).
+    assert a_answer["ETag"] != b_answer["ETag"]
+    assert _get(b_phone, url, **{"If-None-Match": a_answer["ETag"]}).status_code == 200
+
+    judge = Registration.objects.get(pk=match["a"]).player
+    event.judges.add(judge)
+    as_judge = _get(a_phone, url, **{"If-None-Match": a_answer["ETag"]})
+    assert as_judge.status_code == 200
+    assert as_judge["ETag"] != a_answer["ETag"]
+    event.judges.remove(judge)
+    assert _get(a_phone, url, **{"If-None-Match": a_answer["ETag"]}).status_code == 304
+
+
+def test_my_match_is_a_404_for_staff_who_play_no_match_and_refused_without_a_login() -> None:
+    event, organiser, _ = running_event(8)
+    first_round = _pair(event, organiser)
+    _publish(event, organiser)
+    url = f"/api/events/{event.slug}/my-match/"
+    nobody = client_for(organiser)  # staff, not a player of the event
+    assert _get(nobody, url).status_code == 404
+    assert _get(APIClient(), url).status_code in (401, 403)
+    assert _get(_player(_pairs(first_round)[0]["a"]), url).status_code == 200
