@@ -59,9 +59,9 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
-from itertools import accumulate, chain, compress, count, cycle, repeat
+from itertools import accumulate, chain, compress, count, repeat
 from operator import add, and_, attrgetter, is_, is_not, itemgetter, rshift, setitem, sub
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 from engine.errors import BattledeskError
 
@@ -182,6 +182,75 @@ class OpponentLine(NamedTuple):
     opponent_game_win_pct: float  # floored, as used in OGW%
 
 
+class OpponentLines(Sequence[OpponentLine]):
+    """A player's breakdown lines, built from the standings' shared columns when first read.
+
+    :func:`compute_standings` makes one per row instead of a tuple of lines: at 4,096 players
+    the ~45,000 lines were a third of the call's objects, and most rows' lines are never read
+    (a page shows one player's; the stored snapshot reads them all, once). It behaves like the
+    tuple of the same lines: equal to it (and to an equal OpponentLines), the same hash and
+    repr, and it pickles as its lines alone, never the columns it reads from.
+    """
+
+    __slots__ = ("_count", "_lines", "_player", "_source")
+
+    def __init__(
+        self,
+        lines: Iterable[OpponentLine] = (),
+        *,
+        source: _LineSource | None = None,
+        player: int = 0,
+    ) -> None:
+        self._source = source
+        self._player = player
+        if source is None:
+            self._lines: tuple[OpponentLine, ...] | None = tuple(lines)
+            self._count = len(self._lines)
+        else:
+            self._lines = None
+            self._count = source.line_ends[player] - source.line_starts[player]
+
+    def _built(self) -> tuple[OpponentLine, ...]:
+        lines = self._lines
+        if lines is None:
+            assert self._source is not None
+            lines = self._lines = self._source.lines(self._player)
+            self._source = None  # the columns are no longer needed by this row
+        return lines
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> OpponentLine: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[OpponentLine, ...]: ...
+    def __getitem__(self, index: int | slice) -> OpponentLine | tuple[OpponentLine, ...]:
+        return self._built()[index]
+
+    def __iter__(self) -> Iterator[OpponentLine]:
+        return iter(self._built())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._built()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, OpponentLines):
+            return self._count == other._count and self._built() == other._built()
+        if isinstance(other, tuple):
+            return self._built() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[type[OpponentLines], tuple[tuple[OpponentLine, ...]]]:
+        return (OpponentLines, (self._built(),))
+
+
 @dataclass(frozen=True)
 class StandingRow:
     """A player's line in the standings, with everything needed to explain it."""
@@ -203,7 +272,8 @@ class StandingRow:
     games: tuple[int, int, int]  # won, lost, drawn, byes and penalties included
     trophies: tuple[int, int]  # won, lost
     tiebreakers: tuple[tuple[str, float | int | None], ...]
-    opponents: tuple[OpponentLine, ...]
+    # a tuple, or the equal OpponentLines that compute_standings gives (built when first read)
+    opponents: Sequence[OpponentLine]
     bye_rounds: tuple[int, ...] = field(default=())
     # rounds before a late entry counted as losses (``Player.late_entry_losses``)
     late_entry_loss_rounds: tuple[int, ...] = field(default=())
@@ -871,7 +941,6 @@ def _standings(
     s = _compute(players, history, scoring, order)
     totals, counts = s.totals, s.totals.counts
 
-    lines = _opponent_lines(s)
     # head-to-head has no per-player value: it shows in the order of the rows
     shown: dict[str, Sequence[float | int | None]] = {
         "omw": s.omw,
@@ -890,7 +959,7 @@ def _standings(
         else [()] * len(players)
     )
     ranked = s.order
-    line_ends = [*s.line_starts[1:], len(lines)]
+    source = _LineSource(s)
     bye_rounds, late_loss_rounds = totals.bye_rounds, totals.late_loss_rounds
 
     def in_order(column: Sequence[_T]) -> list[_T]:
@@ -920,7 +989,7 @@ def _standings(
             ),
             zip(in_order(totals.trophies_won), in_order(totals.trophies_lost), strict=True),
             in_order(tiebreaker_values),
-            [tuple(lines[s.line_starts[i] : line_ends[i]]) for i in ranked],
+            [OpponentLines(source=source, player=i) for i in ranked],
             [tuple(bye_rounds.get(i, ())) for i in ranked],
             [late_loss_rounds.get(i, ()) for i in ranked],
         )
@@ -946,23 +1015,53 @@ def _standing_rows(columns: Iterable[Iterable[object]]) -> list[StandingRow]:
     return rows
 
 
-def _opponent_lines(s: _Standings) -> list[OpponentLine]:
-    """Every player's breakdown lines, by player then round (as ``s.line_opponents``)."""
-    totals = s.totals
-    has_opponent = s.has_opponent
-    sides = list(compress(totals.sides, has_opponent))
-    rounds = compress(cycle(range(1, totals.n_rounds + 1)), has_opponent)
-    fields = zip(
-        rounds,
-        s.line_opponents,
-        map(itemgetter(0), sides),  # _Side.result
-        map(itemgetter(1), sides),  # _Side.games
-        s.line_match_win,
-        s.line_game_win,
-        strict=False,  # rounds cycle: they end with the others
+class _LineSource:
+    """The columns every row's :class:`OpponentLines` reads its lines from, when first read."""
+
+    __slots__ = (
+        "game_win",
+        "line_ends",
+        "line_starts",
+        "match_win",
+        "n_rounds",
+        "opponents",
+        "sides",
     )
-    # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
-    return list(map(tuple.__new__, repeat(OpponentLine), fields))
+
+    def __init__(self, s: _Standings) -> None:
+        self.n_rounds = s.totals.n_rounds
+        self.opponents = s.totals.opponents
+        self.sides = s.totals.sides
+        self.match_win = s.line_match_win
+        self.game_win = s.line_game_win
+        self.line_starts = s.line_starts
+        self.line_ends = [*s.line_starts[1:], len(s.line_opponents)]
+
+    def lines(self, player: int) -> tuple[OpponentLine, ...]:
+        """The player's lines (by index in ``players``), one per match against an opponent."""
+        first = player * self.n_rounds
+        line = self.line_starts[player]
+        match_win, game_win = self.match_win, self.game_win
+        lines: list[OpponentLine] = []
+        slots = zip(
+            self.opponents[first : first + self.n_rounds],
+            self.sides[first : first + self.n_rounds],
+            strict=True,
+        )
+        for number, (opponent, side) in enumerate(slots, start=1):
+            if opponent is not None:
+                lines.append(
+                    OpponentLine(
+                        number,
+                        opponent,
+                        side.result,  # type: ignore[arg-type]  # never None beside an opponent
+                        side.games,
+                        match_win[line],
+                        game_win[line],
+                    )
+                )
+                line += 1
+        return tuple(lines)
 
 
 def rank_summary(
