@@ -60,7 +60,19 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, count, repeat
-from operator import add, and_, attrgetter, is_, is_not, itemgetter, rshift, setitem, sub
+from operator import (
+    add,
+    and_,
+    attrgetter,
+    is_,
+    is_not,
+    itemgetter,
+    not_,
+    rshift,
+    setitem,
+    sub,
+    truediv,
+)
 from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 from engine.errors import BattledeskError
@@ -304,7 +316,9 @@ def _check_counts(value: object, size: int, path: str) -> None:
 # what follows from them is worked out once per kind, not once per match.
 
 _ID = attrgetter("id")
+_A = attrgetter("a")
 _B = attrgetter("b")
+_RESULT = attrgetter("result")
 _MATCH_FIELDS = attrgetter("a", "b", "result", "games", "penalty_game_losses", "battles")
 _VALID_RESULTS = frozenset(("a", "b", "draw"))
 # MatchRecord's default penalties: one object, shared by every record that has none.
@@ -343,10 +357,12 @@ def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
     for matches in rounds:
         byes: list[str] = []
         bye_results: list[str] = []
-        if None in map(_B, matches):
-            byes = [m.a for m in matches if m.b is None]
-            bye_results = [m.result for m in matches if m.b is None]
-            matches = [m for m in matches if m.b is not None]
+        b_column = list(map(_B, matches))
+        if None in b_column:
+            is_bye = list(map(is_, b_column, repeat(None)))
+            bye_records = list(compress(matches, is_bye))
+            byes, bye_results = list(map(_A, bye_records)), list(map(_RESULT, bye_records))
+            matches = list(compress(matches, map(not_, is_bye)))
         # one pass reading every field, then the fields as columns
         by_field: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
         a, b, results, games, penalties, battles = by_field or [()] * 6
@@ -780,10 +796,9 @@ def _compute(
         map(dict(zip(ids, game_win_pct, strict=False)).__getitem__, line_opponents)
     )
     # a player's lines: his rounds played but for byes and late-entry losses
-    line_counts = [
-        n - len(totals.bye_rounds.get(i, ())) - len(totals.late_loss_rounds.get(i, ()))
-        for i, n in enumerate(played)
-    ]
+    line_counts = played.copy()
+    for i, numbers in chain(totals.bye_rounds.items(), totals.late_loss_rounds.items()):
+        line_counts[i] -= len(numbers)
     line_ends = list(accumulate(line_counts))
     line_starts = [0, *line_ends[:-1]] if line_ends else []
     omw = _means(line_match_win, line_starts, line_ends, floor)
@@ -829,10 +844,12 @@ def _means(values: list[float], starts: list[int], ends: list[int], empty: float
     """The mean of each run ``values[start:end]`` (summed in order, as ``sum`` does), or
     ``empty`` for an empty run."""
     sums = map(sum, map(values.__getitem__, map(slice, starts, ends)))
-    return [
-        total / (end - start) if end > start else empty
-        for total, start, end in zip(sums, starts, ends, strict=True)
-    ]
+    sizes = list(map(sub, ends, starts))
+    means: list[float] = list(map(truediv, sums, map(max, sizes, repeat(1))))
+    if 0 in sizes:
+        for i in compress(range(len(sizes)), map(not_, sizes)):
+            means[i] = empty
+    return means
 
 
 def _head_to_head_column(totals: _Totals, before: Sequence[Sequence[float]]) -> list[int]:
