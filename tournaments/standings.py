@@ -206,21 +206,12 @@ class OpponentLines(Sequence[OpponentLine]):
 
     __slots__ = ("_count", "_lines", "_player", "_source")
 
-    def __init__(
-        self,
-        lines: Iterable[OpponentLine] = (),
-        *,
-        source: _LineSource | None = None,
-        player: int = 0,
-    ) -> None:
-        self._source = source
-        self._player = player
-        if source is None:
-            self._lines: tuple[OpponentLine, ...] | None = tuple(lines)
-            self._count = len(self._lines)
-        else:
-            self._lines = None
-            self._count = source.line_ends[player] - source.line_starts[player]
+    def __init__(self, lines: Iterable[OpponentLine] = ()) -> None:
+        # compute_standings fills the slots itself (_new_rows): a source, no lines yet
+        self._source: _LineSource | None = None
+        self._player = 0
+        self._lines: tuple[OpponentLine, ...] | None = tuple(lines)
+        self._count = len(self._lines)
 
     def _built(self) -> tuple[OpponentLine, ...]:
         lines = self._lines
@@ -637,6 +628,7 @@ class _Totals(NamedTuple):
     trophies_lost: list[int]
     bye_rounds: dict[int, list[int]]  # by player index, only players with a bye
     late_loss_rounds: dict[int, tuple[int, ...]]  # by player index, only those with some
+    battles_recorded: bool  # False: every trophy count is 0
 
 
 def _scatter(target: list[_T], slots: Iterable[int], values: Iterable[_T]) -> None:
@@ -730,6 +722,7 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
         trophies_lost,
         bye_rounds,
         late_loss_rounds,
+        bool(trophies),
     )
 
 
@@ -749,9 +742,9 @@ class _Standings(NamedTuple):
     battle_diff: list[int]
     has_opponent: list[bool]  # by slot: a match against an opponent there (a line)
     line_starts: list[int]  # each player's first line among the lines below
-    line_opponents: list[str]  # every match against an opponent, by player then round
-    line_match_win: list[float]  # the opponent's floored MW%, per line
-    line_game_win: list[float]
+    line_ends: list[int]  # each player's end of lines
+    match_win_of: dict[str, float]  # floored MW% by player id, as used in OMW%
+    game_win_of: dict[str, float]  # floored GW% by player id
     order: list[int]  # player indices in standings order
     ranks: list[int]  # the rank of each place in ``order``
 
@@ -791,10 +784,10 @@ def _compute(
     has_opponent = list(map(is_not, totals.opponents, repeat(None)))
     line_opponents: list[str] = list(compress(totals.opponents, has_opponent))  # type: ignore[arg-type]
     ids = totals.ids
-    line_match_win = list(map(dict(zip(ids, match_win, strict=False)).__getitem__, line_opponents))
-    line_game_win = list(
-        map(dict(zip(ids, game_win_pct, strict=False)).__getitem__, line_opponents)
-    )
+    match_win_of = dict(zip(ids, match_win, strict=False))
+    game_win_of = dict(zip(ids, game_win_pct, strict=False))
+    line_match_win = list(map(match_win_of.__getitem__, line_opponents))
+    line_game_win = list(map(game_win_of.__getitem__, line_opponents))
     # a player's lines: his rounds played but for byes and late-entry losses
     line_counts = played.copy()
     for i, numbers in chain(totals.bye_rounds.items(), totals.late_loss_rounds.items()):
@@ -832,9 +825,9 @@ def _compute(
         battle_diff,
         has_opponent,
         line_starts,
-        line_opponents,
-        line_match_win,
-        line_game_win,
+        line_ends,
+        match_win_of,
+        game_win_of,
         ranked,
         ranks,
     )
@@ -1002,10 +995,14 @@ def _standings(
             "opponents_match_win_pct": s.omw,
             "opponents_game_win_pct": s.ogw,
             "battle_differential": s.battle_diff,
-            "games": zip(
-                counts["games_won"], counts["games_lost"], counts["games_drawn"], strict=True
+            "games": _shared(
+                zip(counts["games_won"], counts["games_lost"], counts["games_drawn"], strict=True)
             ),
-            "trophies": zip(totals.trophies_won, totals.trophies_lost, strict=True),
+            "trophies": (
+                zip(totals.trophies_won, totals.trophies_lost, strict=True)
+                if totals.battles_recorded
+                else repeat((0, 0))
+            ),
             "tiebreakers": tiebreaker_values,
             "opponents": _new_rows(
                 OpponentLines,
@@ -1014,7 +1011,7 @@ def _standings(
                     "_source": repeat(source),
                     "_player": range(n),
                     "_lines": repeat(None),
-                    "_count": map(sub, source.line_ends, source.line_starts),
+                    "_count": map(sub, s.line_ends, s.line_starts),
                 },
             ),
             "bye_rounds": bye_rounds,
@@ -1027,6 +1024,16 @@ def _standings(
 
 
 _DROPPED = attrgetter("dropped")
+
+
+def _shared(values: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The values, equal ones as one object: a few hundred game counts, not a tuple per row,
+    for the collector to walk. Only for whole numbers (2.0 would become 2: a different repr)."""
+    column = list(values)
+    first_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+    return list(map(first_of.setdefault, column, column))
+
+
 _R = TypeVar("_R")
 
 
@@ -1055,8 +1062,6 @@ class _LineSource:
 
     __slots__ = (
         "game_win",
-        "line_ends",
-        "line_starts",
         "match_win",
         "n_rounds",
         "opponents",
@@ -1067,15 +1072,13 @@ class _LineSource:
         self.n_rounds = s.totals.n_rounds
         self.opponents = s.totals.opponents
         self.sides = s.totals.sides
-        self.match_win = s.line_match_win
-        self.game_win = s.line_game_win
-        self.line_starts = s.line_starts
-        self.line_ends = [*s.line_starts[1:], len(s.line_opponents)]
+        # by player, not by line: a few thousand values for the collector to walk, not ~45,000
+        self.match_win = s.match_win_of
+        self.game_win = s.game_win_of
 
     def lines(self, player: int) -> tuple[OpponentLine, ...]:
         """The player's lines (by index in ``players``), one per match against an opponent."""
         first = player * self.n_rounds
-        line = self.line_starts[player]
         match_win, game_win = self.match_win, self.game_win
         lines: list[OpponentLine] = []
         slots = zip(
@@ -1091,11 +1094,10 @@ class _LineSource:
                         opponent,
                         side.result,  # type: ignore[arg-type]  # never None beside an opponent
                         side.games,
-                        match_win[line],
-                        game_win[line],
+                        match_win[opponent],
+                        game_win[opponent],
                     )
                 )
-                line += 1
         return tuple(lines)
 
 
