@@ -67,6 +67,8 @@ from operator import (
     is_,
     is_not,
     itemgetter,
+    mul,
+    ne,
     not_,
     rshift,
     setitem,
@@ -882,19 +884,21 @@ def _rank(ids: Sequence[str], criteria: Sequence[Sequence[float]]) -> tuple[list
     for values in reversed(criteria):
         ranked.sort(key=values.__getitem__, reverse=True)
     keys = list(zip(*criteria, strict=True))
-    ranks: list[int] = []
-    previous: tuple[float, ...] | None = None
-    for place, index in enumerate(ranked, start=1):
-        key = keys[index]
-        ranks.append(ranks[-1] if key == previous else place)
-        previous = key
+    in_order = list(map(keys.__getitem__, ranked))
+    # a place starts a new rank when its key differs from the place before; the others share
+    # the rank of the run's first place (the running maximum of the places that start one)
+    starts = list(map(ne, in_order, [None, *in_order[:-1]]))
+    ranks: list[int] = list(accumulate(map(mul, starts, count(1)), max))
     # Full ties are listed by id: sort each run of a shared rank (few, and short).
-    start = 0
-    for end in range(1, len(ranks) + 1):
-        if end == len(ranks) or ranks[end] != ranks[start]:
-            if end - start > 1:
-                ranked[start:end] = sorted(ranked[start:end], key=ids.__getitem__)
-            start = end
+    tied = list(compress(range(len(starts)), map(not_, starts)))
+    i = 0
+    while i < len(tied):
+        end = i
+        while end + 1 < len(tied) and tied[end + 1] == tied[end] + 1:
+            end += 1
+        first, last = tied[i] - 1, tied[end] + 1
+        ranked[first:last] = sorted(ranked[first:last], key=ids.__getitem__)
+        i = end + 1
     return ranked, ranks
 
 
