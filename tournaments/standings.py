@@ -75,7 +75,7 @@ from operator import (
     sub,
     truediv,
 )
-from typing import Any, Literal, NamedTuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, overload
 
 from engine.errors import BattledeskError
 
@@ -196,64 +196,91 @@ class OpponentLine(NamedTuple):
     opponent_game_win_pct: float  # floored, as used in OGW%
 
 
-class OpponentLines(Sequence[OpponentLine]):
-    """A player's breakdown lines, built from the standings' shared columns when first read.
+_Item = TypeVar("_Item", covariant=True)
 
-    :func:`compute_standings` makes one per row instead of a tuple of lines: at 4,096 players
-    the ~45,000 lines were a third of the call's objects, and most rows' lines are never read
-    (a page shows one player's; the stored snapshot reads them all, once). It behaves like the
-    tuple of the same lines: equal to it (and to an equal OpponentLines), the same hash and
-    repr, and it pickles as its lines alone, never the columns it reads from.
+
+class _Source(Protocol[_Item]):
+    """Where a row's items come from: the standings' shared columns."""
+
+    def items(self, player: int) -> tuple[_Item, ...]: ...
+
+    def count(self, player: int) -> int: ...
+
+
+class _BuiltOnRead(Sequence[_Item]):
+    """A row's tuple of items, built from the standings' shared columns when first read.
+
+    It behaves like the tuple of the same items: equal to it (and to an equal one of its
+    kind), the same hash and repr, and it pickles as its items alone, never the columns it
+    reads from. :func:`compute_standings` fills the slots itself (``_new_rows``): a source and
+    a player, nothing built yet.
     """
 
-    __slots__ = ("_count", "_lines", "_player", "_source")
+    __slots__ = ("_built", "_player", "_source")
 
-    def __init__(self, lines: Iterable[OpponentLine] = ()) -> None:
-        # compute_standings fills the slots itself (_new_rows): a source, no lines yet
-        self._source: _LineSource | None = None
+    def __init__(self, items: Iterable[_Item] = ()) -> None:
+        self._source: _Source[_Item] | None = None
         self._player = 0
-        self._lines: tuple[OpponentLine, ...] | None = tuple(lines)
-        self._count = len(self._lines)
+        self._built: tuple[_Item, ...] | None = tuple(items)
 
-    def _built(self) -> tuple[OpponentLine, ...]:
-        lines = self._lines
-        if lines is None:
+    def _items(self) -> tuple[_Item, ...]:
+        built = self._built
+        if built is None:
             assert self._source is not None
-            lines = self._lines = self._source.lines(self._player)
-            self._source = None  # the columns are no longer needed by this row
-        return lines
+            built = self._built = self._source.items(self._player)
+            self._source = None  # the row no longer needs the columns
+        return built
 
     def __len__(self) -> int:
-        return self._count
+        if self._built is None and self._source is not None:
+            return self._source.count(self._player)
+        return len(self._items())
 
     @overload
-    def __getitem__(self, index: int) -> OpponentLine: ...
+    def __getitem__(self, index: int) -> _Item: ...
     @overload
-    def __getitem__(self, index: slice) -> tuple[OpponentLine, ...]: ...
-    def __getitem__(self, index: int | slice) -> OpponentLine | tuple[OpponentLine, ...]:
-        return self._built()[index]
+    def __getitem__(self, index: slice) -> tuple[_Item, ...]: ...
+    def __getitem__(self, index: int | slice) -> _Item | tuple[_Item, ...]:
+        return self._items()[index]
 
-    def __iter__(self) -> Iterator[OpponentLine]:
-        return iter(self._built())
+    def __iter__(self) -> Iterator[_Item]:
+        return iter(self._items())
 
     def __contains__(self, value: object) -> bool:
-        return value in self._built()
+        return value in self._items()
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, OpponentLines):
-            return self._count == other._count and self._built() == other._built()
+        if isinstance(other, _BuiltOnRead) and type(other) is type(self):
+            return self._items() == other._items()
         if isinstance(other, tuple):
-            return self._built() == other
+            return self._items() == other
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._built())
+        return hash(self._items())
 
     def __repr__(self) -> str:
-        return repr(self._built())
+        return repr(self._items())
 
-    def __reduce__(self) -> tuple[type[OpponentLines], tuple[tuple[OpponentLine, ...]]]:
-        return (OpponentLines, (self._built(),))
+    def __reduce__(self) -> tuple[type[_BuiltOnRead[_Item]], tuple[tuple[_Item, ...]]]:
+        return (type(self), (self._items(),))
+
+
+class OpponentLines(_BuiltOnRead[OpponentLine]):
+    """A player's breakdown lines, as a tuple of :class:`OpponentLine` built when first read.
+
+    :func:`compute_standings` makes one per row instead of a tuple of lines: at 4,096 players
+    the ~45,000 lines were a third of the call's objects, and most rows' lines are never read
+    (a page shows one player's; the stored snapshot reads them all, once).
+    """
+
+    __slots__ = ()
+
+
+class TiebreakerValues(_BuiltOnRead[tuple[str, float | int | None]]):
+    """A player's (tiebreaker, value) pairs in the event's order, built when first read."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +303,8 @@ class StandingRow:
     battle_differential: int
     games: tuple[int, int, int]  # won, lost, drawn, byes and penalties included
     trophies: tuple[int, int]  # won, lost
-    tiebreakers: tuple[tuple[str, float | int | None], ...]
+    # a tuple, or the equal TiebreakerValues that compute_standings gives
+    tiebreakers: Sequence[tuple[str, float | int | None]]
     # a tuple, or the equal OpponentLines that compute_standings gives (built when first read)
     opponents: Sequence[OpponentLine]
     bye_rounds: tuple[int, ...] = field(default=())
@@ -963,15 +991,7 @@ def _standings(
         "battle_diff": s.battle_diff,
         "h2h": [None] * len(players),
     }
-    tiebreaker_values = (
-        list(
-            zip(
-                *(list(zip(repeat(name), shown[name], strict=False)) for name in order), strict=True
-            )
-        )
-        if order
-        else [()] * len(players)
-    )
+    tiebreaker_source = _TiebreakerSource(order, [shown[name] for name in order])
     n = len(players)
     source = _LineSource(s)
     byes = [0] * n
@@ -1007,16 +1027,15 @@ def _standings(
                 if totals.battles_recorded
                 else repeat((0, 0))
             ),
-            "tiebreakers": tiebreaker_values,
+            "tiebreakers": _new_rows(
+                TiebreakerValues,
+                n,
+                {"_source": repeat(tiebreaker_source), "_player": range(n), "_built": repeat(None)},
+            ),
             "opponents": _new_rows(
                 OpponentLines,
                 n,
-                {
-                    "_source": repeat(source),
-                    "_player": range(n),
-                    "_lines": repeat(None),
-                    "_count": map(sub, s.line_ends, s.line_starts),
-                },
+                {"_source": repeat(source), "_player": range(n), "_built": repeat(None)},
             ),
             "bye_rounds": bye_rounds,
             "late_entry_loss_rounds": late_loss_rounds,
@@ -1058,7 +1077,8 @@ def _new_rows(cls: type[_R], n: int, columns: Mapping[str, Iterable[object]]) ->
 
 def _set_column(instances: list[_R], cls: type[_R], name: str, column: Iterable[object]) -> None:
     """``instance.name = value`` for each pair, through the slot's descriptor (frozen or not)."""
-    deque(map(vars(cls)[name].__set__, instances, column), maxlen=0)
+    slot = next(vars(k)[name] for k in cls.__mro__ if name in vars(k))
+    deque(map(slot.__set__, instances, column), maxlen=0)
 
 
 class _LineSource:
@@ -1066,6 +1086,8 @@ class _LineSource:
 
     __slots__ = (
         "game_win",
+        "line_ends",
+        "line_starts",
         "match_win",
         "n_rounds",
         "opponents",
@@ -1073,6 +1095,7 @@ class _LineSource:
     )
 
     def __init__(self, s: _Standings) -> None:
+        self.line_starts, self.line_ends = s.line_starts, s.line_ends
         self.n_rounds = s.totals.n_rounds
         self.opponents = s.totals.opponents
         self.sides = s.totals.sides
@@ -1080,7 +1103,10 @@ class _LineSource:
         self.match_win = s.match_win_of
         self.game_win = s.game_win_of
 
-    def lines(self, player: int) -> tuple[OpponentLine, ...]:
+    def count(self, player: int) -> int:
+        return self.line_ends[player] - self.line_starts[player]
+
+    def items(self, player: int) -> tuple[OpponentLine, ...]:
         """The player's lines (by index in ``players``), one per match against an opponent."""
         first = player * self.n_rounds
         match_win, game_win = self.match_win, self.game_win
@@ -1103,6 +1129,22 @@ class _LineSource:
                     )
                 )
         return tuple(lines)
+
+
+class _TiebreakerSource:
+    """The columns every row's :class:`TiebreakerValues` reads its pairs from."""
+
+    __slots__ = ("columns", "names")
+
+    def __init__(self, names: Sequence[str], columns: Sequence[Sequence[float | int | None]]):
+        self.names = tuple(names)
+        self.columns = columns
+
+    def count(self, player: int) -> int:
+        return len(self.names)
+
+    def items(self, player: int) -> tuple[tuple[str, float | int | None], ...]:
+        return tuple(zip(self.names, [column[player] for column in self.columns], strict=True))
 
 
 def rank_summary(

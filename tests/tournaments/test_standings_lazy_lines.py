@@ -1,5 +1,6 @@
-"""A row's opponent lines (OpponentLines, built when first read) behave like the tuple they
-replace: the reference core builds that tuple, and every caller reads the rows the same way."""
+"""A row's opponent lines and tiebreaker values (OpponentLines, TiebreakerValues: built when
+first read) behave like the tuples they replace: the reference core builds those tuples, and
+every caller reads the rows the same way."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import replace
 from tests.tournaments import standings_reference as reference
 from tests.tournaments.swiss_sim import simulate
 from tournaments import standings
-from tournaments.standings import OpponentLine, OpponentLines, StandingRow
+from tournaments.standings import OpponentLine, OpponentLines, StandingRow, TiebreakerValues
 
 
 def _rows() -> tuple[list[StandingRow], list[StandingRow]]:
@@ -30,6 +31,14 @@ def test_lines_equal_the_reference_tuple_both_ways_with_its_hash_and_repr() -> N
         assert expected.opponents == lines
         assert hash(lines) == hash(expected.opponents)
         assert repr(lines) == repr(expected.opponents)
+        values = row.tiebreakers
+        assert isinstance(values, TiebreakerValues)
+        assert type(expected.tiebreakers) is tuple
+        assert len(values) == len(expected.tiebreakers) == 3  # omw, gw, ogw
+        assert values == expected.tiebreakers and expected.tiebreakers == values
+        assert hash(values) == hash(expected.tiebreakers)
+        assert repr(values) == repr(expected.tiebreakers)
+        assert dict(values) == dict(expected.tiebreakers)
         assert row == expected and hash(row) == hash(expected)
 
 
@@ -49,7 +58,16 @@ def test_lines_read_like_a_tuple() -> None:
 def test_lines_of_different_players_differ() -> None:
     fast, _ = _rows()
     assert fast[0].opponents != fast[1].opponents
+    assert fast[0].tiebreakers != fast[1].tiebreakers
     assert fast[0].opponents == OpponentLines(tuple(fast[0].opponents))
+    assert fast[0].tiebreakers == TiebreakerValues(tuple(fast[0].tiebreakers))
+
+
+def test_no_tiebreakers_is_an_empty_tuple() -> None:
+    players, rounds = simulate(12, 3, seed=5)
+    rows = standings.compute_standings(players, rounds, tiebreakers=())
+    assert all(row.tiebreakers == () and len(row.tiebreakers) == 0 for row in rows)
+    assert repr(rows) == repr(reference.compute_standings(players, rounds, tiebreakers=()))
 
 
 def test_a_pickled_row_carries_its_own_lines_only() -> None:
@@ -58,9 +76,12 @@ def test_a_pickled_row_carries_its_own_lines_only() -> None:
     again = pickle.loads(pickle.dumps(row))
     assert again == row and repr(again) == repr(row)
     assert isinstance(again.opponents, OpponentLines)
+    assert isinstance(again.tiebreakers, TiebreakerValues)
     # the shared columns (every player's slots) stay behind: the row pickles about as small
     # as the same row holding a tuple of its lines
-    as_tuple = pickle.dumps(replace(row, opponents=tuple(row.opponents)))
+    as_tuple = pickle.dumps(
+        replace(row, opponents=tuple(row.opponents), tiebreakers=tuple(row.tiebreakers))
+    )
     assert len(pickle.dumps(row)) < 1.5 * len(as_tuple)
 
 
