@@ -770,11 +770,10 @@ class _Standings(NamedTuple):
     omw: list[float]
     ogw: list[float]
     battle_diff: list[int]
-    has_opponent: list[bool]  # by slot: a match against an opponent there (a line)
     line_starts: list[int]  # each player's first line among the lines below
     line_ends: list[int]  # each player's end of lines
-    match_win_of: dict[str, float]  # floored MW% by player id, as used in OMW%
-    game_win_of: dict[str, float]  # floored GW% by player id
+    match_win_of: dict[str | None, float]  # floored MW% by player id, as used in OMW%
+    game_win_of: dict[str | None, float]  # floored GW% by player id
     order: list[int]  # player indices in standings order
     ranks: list[int]  # the rank of each place in ``order``
 
@@ -811,21 +810,24 @@ def _compute(
 
     # Each match against an opponent is one line of the player's breakdown, in slot order (by
     # player, then round); OMW% and OGW% are means over a player's lines, byes excluded.
-    has_opponent = list(map(is_not, totals.opponents, repeat(None)))
-    line_opponents: list[str] = list(compress(totals.opponents, has_opponent))  # type: ignore[arg-type]
     ids = totals.ids
-    match_win_of = dict(zip(ids, match_win, strict=False))
-    game_win_of = dict(zip(ids, game_win_pct, strict=False))
-    line_match_win = list(map(match_win_of.__getitem__, line_opponents))
-    line_game_win = list(map(game_win_of.__getitem__, line_opponents))
+    # keyed by the slots' opponents: an id, or None where there is none (never a key)
+    match_win_of: dict[str | None, float] = dict(zip(ids, match_win, strict=False))
+    game_win_of: dict[str | None, float] = dict(zip(ids, game_win_pct, strict=False))
     # a player's lines: his rounds played but for byes and late-entry losses
     line_counts = played.copy()
     for i, numbers in chain(totals.bye_rounds.items(), totals.late_loss_rounds.items()):
         line_counts[i] -= len(numbers)
     line_ends = list(accumulate(line_counts))
     line_starts = [0, *line_ends[:-1]] if line_ends else []
-    omw = _means(line_match_win, line_starts, line_ends, floor)
-    ogw = _means(line_game_win, line_starts, line_ends, floor)
+    # The sum of a player's slots, 0 where he met no opponent, is the sum of his lines in round
+    # order: adding 0 changes no sum (nor its type).
+    omw = _means(
+        map(match_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+    )
+    ogw = _means(
+        map(game_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+    )
     battle_diff = list(map(sub, totals.trophies_won, totals.trophies_lost))
 
     values: dict[str, list[float] | list[int]] = {
@@ -853,7 +855,6 @@ def _compute(
         omw,
         ogw,
         battle_diff,
-        has_opponent,
         line_starts,
         line_ends,
         match_win_of,
@@ -863,11 +864,12 @@ def _compute(
     )
 
 
-def _means(values: list[float], starts: list[int], ends: list[int], empty: float) -> list[float]:
-    """The mean of each run ``values[start:end]`` (summed in order, as ``sum`` does), or
-    ``empty`` for an empty run."""
-    sums = map(sum, map(values.__getitem__, map(slice, starts, ends)))
-    sizes = list(map(sub, ends, starts))
+def _means(
+    by_slot: Iterable[float | None], n_rounds: int, sizes: list[int], empty: float
+) -> list[float]:
+    """Each player's sum of his ``n_rounds`` slots (summed in order, as ``sum`` does) over his
+    count in ``sizes``, or ``empty`` for a count of 0."""
+    sums = map(sum, zip(*[iter(by_slot)] * n_rounds, strict=False))
     means: list[float] = list(map(truediv, sums, map(max, sizes, repeat(1))))
     if 0 in sizes:
         for i in compress(range(len(sizes)), map(not_, sizes)):
