@@ -59,7 +59,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, compress, count, repeat
+from itertools import accumulate, chain, compress, count, cycle, repeat
 from operator import (
     add,
     and_,
@@ -1088,6 +1088,7 @@ class _LineSource:
     """The columns every row's :class:`OpponentLines` reads its lines from, when first read."""
 
     __slots__ = (
+        "every_line",
         "game_win",
         "line_ends",
         "line_starts",
@@ -1098,6 +1099,7 @@ class _LineSource:
     )
 
     def __init__(self, s: _Standings) -> None:
+        self.every_line: list[OpponentLine] | None = None
         self.line_starts, self.line_ends = s.line_starts, s.line_ends
         self.n_rounds = s.totals.n_rounds
         self.opponents = s.totals.opponents
@@ -1111,43 +1113,51 @@ class _LineSource:
 
     def items(self, player: int) -> tuple[OpponentLine, ...]:
         """The player's lines (by index in ``players``), one per match against an opponent."""
-        first = player * self.n_rounds
-        match_win, game_win = self.match_win, self.game_win
-        lines: list[OpponentLine] = []
-        slots = zip(
-            self.opponents[first : first + self.n_rounds],
-            self.sides[first : first + self.n_rounds],
-            strict=True,
-        )
-        for number, (opponent, side) in enumerate(slots, start=1):
-            if opponent is not None:
-                lines.append(
-                    OpponentLine(
-                        number,
-                        opponent,
-                        side.result,  # type: ignore[arg-type]  # never None beside an opponent
-                        side.games,
-                        match_win[opponent],
-                        game_win[opponent],
-                    )
-                )
-        return tuple(lines)
+        return tuple(self._every_line()[self.line_starts[player] : self.line_ends[player]])
+
+    def _every_line(self) -> list[OpponentLine]:
+        """Every player's lines, by player then round, built in one pass when the first row's
+        are read: whoever reads one player's usually reads them all (the stored snapshot)."""
+        if self.every_line is None:
+            met = list(map(is_not, self.opponents, repeat(None)))
+            met_ids: list[str] = list(compress(self.opponents, met))  # type: ignore[arg-type]
+            sides = list(compress(self.sides, met))
+            fields = zip(
+                compress(cycle(range(1, self.n_rounds + 1)), met),
+                met_ids,
+                map(itemgetter(0), sides),  # _Side.result
+                map(itemgetter(1), sides),  # _Side.games
+                map(self.match_win.__getitem__, met_ids),
+                map(self.game_win.__getitem__, met_ids),
+                strict=False,  # the rounds cycle: they end with the others
+            )
+            # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
+            self.every_line = list(map(tuple.__new__, repeat(OpponentLine), fields))
+        return self.every_line
 
 
 class _TiebreakerSource:
-    """The columns every row's :class:`TiebreakerValues` reads its pairs from."""
+    """The columns every row's :class:`TiebreakerValues` reads its pairs from; like the lines,
+    every player's pairs are built in one pass when the first row's are read."""
 
-    __slots__ = ("columns", "names")
+    __slots__ = ("columns", "every_row", "names")
 
     def __init__(self, names: Sequence[str], columns: Sequence[Sequence[float | int | None]]):
         self.names = tuple(names)
         self.columns = columns
+        self.every_row: list[tuple[tuple[str, float | int | None], ...]] | None = None
 
     def count(self, player: int) -> int:
         return len(self.names)
 
     def items(self, player: int) -> tuple[tuple[str, float | int | None], ...]:
-        return tuple(zip(self.names, [column[player] for column in self.columns], strict=True))
+        if self.every_row is None:
+            pairs = [
+                zip(repeat(name), column, strict=False)  # the name repeats for every player
+                for name, column in zip(self.names, self.columns, strict=True)
+            ]
+            self.every_row = list(zip(*pairs, strict=False)) if pairs else []
+        return self.every_row[player] if self.names else ()
 
 
 def rank_summary(
