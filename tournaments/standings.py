@@ -1119,21 +1119,25 @@ class _LineSource:
         """Every player's lines, by player then round, built in one pass when the first row's
         are read: whoever reads one player's usually reads them all (the stored snapshot)."""
         if self.every_line is None:
-            met = list(map(is_not, self.opponents, repeat(None)))
-            met_ids: list[str] = list(compress(self.opponents, met))  # type: ignore[arg-type]
-            sides = list(compress(self.sides, met))
-            fields = zip(
-                compress(cycle(range(1, self.n_rounds + 1)), met),
-                met_ids,
-                map(itemgetter(0), sides),  # _Side.result
-                map(itemgetter(1), sides),  # _Side.games
-                map(self.match_win.__getitem__, met_ids),
-                map(self.game_win.__getitem__, met_ids),
-                strict=False,  # the rounds cycle: they end with the others
-            )
-            # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
-            self.every_line = list(map(tuple.__new__, repeat(OpponentLine), fields))
+            with _collector_paused():  # ~45,000 new tuples at 4,096 players: see there
+                self.every_line = self._build_every_line()
         return self.every_line
+
+    def _build_every_line(self) -> list[OpponentLine]:
+        met = list(map(is_not, self.opponents, repeat(None)))
+        met_ids: list[str] = list(compress(self.opponents, met))  # type: ignore[arg-type]
+        sides = list(compress(self.sides, met))
+        fields = zip(
+            compress(cycle(range(1, self.n_rounds + 1)), met),
+            met_ids,
+            map(itemgetter(0), sides),  # _Side.result
+            map(itemgetter(1), sides),  # _Side.games
+            map(self.match_win.__getitem__, met_ids),
+            map(self.game_win.__getitem__, met_ids),
+            strict=False,  # the rounds cycle: they end with the others
+        )
+        # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
+        return list(map(tuple.__new__, repeat(OpponentLine), fields))
 
 
 class _TiebreakerSource:
@@ -1156,7 +1160,8 @@ class _TiebreakerSource:
                 zip(repeat(name), column, strict=False)  # the name repeats for every player
                 for name, column in zip(self.names, self.columns, strict=True)
             ]
-            self.every_row = list(zip(*pairs, strict=False)) if pairs else []
+            with _collector_paused():
+                self.every_row = list(zip(*pairs, strict=False)) if pairs else []
         return self.every_row[player] if self.names else ()
 
 
