@@ -10,8 +10,10 @@ round (so odd fields give byes), a few players with byes granted at registration
 entries, one of them entering with losses. Then ``tournaments.standings.compute_standings``
 (validation included, as ``matches.services`` calls it) runs ``--runs`` times on that history
 and the median and p95 are printed against the goal of issue 19 (< 50 ms at 4,096 players),
-with the load average; ``rank_summary`` (the ranking the pairing asks for before every round)
-and ``validate_history`` are timed the same way. ``--compare`` also times the core as it was
+with the load average. The same call followed by reading every row's opponent lines and
+tiebreaker values (built when first read), as the service does when it stores the standings,
+``rank_summary`` (the ranking the pairing asks for before every round) and
+``validate_history`` are timed the same way. ``--compare`` also times the core as it was
 before issue 19 (kept as the reference of the property tests, in
 tests/tournaments/standings_reference.py) on the same history, interleaved run by run with the
 fast one, so both see the same load, and checks that both give the same rows. Not part of the
@@ -95,6 +97,16 @@ def history(n: int, n_rounds: int, seed: int) -> tuple[list[Player], list[list[M
     return players, rounds
 
 
+def read_everything(players: list[Player], rounds: list[list[MatchRecord]]) -> object:
+    """compute_standings, then every row's opponent lines and tiebreaker values read, as the
+    stored snapshot reads them (the rows build them when first read)."""
+    rows = compute_standings(players, rounds)
+    for row in rows:
+        tuple(row.opponents)
+        tuple(row.tiebreakers)
+    return rows
+
+
 def timed(call: Callable[[], object], runs: int) -> tuple[list[float], list[float]]:
     """Wall-clock and CPU seconds of each run (the CPU time shows what other load cost)."""
     times, cpus = [], []
@@ -163,6 +175,7 @@ def main() -> int:
         goal = f"goal < {GOAL_S * 1000:.0f} ms at {GOAL_PLAYERS:,} players"
         for label, call in (
             ("compute_standings", partial(compute_standings, players, rounds)),
+            ("  and every line read", partial(read_everything, players, rounds)),
             ("rank_summary (for the pairing)", partial(rank_summary, players, rounds)),
             ("validate_history", partial(validate_history, players, rounds)),
         ):

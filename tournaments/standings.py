@@ -58,10 +58,24 @@ import gc
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, count, cycle, repeat
-from operator import add, and_, attrgetter, is_, is_not, itemgetter, rshift, setitem, sub
-from typing import Any, Literal, NamedTuple, TypeVar
+from operator import (
+    add,
+    and_,
+    attrgetter,
+    is_,
+    is_not,
+    itemgetter,
+    mul,
+    ne,
+    not_,
+    rshift,
+    setitem,
+    sub,
+    truediv,
+)
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, overload
 
 from engine.errors import BattledeskError
 
@@ -182,7 +196,94 @@ class OpponentLine(NamedTuple):
     opponent_game_win_pct: float  # floored, as used in OGW%
 
 
-@dataclass(frozen=True)
+_Item = TypeVar("_Item", covariant=True)
+
+
+class _Source(Protocol[_Item]):
+    """Where a row's items come from: the standings' shared columns."""
+
+    def items(self, player: int) -> tuple[_Item, ...]: ...
+
+    def count(self, player: int) -> int: ...
+
+
+class _BuiltOnRead(Sequence[_Item]):
+    """A row's tuple of items, built from the standings' shared columns when first read.
+
+    It behaves like the tuple of the same items: equal to it (and to an equal one of its
+    kind), the same hash and repr, and it pickles as its items alone, never the columns it
+    reads from. :func:`compute_standings` fills the slots itself (``_new_rows``): a source and
+    a player, nothing built yet.
+    """
+
+    __slots__ = ("_built", "_player", "_source")
+
+    def __init__(self, items: Iterable[_Item] = ()) -> None:
+        self._source: _Source[_Item] | None = None
+        self._player = 0
+        self._built: tuple[_Item, ...] | None = tuple(items)
+
+    def _items(self) -> tuple[_Item, ...]:
+        built = self._built
+        if built is None:
+            assert self._source is not None
+            built = self._built = self._source.items(self._player)
+            self._source = None  # the row no longer needs the columns
+        return built
+
+    def __len__(self) -> int:
+        if self._built is None and self._source is not None:
+            return self._source.count(self._player)
+        return len(self._items())
+
+    @overload
+    def __getitem__(self, index: int) -> _Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[_Item, ...]: ...
+    def __getitem__(self, index: int | slice) -> _Item | tuple[_Item, ...]:
+        return self._items()[index]
+
+    def __iter__(self) -> Iterator[_Item]:
+        return iter(self._items())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._items()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _BuiltOnRead) and type(other) is type(self):
+            return self._items() == other._items()
+        if isinstance(other, tuple):
+            return self._items() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._items())
+
+    def __repr__(self) -> str:
+        return repr(self._items())
+
+    def __reduce__(self) -> tuple[type[_BuiltOnRead[_Item]], tuple[tuple[_Item, ...]]]:
+        return (type(self), (self._items(),))
+
+
+class OpponentLines(_BuiltOnRead[OpponentLine]):
+    """A player's breakdown lines, as a tuple of :class:`OpponentLine` built when first read.
+
+    :func:`compute_standings` makes one per row instead of a tuple of lines: at 4,096 players
+    the ~45,000 lines were a third of the call's objects, and most rows' lines are never read
+    (a page shows one player's; the stored snapshot reads them all, once).
+    """
+
+    __slots__ = ()
+
+
+class TiebreakerValues(_BuiltOnRead[tuple[str, float | int | None]]):
+    """A player's (tiebreaker, value) pairs in the event's order, built when first read."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     """A player's line in the standings, with everything needed to explain it."""
 
@@ -202,8 +303,10 @@ class StandingRow:
     battle_differential: int
     games: tuple[int, int, int]  # won, lost, drawn, byes and penalties included
     trophies: tuple[int, int]  # won, lost
-    tiebreakers: tuple[tuple[str, float | int | None], ...]
-    opponents: tuple[OpponentLine, ...]
+    # a tuple, or the equal TiebreakerValues that compute_standings gives
+    tiebreakers: Sequence[tuple[str, float | int | None]]
+    # a tuple, or the equal OpponentLines that compute_standings gives (built when first read)
+    opponents: Sequence[OpponentLine]
     bye_rounds: tuple[int, ...] = field(default=())
     # rounds before a late entry counted as losses (``Player.late_entry_losses``)
     late_entry_loss_rounds: tuple[int, ...] = field(default=())
@@ -234,7 +337,9 @@ def _check_counts(value: object, size: int, path: str) -> None:
 # what follows from them is worked out once per kind, not once per match.
 
 _ID = attrgetter("id")
+_A = attrgetter("a")
 _B = attrgetter("b")
+_RESULT = attrgetter("result")
 _MATCH_FIELDS = attrgetter("a", "b", "result", "games", "penalty_game_losses", "battles")
 _VALID_RESULTS = frozenset(("a", "b", "draw"))
 # MatchRecord's default penalties: one object, shared by every record that has none.
@@ -273,10 +378,12 @@ def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
     for matches in rounds:
         byes: list[str] = []
         bye_results: list[str] = []
-        if None in map(_B, matches):
-            byes = [m.a for m in matches if m.b is None]
-            bye_results = [m.result for m in matches if m.b is None]
-            matches = [m for m in matches if m.b is not None]
+        b_column = list(map(_B, matches))
+        if None in b_column:
+            is_bye = list(map(is_, b_column, repeat(None)))
+            bye_records = list(compress(matches, is_bye))
+            byes, bye_results = list(map(_A, bye_records)), list(map(_RESULT, bye_records))
+            matches = list(compress(matches, map(not_, is_bye)))
         # one pass reading every field, then the fields as columns
         by_field: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
         a, b, results, games, penalties, battles = by_field or [()] * 6
@@ -551,6 +658,7 @@ class _Totals(NamedTuple):
     trophies_lost: list[int]
     bye_rounds: dict[int, list[int]]  # by player index, only players with a bye
     late_loss_rounds: dict[int, tuple[int, ...]]  # by player index, only those with some
+    battles_recorded: bool  # False: every trophy count is 0
 
 
 def _scatter(target: list[_T], slots: Iterable[int], values: Iterable[_T]) -> None:
@@ -644,6 +752,7 @@ def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) 
         trophies_lost,
         bye_rounds,
         late_loss_rounds,
+        bool(trophies),
     )
 
 
@@ -661,11 +770,10 @@ class _Standings(NamedTuple):
     omw: list[float]
     ogw: list[float]
     battle_diff: list[int]
-    has_opponent: list[bool]  # by slot: a match against an opponent there (a line)
     line_starts: list[int]  # each player's first line among the lines below
-    line_opponents: list[str]  # every match against an opponent, by player then round
-    line_match_win: list[float]  # the opponent's floored MW%, per line
-    line_game_win: list[float]
+    line_ends: list[int]  # each player's end of lines
+    match_win_of: dict[str | None, float]  # floored MW% by player id, as used in OMW%
+    game_win_of: dict[str | None, float]  # floored GW% by player id
     order: list[int]  # player indices in standings order
     ranks: list[int]  # the rank of each place in ``order``
 
@@ -702,22 +810,24 @@ def _compute(
 
     # Each match against an opponent is one line of the player's breakdown, in slot order (by
     # player, then round); OMW% and OGW% are means over a player's lines, byes excluded.
-    has_opponent = list(map(is_not, totals.opponents, repeat(None)))
-    line_opponents: list[str] = list(compress(totals.opponents, has_opponent))  # type: ignore[arg-type]
     ids = totals.ids
-    line_match_win = list(map(dict(zip(ids, match_win, strict=False)).__getitem__, line_opponents))
-    line_game_win = list(
-        map(dict(zip(ids, game_win_pct, strict=False)).__getitem__, line_opponents)
-    )
+    # keyed by the slots' opponents: an id, or None where there is none (never a key)
+    match_win_of: dict[str | None, float] = dict(zip(ids, match_win, strict=False))
+    game_win_of: dict[str | None, float] = dict(zip(ids, game_win_pct, strict=False))
     # a player's lines: his rounds played but for byes and late-entry losses
-    line_counts = [
-        n - len(totals.bye_rounds.get(i, ())) - len(totals.late_loss_rounds.get(i, ()))
-        for i, n in enumerate(played)
-    ]
+    line_counts = played.copy()
+    for i, numbers in chain(totals.bye_rounds.items(), totals.late_loss_rounds.items()):
+        line_counts[i] -= len(numbers)
     line_ends = list(accumulate(line_counts))
     line_starts = [0, *line_ends[:-1]] if line_ends else []
-    omw = _means(line_match_win, line_starts, line_ends, floor)
-    ogw = _means(line_game_win, line_starts, line_ends, floor)
+    # The sum of a player's slots, 0 where he met no opponent, is the sum of his lines in round
+    # order: adding 0 changes no sum (nor its type).
+    omw = _means(
+        map(match_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+    )
+    ogw = _means(
+        map(game_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+    )
     battle_diff = list(map(sub, totals.trophies_won, totals.trophies_lost))
 
     values: dict[str, list[float] | list[int]] = {
@@ -745,24 +855,26 @@ def _compute(
         omw,
         ogw,
         battle_diff,
-        has_opponent,
         line_starts,
-        line_opponents,
-        line_match_win,
-        line_game_win,
+        line_ends,
+        match_win_of,
+        game_win_of,
         ranked,
         ranks,
     )
 
 
-def _means(values: list[float], starts: list[int], ends: list[int], empty: float) -> list[float]:
-    """The mean of each run ``values[start:end]`` (summed in order, as ``sum`` does), or
-    ``empty`` for an empty run."""
-    sums = map(sum, map(values.__getitem__, map(slice, starts, ends)))
-    return [
-        total / (end - start) if end > start else empty
-        for total, start, end in zip(sums, starts, ends, strict=True)
-    ]
+def _means(
+    by_slot: Iterable[float | None], n_rounds: int, sizes: list[int], empty: float
+) -> list[float]:
+    """Each player's sum of his ``n_rounds`` slots (summed in order, as ``sum`` does) over his
+    count in ``sizes``, or ``empty`` for a count of 0."""
+    sums = map(sum, zip(*[iter(by_slot)] * n_rounds, strict=False))
+    means: list[float] = list(map(truediv, sums, map(max, sizes, repeat(1))))
+    if 0 in sizes:
+        for i in compress(range(len(sizes)), map(not_, sizes)):
+            means[i] = empty
+    return means
 
 
 def _head_to_head_column(totals: _Totals, before: Sequence[Sequence[float]]) -> list[int]:
@@ -802,19 +914,21 @@ def _rank(ids: Sequence[str], criteria: Sequence[Sequence[float]]) -> tuple[list
     for values in reversed(criteria):
         ranked.sort(key=values.__getitem__, reverse=True)
     keys = list(zip(*criteria, strict=True))
-    ranks: list[int] = []
-    previous: tuple[float, ...] | None = None
-    for place, index in enumerate(ranked, start=1):
-        key = keys[index]
-        ranks.append(ranks[-1] if key == previous else place)
-        previous = key
+    in_order = list(map(keys.__getitem__, ranked))
+    # a place starts a new rank when its key differs from the place before; the others share
+    # the rank of the run's first place (the running maximum of the places that start one)
+    starts = list(map(ne, in_order, [None, *in_order[:-1]]))
+    ranks: list[int] = list(accumulate(map(mul, starts, count(1)), max))
     # Full ties are listed by id: sort each run of a shared rank (few, and short).
-    start = 0
-    for end in range(1, len(ranks) + 1):
-        if end == len(ranks) or ranks[end] != ranks[start]:
-            if end - start > 1:
-                ranked[start:end] = sorted(ranked[start:end], key=ids.__getitem__)
-            start = end
+    tied = list(compress(range(len(starts)), map(not_, starts)))
+    i = 0
+    while i < len(tied):
+        end = i
+        while end + 1 < len(tied) and tied[end + 1] == tied[end] + 1:
+            end += 1
+        first, last = tied[i] - 1, tied[end] + 1
+        ranked[first:last] = sorted(ranked[first:last], key=ids.__getitem__)
+        i = end + 1
     return ranked, ranks
 
 
@@ -840,12 +954,13 @@ def _collector_paused() -> Iterator[None]:
     """Hold the cyclic garbage collector off while the standings are built.
 
     The collector runs after every 700 new container objects and walks every young one. The
-    standings make about 85,000 (a line per match and player, a row and its tuples per
-    player) and, on the way, lists of the whole history: at 4,096 players the collections
-    cost as much as the work. Paused, the intermediate lists are freed by reference counting
-    before any collection sees them, and the rows are walked once, at the next collection.
-    Nothing here makes a reference cycle, so nothing waits for the collector. It is switched
-    back on only if it was on: a caller that turned it off keeps it off.
+    call makes lists of the whole history on the way (tens of thousands of objects at 4,096
+    players) that reference counting frees anyway: paused, no collection walks them. What
+    stays is the output, about 13,000 objects at 4,096 players (a row, its lazy opponent
+    lines and tiebreaker values, and a few hundred shared game counts), walked once at the
+    next collection. Nothing here makes a reference cycle, so nothing waits for the
+    collector. It is switched back on only if it was on: a caller that turned it off keeps
+    it off.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -871,7 +986,6 @@ def _standings(
     s = _compute(players, history, scoring, order)
     totals, counts = s.totals, s.totals.counts
 
-    lines = _opponent_lines(s)
     # head-to-head has no per-player value: it shows in the order of the rows
     shown: dict[str, Sequence[float | int | None]] = {
         "omw": s.omw,
@@ -880,89 +994,175 @@ def _standings(
         "battle_diff": s.battle_diff,
         "h2h": [None] * len(players),
     }
-    tiebreaker_values = (
-        list(
-            zip(
-                *(list(zip(repeat(name), shown[name], strict=False)) for name in order), strict=True
-            )
-        )
-        if order
-        else [()] * len(players)
-    )
-    ranked = s.order
-    line_ends = [*s.line_starts[1:], len(lines)]
-    bye_rounds, late_loss_rounds = totals.bye_rounds, totals.late_loss_rounds
-
-    def in_order(column: Sequence[_T]) -> list[_T]:
-        return list(map(column.__getitem__, ranked))
-
-    return _standing_rows(
-        (
-            s.ranks,
-            in_order(totals.ids),
-            in_order(s.points),
-            in_order(counts["wins"]),
-            in_order(counts["losses"]),
-            in_order(counts["draws"]),
-            [len(bye_rounds.get(i, ())) for i in ranked],
-            in_order(s.rounds_played),
-            [players[i].dropped for i in ranked],
-            in_order(s.match_win),
-            in_order(s.game_win),
-            in_order(s.omw),
-            in_order(s.ogw),
-            in_order(s.battle_diff),
-            zip(
-                in_order(counts["games_won"]),
-                in_order(counts["games_lost"]),
-                in_order(counts["games_drawn"]),
-                strict=True,
+    tiebreaker_source = _TiebreakerSource(order, [shown[name] for name in order])
+    n = len(players)
+    source = _LineSource(s)
+    byes = [0] * n
+    bye_rounds: list[tuple[int, ...]] = [()] * n
+    for i, numbers in totals.bye_rounds.items():
+        byes[i], bye_rounds[i] = len(numbers), tuple(numbers)
+    late_loss_rounds: list[tuple[int, ...]] = [()] * n
+    for i, lost in totals.late_loss_rounds.items():
+        late_loss_rounds[i] = lost
+    # by player, in ``players`` order; the rank is set once the rows are in standings order
+    rows = _new_rows(
+        StandingRow,
+        n,
+        {
+            "player_id": totals.ids,
+            "points": s.points,
+            "wins": counts["wins"],
+            "losses": counts["losses"],
+            "draws": counts["draws"],
+            "byes": byes,
+            "rounds_played": s.rounds_played,
+            "dropped": map(_DROPPED, players),
+            "match_win_pct": s.match_win,
+            "game_win_pct": s.game_win,
+            "opponents_match_win_pct": s.omw,
+            "opponents_game_win_pct": s.ogw,
+            "battle_differential": s.battle_diff,
+            "games": _shared(
+                zip(counts["games_won"], counts["games_lost"], counts["games_drawn"], strict=True)
             ),
-            zip(in_order(totals.trophies_won), in_order(totals.trophies_lost), strict=True),
-            in_order(tiebreaker_values),
-            [tuple(lines[s.line_starts[i] : line_ends[i]]) for i in ranked],
-            [tuple(bye_rounds.get(i, ())) for i in ranked],
-            [late_loss_rounds.get(i, ()) for i in ranked],
-        )
+            "trophies": (
+                zip(totals.trophies_won, totals.trophies_lost, strict=True)
+                if totals.battles_recorded
+                else repeat((0, 0))
+            ),
+            "tiebreakers": _new_rows(
+                TiebreakerValues,
+                n,
+                {"_source": repeat(tiebreaker_source), "_player": range(n), "_built": repeat(None)},
+            ),
+            "opponents": _new_rows(
+                OpponentLines,
+                n,
+                {"_source": repeat(source), "_player": range(n), "_built": repeat(None)},
+            ),
+            "bye_rounds": bye_rounds,
+            "late_entry_loss_rounds": late_loss_rounds,
+        },
     )
+    ranked = list(map(rows.__getitem__, s.order))
+    _set_column(ranked, StandingRow, "rank", s.ranks)
+    return ranked
 
 
-_ROW_FIELDS = tuple(f.name for f in fields(StandingRow))
+_DROPPED = attrgetter("dropped")
 
 
-def _standing_rows(columns: Iterable[Iterable[object]]) -> list[StandingRow]:
-    """A StandingRow per place, from one column per field in declaration order.
+def _shared(values: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The values, equal ones as one object: a few hundred game counts, not a tuple per row,
+    for the collector to walk. Only for whole numbers (2.0 would become 2: a different repr)."""
+    column = list(values)
+    first_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+    return list(map(first_of.setdefault, column, column))
+
+
+_R = TypeVar("_R")
+
+
+def _new_rows(cls: type[_R], n: int, columns: Mapping[str, Iterable[object]]) -> list[_R]:
+    """``n`` new instances of ``cls`` (a class with ``__slots__``), each slot filled from its
+    column: one C-level pass per column instead of an ``__init__`` call per instance.
 
     A frozen dataclass's ``__init__`` sets its 20 fields one ``object.__setattr__`` at a time,
-    2 µs a row; filling the new instance's dict gives the same row (equal, same repr, pickles
-    alike) in a fraction of that. Nothing runs in ``__init__`` besides the assignments.
+    2 µs a row; the slots' own descriptors write the same values with no Python code run per
+    row, and give the same rows (equal, same repr, pickled alike). Nothing runs in either
+    ``__init__`` besides the assignments.
     """
-    rows: list[StandingRow] = []
-    new_row = object.__new__
-    for values in zip(*columns, strict=True):
-        row = new_row(StandingRow)
-        row.__dict__.update(zip(_ROW_FIELDS, values, strict=True))
-        rows.append(row)
-    return rows
+    instances: list[_R] = list(map(object.__new__, repeat(cls, n)))
+    for name, column in columns.items():
+        _set_column(instances, cls, name, column)
+    return instances
 
 
-def _opponent_lines(s: _Standings) -> list[OpponentLine]:
-    """Every player's breakdown lines, by player then round (as ``s.line_opponents``)."""
-    totals = s.totals
-    has_opponent = s.has_opponent
-    sides = list(compress(totals.sides, has_opponent))
-    rounds = compress(cycle(range(1, totals.n_rounds + 1)), has_opponent)
-    fields = zip(
-        rounds,
-        s.line_opponents,
-        map(itemgetter(0), sides),  # _Side.result
-        map(itemgetter(1), sides),  # _Side.games
-        s.line_match_win,
-        s.line_game_win,
-        strict=False,  # rounds cycle: they end with the others
+def _set_column(instances: list[_R], cls: type[_R], name: str, column: Iterable[object]) -> None:
+    """``instance.name = value`` for each pair, through the slot's descriptor (frozen or not)."""
+    slot = next(vars(k)[name] for k in cls.__mro__ if name in vars(k))
+    deque(map(slot.__set__, instances, column), maxlen=0)
+
+
+class _LineSource:
+    """The columns every row's :class:`OpponentLines` reads its lines from, when first read."""
+
+    __slots__ = (
+        "every_line",
+        "game_win",
+        "line_ends",
+        "line_starts",
+        "match_win",
+        "n_rounds",
+        "opponents",
+        "sides",
     )
-    # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
-    return list(map(tuple.__new__, repeat(OpponentLine), fields))
+
+    def __init__(self, s: _Standings) -> None:
+        self.every_line: list[OpponentLine] | None = None
+        self.line_starts, self.line_ends = s.line_starts, s.line_ends
+        self.n_rounds = s.totals.n_rounds
+        self.opponents = s.totals.opponents
+        self.sides = s.totals.sides
+        # by player, not by line: a few thousand values for the collector to walk, not ~45,000
+        self.match_win = s.match_win_of
+        self.game_win = s.game_win_of
+
+    def count(self, player: int) -> int:
+        return self.line_ends[player] - self.line_starts[player]
+
+    def items(self, player: int) -> tuple[OpponentLine, ...]:
+        """The player's lines (by index in ``players``), one per match against an opponent."""
+        return tuple(self._every_line()[self.line_starts[player] : self.line_ends[player]])
+
+    def _every_line(self) -> list[OpponentLine]:
+        """Every player's lines, by player then round, built in one pass when the first row's
+        are read: whoever reads one player's usually reads them all (the stored snapshot)."""
+        if self.every_line is None:
+            with _collector_paused():  # ~45,000 new tuples at 4,096 players: see there
+                self.every_line = self._build_every_line()
+        return self.every_line
+
+    def _build_every_line(self) -> list[OpponentLine]:
+        met = list(map(is_not, self.opponents, repeat(None)))
+        met_ids: list[str] = list(compress(self.opponents, met))  # type: ignore[arg-type]
+        sides = list(compress(self.sides, met))
+        fields = zip(
+            compress(cycle(range(1, self.n_rounds + 1)), met),
+            met_ids,
+            map(itemgetter(0), sides),  # _Side.result
+            map(itemgetter(1), sides),  # _Side.games
+            map(self.match_win.__getitem__, met_ids),
+            map(self.game_win.__getitem__, met_ids),
+            strict=False,  # the rounds cycle: they end with the others
+        )
+        # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call
+        return list(map(tuple.__new__, repeat(OpponentLine), fields))
+
+
+class _TiebreakerSource:
+    """The columns every row's :class:`TiebreakerValues` reads its pairs from; like the lines,
+    every player's pairs are built in one pass when the first row's are read."""
+
+    __slots__ = ("columns", "every_row", "names")
+
+    def __init__(self, names: Sequence[str], columns: Sequence[Sequence[float | int | None]]):
+        self.names = tuple(names)
+        self.columns = columns
+        self.every_row: list[tuple[tuple[str, float | int | None], ...]] | None = None
+
+    def count(self, player: int) -> int:
+        return len(self.names)
+
+    def items(self, player: int) -> tuple[tuple[str, float | int | None], ...]:
+        if self.every_row is None:
+            pairs = [
+                zip(repeat(name), column, strict=False)  # the name repeats for every player
+                for name, column in zip(self.names, self.columns, strict=True)
+            ]
+            with _collector_paused():
+                self.every_row = list(zip(*pairs, strict=False)) if pairs else []
+        return self.every_row[player] if self.names else ()
 
 
 def rank_summary(
@@ -976,7 +1176,8 @@ def rank_summary(
     The same ranking as :func:`compute_standings`, for the pairing; input not validated.
     """
     order = _check_tiebreakers(tiebreakers)
-    s = _compute(players, _columns(rounds), scoring or Scoring(), order)
+    with _collector_paused():
+        s = _compute(players, _columns(rounds), scoring or Scoring(), order)
     ids, bye_rounds = s.totals.ids, s.totals.bye_rounds
     return [
         (rank, ids[i], s.points[i], len(bye_rounds.get(i, ())))
