@@ -4,6 +4,8 @@ instead of skipping, so a misconfigured CI can never pass by skipping the concur
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -274,3 +276,28 @@ def site_on_own_redis(own_redis: OwnRedis):  # type: ignore[no-untyped-def]
         app.conf.update(before)
         CACHE_BREAKER.cooldown, BROKER_BREAKER.cooldown = cooldowns
         fresh()
+
+
+# A cache at a port nothing listens on: what the site does while Redis is down.
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # closed again when the block ends
+
+
+@pytest.fixture
+def dead_redis() -> Iterator[None]:
+    from django.test import override_settings
+
+    from config.cache import CACHE_BREAKER
+
+    CACHE_BREAKER.reset()
+    caches = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
+        }
+    }
+    with override_settings(CACHES=caches):
+        yield
+    CACHE_BREAKER.reset()

@@ -3,36 +3,13 @@ Redis at all: the cache points at a port where nothing listens."""
 
 from __future__ import annotations
 
-import socket
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
-from django.test import override_settings
 
 from config import shared_copies
 from config.cache import CACHE_BREAKER
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])  # closed again when the block ends
-
-
-@pytest.fixture
-def dead_redis() -> Iterator[None]:
-    CACHE_BREAKER.reset()
-    caches = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
-        }
-    }
-    with override_settings(CACHES=caches):
-        yield
-    CACHE_BREAKER.reset()
 
 
 def test_every_cache_call_is_a_miss_and_a_dead_redis_costs_one_fast_failure(

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import socket
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -309,26 +306,6 @@ def test_the_etag_leaves_out_a_running_timers_remaining_seconds(
     assert later["ETag"] == first["ETag"]
     assert later.json()["ends_at"] == first.json()["ends_at"]
     assert _get(APIClient(), url, if_none_match=first["ETag"]).status_code == 304
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture
-def dead_redis() -> Iterator[None]:
-    CACHE_BREAKER.reset()
-    caches = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
-        }
-    }
-    with override_settings(CACHES=caches):
-        yield
-    CACHE_BREAKER.reset()
 
 
 def test_a_dead_redis_only_makes_it_slower(dead_redis: None) -> None:
