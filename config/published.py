@@ -278,3 +278,26 @@ def answer(request: HttpRequest, copy: Copy, *, private: bool = False) -> HttpRe
 def version_of(*parts: object) -> str:
     """A version string from the parts that decide what a body shows."""
     return "|".join(str(p) for p in parts)
+
+
+def serve(
+    request: HttpRequest,
+    *,
+    name: str | None,
+    version: str,
+    render: Callable[[], bytes],
+    changed_at: datetime | float | None = None,
+    max_age: float | None = None,
+    private: bool = False,
+) -> HttpResponse:
+    """The whole answer of a published copy: a 304 without rendering anything when the client
+    already has `version`, else the copy stored under `name` (`stored`), or with no name one
+    made for this request only (a body too small and too varied to keep)."""
+    unchanged = conditional(request, version=version, changed_at=changed_at)
+    if unchanged is not None:
+        return not_modified_answer(unchanged, private=private)
+    if name is None:
+        copy = make_copy(render(), version=version, changed_at=changed_at)
+    else:
+        copy = stored(name, version=version, render=render, changed_at=changed_at, max_age=max_age)
+    return answer(request, copy, private=private)

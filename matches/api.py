@@ -117,30 +117,22 @@ def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
     version = selectors.round_shown_version(round_)
     if registration is not None:
         version = published.version_of(version, "registration", registration)
-    changed_at = selectors.round_changed_at(round_)
-    private = _private(request)
-    unchanged = published.conditional(request, version=version, changed_at=changed_at)
-    if unchanged is not None:
-        return published.not_modified_answer(unchanged, private=private)
-    max_age = RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None
 
     def render() -> bytes:
         if registration is not None:
             return _json_bytes(_round_out(round_, registration=registration))
         return _round_json(round_, version)
 
-    if registration is not None:
-        # One player's table: cheap to render, and one copy per player would crowd the cache.
-        copy = published.make_copy(render(), version=version, changed_at=changed_at)
-    else:
-        copy = published.stored(
-            f"round:{round_.pk}",
-            version=version,
-            render=render,
-            changed_at=changed_at,
-            max_age=max_age,
-        )
-    return published.answer(request, copy, private=private)
+    return published.serve(
+        request,
+        # One player's table is cheap to render, and a copy per player would crowd the cache.
+        name=None if registration is not None else f"round:{round_.pk}",
+        version=version,
+        render=render,
+        changed_at=selectors.round_changed_at(round_),
+        max_age=RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None,
+        private=_private(request),
+    )
 
 
 # Spliced into the round's JSON in place of its empty list: the key appears once, and before
@@ -285,17 +277,14 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
     version = published.version_of(
         "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
     )
-    private = _private(request)
-    unchanged = published.conditional(request, version=version, changed_at=snapshot.computed_at)
-    if unchanged is not None:
-        return published.not_modified_answer(unchanged, private=private)
-    copy = published.stored(
-        f"standings:{snapshot.pk}:{limit}:{offset}",
+    return published.serve(
+        request,
+        name=f"standings:{snapshot.pk}:{limit}:{offset}",
         version=version,
         changed_at=snapshot.computed_at,
         render=lambda: _json_bytes(_standings_body(snapshot, number, limit or 0, offset or 0)),
+        private=_private(request),
     )
-    return published.answer(request, copy, private=private)
 
 
 def _standings_body(snapshot: Any, number: int, limit: int, offset: int) -> dict[str, Any]:
@@ -353,25 +342,20 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
         r.tournament = event
     if any(r.status == RoundStatus.PAIRING for r in cut_rounds) or not _wants_json(request):
         return Response(_top_cut_body(event, cut_rounds))
-    version = selectors.top_cut_version(event, cut_rounds)
-    changed_at = selectors.top_cut_changed_at(cut_rounds)
-    private = _private(request)
-    unchanged = published.conditional(request, version=version, changed_at=changed_at)
-    if unchanged is not None:
-        return published.not_modified_answer(unchanged, private=private)
-    copy = published.stored(
+    return published.serve(
+        request,
         # Staff see unpublished bracket rounds: their copy beside the public's, not over it.
-        f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
-        version=version,
-        changed_at=changed_at,
+        name=f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
+        version=selectors.top_cut_version(event, cut_rounds),
+        changed_at=selectors.top_cut_changed_at(cut_rounds),
         max_age=(
             RUNNING_TIMER_COPY_SECONDS
             if any(selectors.timer_is_running(r) for r in cut_rounds)
             else None
         ),
         render=lambda: _json_bytes(_top_cut_body(event, cut_rounds)),
+        private=_private(request),
     )
-    return published.answer(request, copy, private=private)
 
 
 def _top_cut_body(event: Tournament, cut_rounds: list[Any]) -> dict[str, Any]:
@@ -389,7 +373,7 @@ def _top_cut_body(event: Tournament, cut_rounds: list[Any]) -> dict[str, Any]:
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def my_match(request: Request, slug: str) -> HttpResponseBase:
-    # What 2,000 phones poll every 30 seconds: two indexed queries decide the version, a
+    # What 2,000 phones poll every 30 seconds: one indexed statement decides the version, a
     # polling phone that has it gets a 304, and the body is one stored copy per match and
     # viewer (config.published), re-made each second while the round's timer runs.
     seat = selectors.my_seat(request.user, slug) if _wants_json(request) else None
@@ -399,22 +383,20 @@ def my_match(request: Request, slug: str) -> HttpResponseBase:
         if match is None:
             raise Http404("You have no match in a published round.")
         return Response(_match_out(match, request))
-    unchanged = published.conditional(request, version=seat.version, changed_at=seat.changed_at)
-    if unchanged is not None:
-        return published.not_modified_answer(unchanged, private=True)
+    match_id = seat.match_id
 
     def render() -> bytes:
-        match = selectors.match_visible(request.user, seat.match_id)
-        return _json_bytes(_match_out(match, request))
+        return _json_bytes(_match_out(selectors.match_visible(request.user, match_id), request))
 
-    copy = published.stored(
-        f"my-match:{seat.match_id}:{seat.viewer}",
+    return published.serve(
+        request,
+        name=f"my-match:{match_id}:{seat.viewer}",
         version=seat.version,
         render=render,
         changed_at=seat.changed_at,
         max_age=RUNNING_TIMER_COPY_SECONDS if seat.timer_running else None,
+        private=True,
     )
-    return published.answer(request, copy, private=True)
 
 
 def _viewer(request: Request, match: Match) -> str | None:
