@@ -1,7 +1,7 @@
 """Use cases of the match clock: pressing it and reading it (docs/match-clock.md).
 
 A second services module of the matches app, on purpose: the clock's writes stay apart from
-the rounds and results in matches/services.py, and reuse its result helpers for the one thing
+the rounds and results in matches/services/, and reuse their result helpers for the one thing
 a clock writes into a result, a loss on time.
 
 The clock is a log of presses (matches.models.ClockEvent) with the server's times; its state

@@ -111,7 +111,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         Ruling,
         StandingsSnapshot,
     )
-    from matches.services import _results_source_version
+    from matches.services import results_source_version as _results_source_version
 
     users = Users()
     registrations = list(event.registrations.order_by("created_at", "id"))

@@ -566,7 +566,7 @@ class _Importer:
 
     def import_standings(self, event: Tournament) -> None:
         from matches.models import StandingsSnapshot
-        from matches.services import _results_source_version
+        from matches.services import results_source_version as _results_source_version
 
         for i, item in enumerate(self.doc["standings"]):
             where = f"standings[{i}]"

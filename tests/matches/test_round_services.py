@@ -11,8 +11,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.errors import Conflict, Forbidden, ServiceError
+from config.models import OutboxTask
 from matches import services
 from matches.models import Match, MatchStatus, Round, RoundStatus
+from matches.services import pairing
 from tests.factories import RegistrationFactory, UserFactory
 from tests.matches.conftest import client_for, running_event
 from tournaments import services as event_services
@@ -292,3 +294,17 @@ def test_decision_11_a_bye_is_worth_the_games_of_one_match_win_of_the_structure(
     row = next(r for r in services.standings_snapshot(event).rows if r["registration"] == bye.a_id)
     assert row["record"] == "1-1-0"
     assert row["tiebreakers"]["gw"] == pytest.approx(gw_after_a_loss)
+
+
+def test_a_round_above_the_task_threshold_is_paired_by_the_task_sent_by_name(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    event, organiser, _ = running_event(4)
+    monkeypatch.setattr(pairing, "PAIR_IN_TASK_ABOVE", 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = services.round_pair(actor=organiser, tournament=event)
+    sent = OutboxTask.objects.get(task_name="matches.pair_round")
+    assert sent.args == [round_.pk] and sent.sent_at is not None
+    round_.refresh_from_db()
+    assert round_.status == RoundStatus.PAIRED
+    assert round_.matches.count() == 2

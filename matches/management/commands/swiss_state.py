@@ -136,7 +136,8 @@ def build_state(
             if player.id not in played and not player.dropped:
                 entering.append(player.id)
                 if number > 1 and registration.late_entry_round is None:
-                    # What the site records when it pairs round N + 1 (services._pair_swiss_round).
+                    # What the site records when it pairs round N + 1
+                    # (matches.services.pairing._pair_swiss_round).
                     player = replace(player, late_entry_round=number, late_entry_losses=late_losses)
             players[i] = player
         if entering and number > 1:

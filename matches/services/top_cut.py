@@ -1,0 +1,186 @@
+"""The top cut: who makes it, starting its bracket, and the cut calculator before the last Swiss
+rounds.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from config.errors import Conflict, ServiceError
+from matches.models import (
+    Round,
+    RoundStage,
+    RoundStatus,
+)
+from matches.services.history import current_round, scoring
+from matches.services.locks import _lock_event
+from matches.services.pairing import _write_bracket
+from matches.services.standings import standings_snapshot
+from tournaments import permissions, swiss, topcut
+from tournaments.cutcalc import cut_outlook
+from tournaments.models import (
+    Registration,
+    Tournament,
+)
+from tournaments.services import audit
+from tournaments.status import EventStatus
+from tournaments.timer import RoundTimer
+
+
+def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
+    """Cut to the event's top-cut size from the frozen final standings; seed the bracket."""
+    with transaction.atomic():
+        tournament = _lock_event(tournament)
+        permissions.require_organiser(actor, tournament)
+        if tournament.status != EventStatus.RUNNING:
+            raise Conflict(
+                _("The top cut starts from a running event after its Swiss rounds."),
+                field="status",
+                code="not_running",
+            )
+        if not tournament.top_cut_size:
+            raise ServiceError(
+                _("top_cut_size: this event has no top cut; finish it instead."),
+                field="top_cut_size",
+            )
+        last = current_round(tournament)
+        if last is None or last.status != RoundStatus.FINISHED:
+            raise Conflict(
+                _("round: finish the last Swiss round first."),
+                field="round",
+                code="round_unfinished",
+            )
+        cut = cut_for(tournament)
+        qualified = list(cut.qualified)
+        if len(qualified) < 2:
+            raise ServiceError(
+                _("top_cut_size: too few players for a top cut."), field="top_cut_size"
+            )
+        bracket = topcut.seed_cut_bracket(qualified)
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=last.number + 1,
+            stage=RoundStage.TOP_CUT,
+            status=RoundStatus.PAIRED,
+            seed="",
+            created_by=actor,
+            timer=RoundTimer(timedelta(minutes=tournament.round_minutes)).to_json(),
+            pairing_stats={"policy": cut.policy, "notes": cut_notes(tournament, cut)},
+        )
+        _write_bracket(round_, bracket)
+        tournament.status = EventStatus.TOP_CUT
+        tournament.save(update_fields=["status", "updated_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="top_cut.started",
+            target=round_,
+            size=len(qualified),
+            policy=cut.policy,
+            qualified=qualified,
+        )
+    return round_
+
+
+def cut_for(tournament: Tournament) -> topcut.CutResult:
+    """The cut line over the frozen final standings, with the event's policy."""
+    snapshot = standings_snapshot(tournament)
+    rows = []
+    for r in snapshot.rows:
+        net: dict[str, int] = {}
+        for o in r["opponents"]:
+            key = str(o["registration"])
+            net[key] = net.get(key, 0) + {"win": 1, "loss": -1}.get(o["result"], 0)
+        rows.append(
+            topcut.CutRow(
+                player_id=str(r["registration"]),
+                rank=r["rank"],
+                points=r["points"],
+                tiebreakers=tuple(r["tiebreakers"].items()),
+                dropped=r["dropped"],
+                head_to_head=tuple(sorted(net.items())),
+            )
+        )
+    try:
+        return topcut.cut_line(rows, tournament.top_cut_size, tournament.cut_policy)
+    except topcut.BracketError as exc:
+        raise ServiceError(exc.message, field="top_cut_size") from None
+
+
+def cut_notes(tournament: Tournament, cut: topcut.CutResult) -> list[str]:
+    names = {
+        str(r.pk): r.name
+        for r in Registration.objects.filter(
+            pk__in=[int(p) for p in cut.qualified]
+            + ([int(cut.line.below_id)] if cut.line else [])
+            + [int(p) for p in cut.skipped_dropped]
+        ).select_related("player")
+    }
+    return cut.notes(names)
+
+
+def cut_calculator(tournament: Tournament) -> dict[str, Any]:
+    """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut."""
+    if not tournament.top_cut_size:
+        return {"round": None, "rounds_left": 0, "rows": []}
+    snapshot = standings_snapshot(tournament)
+    finished = snapshot.round.number
+    planned = (
+        tournament.planned_rounds or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
+    )
+    rounds_left = (
+        planned - tournament.rounds.filter(stage=RoundStage.SWISS, number__lte=finished).count()
+    )
+    if rounds_left < 1:
+        return {"round": finished, "rounds_left": 0, "rows": []}
+    points = {str(r["registration"]): r["points"] for r in snapshot.rows}
+    dropped = {str(r["registration"]) for r in snapshot.rows if r["dropped"]}
+    names = {str(r["registration"]): r["name"] for r in snapshot.rows}
+    nxt = tournament.rounds.filter(
+        number=finished + 1,
+        stage=RoundStage.SWISS,
+        status__in=(RoundStatus.PUBLISHED, RoundStatus.PAIRED, RoundStatus.FINISHED),
+    ).first()
+    pairings = None
+    if nxt is not None:
+        pairs = [
+            (str(a), str(b) if b is not None else None)
+            for a, b in nxt.matches.values_list("a_id", "b_id")
+        ]
+        paired = {p for pair in pairs for p in pair if p is not None}
+        # Exact only when the round pairs exactly the players still in contention.
+        if paired == set(points) - dropped:
+            pairings = pairs
+    outlook = cut_outlook(
+        points,
+        tournament.top_cut_size,
+        scoring=scoring(tournament),
+        rounds_left=rounds_left,
+        pairings=pairings,
+        dropped=dropped,
+        policy=tournament.cut_policy,
+    )
+    return {
+        "round": finished,
+        "rounds_left": rounds_left,
+        "pairings_known": pairings is not None,
+        "cut_size": tournament.top_cut_size,
+        "rows": [
+            {
+                "registration": int(o.player_id),
+                "name": names.get(o.player_id, ""),
+                "points": o.points,
+                "win": o.win,
+                "draw": o.draw,
+                "loss": o.loss,
+                "in_contention": o.in_contention,
+                "has_bye": o.has_bye,
+                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
+            }
+            for o in outlook
+        ],
+    }
