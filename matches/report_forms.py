@@ -97,8 +97,7 @@ def problem_text(
     if known.kind == "lines" and exc.item is not None:
         label = _("%(label)s, line %(line)d") % {"label": label, "line": exc.item + 1}
     return str(
-        _("Game %(n)d, %(field)s: %(message)s")
-        % {"n": number, "field": label, "message": message}
+        _("Game %(n)d, %(field)s: %(message)s") % {"n": number, "field": label, "message": message}
     )
 
 

@@ -28,7 +28,7 @@ from matches.views.common import (
     STANDINGS_CACHE_SECONDS,
     STANDINGS_PER_PAGE,
     registration_of,
-    round_timer,
+    round_timer_context,
     timer_context,
 )
 from matches.views.event_rounds import SCHEDULE_BREAK_MINUTES, rounds_section
@@ -92,7 +92,7 @@ __all__ = [
     "qr_svg",
     "registration_of",
     "round_pairings",
-    "round_timer",
+    "round_timer_context",
     "rounds_section",
     "standings",
     "standings_player",

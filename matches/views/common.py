@@ -27,7 +27,7 @@ def cache_key(*parts: Any) -> str:
     return ":".join(str(p) for p in parts)
 
 
-def round_timer(
+def round_timer_context(
     event: Tournament, round_: Round, *, extension_minutes: int = 0, now: datetime | None = None
 ) -> dict[str, Any]:
     """The round's timer as every page shows it (matches.presenters.timer_context), one
@@ -52,7 +52,7 @@ def timer_context(
     """What templates/matches/_timer.html shows; None unless the round is being played."""
     if round_.status != RoundStatus.PUBLISHED:
         return None
-    return round_timer(event, round_, extension_minutes=extension_minutes, now=now)
+    return round_timer_context(event, round_, extension_minutes=extension_minutes, now=now)
 
 
 def registration_of(user: Any, event: Tournament) -> Registration | None:
