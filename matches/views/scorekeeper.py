@@ -209,7 +209,7 @@ def _scorekeeper_enter(request: HttpRequest, round_: Round) -> SlipOutcome:
             % {
                 "t": table,
                 "name": exc.reporter,
-                "theirs": services.games_text(exc.reported),
+                "theirs": score_text(exc.reported),
                 "new": shown,
             },
             exc.status_code,

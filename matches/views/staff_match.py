@@ -218,7 +218,7 @@ def match_staff(request: HttpRequest, pk: int) -> HttpResponse:
         context = _match_context(request, match)
         context.update(
             override=exc,
-            override_reported=services.games_text(exc.reported),
+            override_reported=score_text(exc.reported),
             proposed=games,
             proposed_text=score_text(games),
             proposed_details_json=json_text(details) if details is not None else "",
