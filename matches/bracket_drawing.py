@@ -10,11 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from matches.models import (
-    Match,
-    MatchStatus,
-    Round,
-)
+from matches.models import Match, MatchStatus, Round
 
 BOX_W, BOX_H, SLOT_H, COL_GAP, ROW_GAP, PAD = 210, 52, 26, 36, 16, 8
 

@@ -13,9 +13,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
 from engine.games import DetailField, GameDetailsError, MatchRules, for_reader, get_game
-from matches.models import (
-    Match,
-)
+from matches.models import Match
 
 
 def detail_games(

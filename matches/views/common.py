@@ -11,10 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from matches import presenters, selectors
-from matches.models import (
-    Round,
-    RoundStatus,
-)
+from matches.models import Round, RoundStatus
 from tournaments.models import Registration, Tournament
 
 PAIRINGS_CACHE_SECONDS = 6 * 3600

@@ -8,11 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from matches import selectors
-from matches.models import (
-    VISIBLE_TO_PLAYERS,
-    RoundStage,
-    RoundStatus,
-)
+from matches.models import VISIBLE_TO_PLAYERS, RoundStage, RoundStatus
 from matches.views.common import timer_context
 from tournaments.models import Tournament
 

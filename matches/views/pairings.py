@@ -17,14 +17,9 @@ from django.utils.translation import get_language
 
 from config.pages import visible_event
 from matches import selectors, services
-from matches.models import (
-    Match,
-    Round,
-)
+from matches.models import Match, Round
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key, timer_context
 from tournaments.models import Tournament
-
-# --- pairings -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

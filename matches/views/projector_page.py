@@ -10,10 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.pages import visible_event
-from matches.models import (
-    VISIBLE_TO_PLAYERS,
-    Round,
-)
+from matches.models import VISIBLE_TO_PLAYERS, Round
 from matches.views.common import timer_context
 from matches.views.pairings import pairings_fragment
 from matches.views.qr import qr_svg

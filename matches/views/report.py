@@ -19,13 +19,7 @@ from config.errors import Forbidden, ServiceError
 from config.pages import attempt, next_or, visible_event
 from engine.games import get_game
 from matches import clock_services, selectors, services
-from matches.models import (
-    JudgeCall,
-    Match,
-    MatchStatus,
-    RoundStage,
-    RoundStatus,
-)
+from matches.models import JudgeCall, Match, MatchStatus, RoundStage, RoundStatus
 from matches.report_forms import (
     detail_games,
     detail_rows_from_post,

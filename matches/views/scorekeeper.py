@@ -21,24 +21,12 @@ from django.utils.translation import gettext as _
 from config.errors import Forbidden, ServiceError
 from config.pages import int_or_none
 from matches import services
-from matches.models import (
-    MatchStatus,
-    Round,
-    RoundStatus,
-)
+from matches.models import MatchStatus, Round, RoundStatus
 from matches.presenters import score_text
-from matches.views.staff_common import (
-    match_url,
-    parse_result,
-    recent_entries,
-    staff_round,
-)
+from matches.views.staff_common import match_url, parse_result, recent_entries, staff_round
 
 QR_AUTO_MASK_UP_TO = 128
 QR_CACHE_SECONDS = 24 * 3600
-
-
-# --- scorekeeper -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.player_ids import normalise_player_id
 from config.pages import int_or_none, visible_event
 from matches import selectors
-from matches.models import (
-    Match,
-    MatchStatus,
-    ResultChange,
-    ResultVersion,
-    Round,
-)
+from matches.models import Match, MatchStatus, ResultChange, ResultVersion, Round
 from matches.views.common import round_timer_context
 from tournaments import permissions as perms
 from tournaments.models import Tournament

@@ -22,19 +22,10 @@ from config.pages import attempt, int_or_none, next_or
 from engine.errors import MAX_RECORD_DEPTH, json_problem
 from engine.games import GameDetailsError, get_game
 from matches import selectors, services
-from matches.models import (
-    Match,
-    MatchStatus,
-    RoundStatus,
-)
+from matches.models import Match, MatchStatus, RoundStatus
 from matches.presenters import score_text
 from matches.report_forms import detail_games, details_from_post, problem_text
-from matches.views.staff_common import (
-    match_url,
-    round_url,
-    staff_match,
-    staff_timer_context,
-)
+from matches.views.staff_common import match_url, round_url, staff_match, staff_timer_context
 from tournaments import permissions as perms
 
 

@@ -20,12 +20,7 @@ from django.views.decorators.http import require_POST
 
 from config.pages import attempt, int_or_none, next_or
 from matches import selectors, services
-from matches.models import (
-    MatchStatus,
-    Round,
-    RoundStage,
-    RoundStatus,
-)
+from matches.models import MatchStatus, Round, RoundStage, RoundStatus
 from matches.views.staff_common import (
     filtered_matches,
     find_seat,
@@ -42,9 +37,6 @@ from tournaments.status import EventStatus
 
 PAGE_SIZE = 100
 STATE_FILTERS = ("unfinished", "all", *MatchStatus.values)
-
-
-# --- round control -----------------------------------------------------------------------------
 
 
 def _next_round_refusal(last: Round | None, bracket_over: bool) -> str:

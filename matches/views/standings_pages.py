@@ -17,11 +17,7 @@ from django.utils.translation import gettext as _
 from config.errors import NotFound
 from config.pages import visible_event
 from matches import selectors, services
-from matches.models import (
-    RoundStage,
-    RoundStatus,
-    StandingsSnapshot,
-)
+from matches.models import RoundStage, RoundStatus, StandingsSnapshot
 from matches.presenters import EN_DASH, score_text
 from matches.views.common import (
     CUT_ROWS_PER_PAGE,
