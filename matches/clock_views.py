@@ -21,6 +21,7 @@ from config.errors import Forbidden, NotFound, ServiceError
 from engine.games import get_game
 from matches import clock_services, selectors
 from matches.clock import KINDS, MAX_BID
+from matches.presenters import clock_ms_text
 from tournaments import permissions
 
 
@@ -106,7 +107,7 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "side": side,
             "name": data["players"][side],
-            "time": clock_text(remaining.get(side)),
+            "time": clock_ms_text(remaining.get(side)),
             "active": data["active"] == side,
             "can_end_turn": data["running"] and data["active"] == side,
             "you": side_of_user == side,
@@ -120,7 +121,7 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         "clock": data,
         "view": view,
         "halves": halves,
-        "delay_text": clock_text(data.get("delay_left_ms")),
+        "delay_text": clock_ms_text(data.get("delay_left_ms")),
         "minutes": (data.get("time_ms") or 0) // 60_000,
         "delay_seconds": (data.get("delay_ms") or 0) // 1000,
         "is_staff": permissions.is_staff_of(request.user, tournament),
@@ -135,15 +136,3 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         "here": here,
     }
     return render(request, "matches/clock.html", context)
-
-
-def clock_text(ms: Any) -> str:
-    """Milliseconds as m:ss, rounded up (0:00 only when the time is really out)."""
-    if ms is None:
-        return "—"
-    seconds = max(0, -(-int(ms) // 1000))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{secs:02d}"
-    return f"{minutes}:{secs:02d}"

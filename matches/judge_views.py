@@ -49,7 +49,8 @@ from matches.models import (
     Ruling,
     RulingDecision,
 )
-from matches.staff_views import _result_text, _timer_context
+from matches.presenters import score_text
+from matches.views.staff_common import staff_timer_context
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
@@ -372,7 +373,7 @@ def _rulings(call: JudgeCall, game: GamePlugin) -> list[dict[str, Any]]:
             {
                 "ruling": ruling,
                 "citations": [(c, game.section_title(c) or "") for c in ruling.citations or []],
-                "result_text": _result_text((ruling.result or {}).get("games")),
+                "result_text": score_text((ruling.result or {}).get("games")),
                 "replay": replay_summary(ruling, game),
             }
         )
@@ -414,7 +415,7 @@ def _call_context(
         "round": round_,
         "match": match,
         "reports": _reports_with_details(match, event.game),
-        "result_text": _result_text(match.games),
+        "result_text": score_text(match.games),
         "waiting": (
             took_text(call.opened_at, call.resolved_at)
             if call.resolved_at
@@ -443,7 +444,7 @@ def _call_context(
         "here": _call_url(call),
     }
     if round_.status == RoundStatus.PUBLISHED and match.b_id is not None:
-        context.update(_timer_context(round_, match.extension_minutes))
+        context.update(staff_timer_context(round_, match.extension_minutes))
         context["show_timer"] = True
     _mark_judge(request)
     return context

@@ -32,21 +32,11 @@ from config.errors import Forbidden, ServiceError
 from config.pages import int_or_none, visible_event
 from matches import panel, services
 from matches.models import Match
+from matches.presenters import EN_DASH, mmss, score_text
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 
 NO_CACHE = "private, no-cache"
-
-
-def _clock(seconds: int) -> str:
-    hours, rest = divmod(abs(seconds), 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
-def _result_text(games: list[int]) -> str:
-    won_a, won_b, drawn = games
-    return f"{won_a}\u2013{won_b}" + (f"\u2013{drawn}" if drawn else "")
 
 
 def _when(text: str | None) -> datetime | None:
@@ -67,10 +57,10 @@ def panel_html(event: Tournament, data: dict[str, Any]) -> str:
         {
             "event": event,
             "panel": data,
-            "timer_text": _clock(int(timer.get("remaining_seconds", 0))),
+            "timer_text": mmss(int(timer.get("remaining_seconds", 0))),
             "ends_at": _when(timer.get("ends_at")),
             "one_sided": [
-                {**row, "result_text": _result_text(row["games"])}
+                {**row, "result_text": score_text(row["games"], dash=EN_DASH)}
                 for row in data["one_sided"][:rows]
             ],
             "late": [

@@ -24,6 +24,7 @@ from config.pages import visible_event
 from engine import penalties as catalogue
 from matches import selectors, services
 from matches.models import Match, MatchStatus, RoundStage
+from matches.presenters import score_text
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
 
@@ -43,13 +44,6 @@ def _staff_event(request: HttpRequest, slug: str) -> Tournament:
     if not perms.is_staff_of(request.user, event):
         raise PermissionDenied(_("Only this event's organisers and judges may see this page."))
     return event
-
-
-def _games_text(games: Any) -> str:
-    if not games:
-        return "—"
-    won_a, won_b, drawn = games
-    return f"{won_a}-{won_b}-{drawn}" if drawn else f"{won_a}-{won_b}"
 
 
 def _player_panel(registration: Registration, event: Tournament) -> dict[str, Any]:
@@ -101,8 +95,8 @@ def _effect(match: Match, side: str, kind: str) -> str:
     if new is None:
         return _("The result stands: the player had already lost this match.")
     text = _("The result becomes %(after)s (was %(before)s).") % {
-        "after": _games_text(new),
-        "before": _games_text(match.games) if final else _("none"),
+        "after": score_text(new),
+        "before": score_text(match.games) if final else _("none"),
     }
     if kind == catalogue.DISQUALIFICATION:
         text += " " + _("The player is dropped from the event.")
@@ -180,7 +174,7 @@ def match_penalty(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event,
         "round": round_,
         "match": match,
-        "result_text": _games_text(match.games),
+        "result_text": score_text(match.games),
         "panels": [_player_panel(r, event) for r in players],
         "categories": [
             (key, label, [i.to_json() for i in items])

@@ -328,11 +328,11 @@ def test_the_projector_shows_the_next_round_in_place_without_reloading(
     """axe-core's meta-refresh: the projector's timed refresh is gone; it polls and swaps."""
     from playwright.sync_api import expect
 
-    from matches import views
+    from matches.views import projector_page
     from tests.matches.conftest import running_event
     from tests.matches.test_pages_public import finish, pair
 
-    monkeypatch.setattr(views, "PROJECTOR_POLL_SECONDS", 1)
+    monkeypatch.setattr(projector_page, "PROJECTOR_POLL_SECONDS", 1)
     event, organiser, regs = running_event(4)
     finish(pair(event, organiser), organiser)
     page = open_page(None, DESK)

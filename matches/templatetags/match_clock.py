@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from matches import clock_services
-from matches.clock_views import clock_text
+from matches.presenters import clock_ms_text
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def match_clock_summary(match: Any) -> dict[str, Any]:
         "clock": data,
         "match": match,
         "times": [
-            {"side": s, "name": data["players"][s], "time": clock_text(remaining.get(s))}
+            {"side": s, "name": data["players"][s], "time": clock_ms_text(remaining.get(s))}
             for s in ("a", "b")
         ],
     }

@@ -1,0 +1,52 @@
+"""The rounds section of tournaments' event page."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.http import HttpRequest
+
+from matches import selectors
+from matches.models import VISIBLE_TO_PLAYERS, RoundStage, RoundStatus
+from matches.views.common import timer_context
+from tournaments.models import Tournament
+
+SCHEDULE_BREAK_MINUTES = 10  # between rounds, for the estimated start times
+
+
+def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> dict[str, Any]:
+    """The rounds, the current timer and the schedule for tournaments' event page: one query
+    for the rounds (no per-round queries)."""
+    rounds = list(selectors.rounds_visible(request.user, event).order_by("number"))
+    for r in rounds:
+        r.tournament = event
+    current = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
+    latest_published = next(
+        (r.number for r in reversed(rounds) if r.status in VISIBLE_TO_PLAYERS), None
+    )
+    planned = selectors.swiss_rounds_planned(event, registered)
+    by_number = {r.number: r for r in rounds}
+    step = timedelta(minutes=event.round_minutes + SCHEDULE_BREAK_MINUTES)
+    schedule = []
+    for n in range(1, planned + 1):
+        r = by_number.get(n)
+        schedule.append(
+            {
+                "number": n,
+                "round": r,
+                "estimate": None if r is not None else event.starts_at + (n - 1) * step,
+            }
+        )
+    has_cut = any(r.stage == RoundStage.TOP_CUT for r in rounds)
+    return {
+        "rounds": rounds,
+        "current_round": current,
+        "latest_published": latest_published,
+        "timer": timer_context(event, current) if current else None,
+        "schedule": schedule,
+        "has_cut": has_cut,
+        "has_standings": any(
+            r.stage == RoundStage.SWISS and r.status == RoundStatus.FINISHED for r in rounds
+        ),
+    }
