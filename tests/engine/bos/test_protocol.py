@@ -1,6 +1,6 @@
-"""BOS's legal_actions says exactly what apply accepts, for every core-rule action.
+"""BOS's state as every game's (engine.game_state.GameState): its legal actions and outcome.
 
-Random legal play reaches a position (hypothesis draws the seed); there any core action, legal
+legal_actions says exactly what apply accepts, for every core-rule action: random legal play reaches a position (hypothesis draws the seed); there any core action, legal
 or not, is accepted by ``apply`` if and only if ``legal_actions`` lists it. ``abilities`` and
 ``judge`` steps are the record's statements: never listed (engine/bos/state.py).
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -95,3 +96,38 @@ def test_bos_legal_actions_start_with_the_first_player_and_end_empty() -> None:
     assert [(a.type, a.player) for a in r.state.legal_actions()] == [("start_turn", "B")]
     r = replay(record([*OPENING, attack("A", 1, {"player": "B"})], life=5))
     assert r.state is not None and r.state.is_terminal() and r.state.legal_actions() == []
+
+
+def _decayed_to_zero() -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = []
+    for _ in range(12):
+        turns += [start("A"), end("A"), start("B"), end("B")]
+    return [*turns, start("A")]  # A's 13th turn: three decays, 3 -> 1 -> 0 -> 0
+
+
+@pytest.mark.parametrize(
+    ("actions", "termination", "rule"),
+    [
+        ([*OPENING, attack("A", 1, {"player": "B"})], "life", "BOS: Starting Info"),
+        (_decayed_to_zero(), "decay", "BOS: Decay"),
+        (
+            [*OPENING, {"type": "judge", "player": "A", "note": "n", "adjust": {"B": {"life": 0}}}],
+            "judge",
+            "BOS: Starting Info",
+        ),
+    ],
+    ids=["life", "decay", "judge"],
+)
+def test_bos_starting_info_life_zero_ends_the_game_with_its_termination(
+    actions: list[dict[str, Any]], termination: str, rule: str
+) -> None:
+    r = replay(record(actions, life=5 if termination == "life" else 30))
+    assert r.legal and r.state is not None and r.state.is_terminal()
+    outcome = r.state.outcome()
+    assert outcome is not None and outcome.termination.key == termination
+    assert outcome.rule == rule and not outcome.draw  # BOS: Decay: every game has a winner
+    assert r.to_json()["outcome"] == {
+        "winner": outcome.winner,
+        "termination": termination,
+        "rule": rule,
+    }
