@@ -3,9 +3,9 @@
 :func:`replay` runs every action through :class:`~engine.bos.state.GameState` and stops at the
 first illegal one. On the way it flags every value set by hand (:mod:`engine.bos.start`): a
 starting life, vim or ether other than the rules' (BOS: Starting Info, BOS: Going First), and
-each value a ``judge`` step sets. Nothing here raises: a malformed record (exit status 2) and an illegal
-action (exit status 1) come back as an ``error``; an engine failure is an internal error
-(code ``internal_error``, exit status 3), never a verdict on the record.
+each value a ``judge`` step sets. Nothing here raises: a malformed record (exit status 2) and
+an illegal action (exit status 1) come back as an ``error``; an engine failure is an internal
+error (code ``internal_error``, exit status 3), never a verdict on the record.
 """
 
 from __future__ import annotations

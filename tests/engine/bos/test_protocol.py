@@ -1,8 +1,9 @@
 """BOS's state as every game's (engine.game_state.GameState): its legal actions and outcome.
 
-legal_actions says exactly what apply accepts, for every core-rule action: random legal play reaches a position (hypothesis draws the seed); there any core action, legal
-or not, is accepted by ``apply`` if and only if ``legal_actions`` lists it. ``abilities`` and
-``judge`` steps are the record's statements: never listed (engine/bos/state.py).
+legal_actions says exactly what apply accepts, for every core-rule action: random legal play
+reaches a position (hypothesis draws the seed); there any core action, legal or not, is
+accepted by ``apply`` if and only if ``legal_actions`` lists it. ``abilities`` and ``judge``
+steps are the record's statements: never listed (engine/bos/state.py).
 """
 
 from __future__ import annotations
