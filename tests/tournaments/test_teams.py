@@ -4,6 +4,7 @@ APEX Madness and HiLo Madness (Formats), the Head Coach decider and sudden death
 from __future__ import annotations
 
 from pathlib import Path
+from random import Random
 
 import pytest
 from hypothesis import given, settings
@@ -483,3 +484,37 @@ def test_team_standings_are_a_permutation_of_the_teams(data: st.DataObject) -> N
     assert sorted(row.player_id for row in rows) == sorted(t.id for t in teams)
     assert [row.rank for row in rows] == sorted(row.rank for row in rows)
     assert all(row.points == 3 * row.wins + row.draws for row in rows)
+
+
+def test_formats_apex_madness_round_robin_of_12_teams_has_no_drawn_team_match() -> None:
+    """A 12-team APEX Madness round robin through the core: line-ups, boards, results (ties
+    to the Head Coaches' decider), team standings; with a Head Coach no team match is drawn."""
+    rng = Random(21)
+    teams = [team(f"t{i:02}", 4 + i % 3) for i in range(12)]
+    ids = [t.id for t in teams]
+    rounds, deciders = [], 0
+    for r in range(11):  # the circle method: the first team stays, the others turn
+        turned = [ids[0], *ids[1:][r:], *ids[1:][:r]]
+        matches = []
+        for x, y in zip(turned[:6], reversed(turned[6:]), strict=True):
+            team_a, team_b = teams[ids.index(x)], teams[ids.index(y)]
+            boards = pair_boards(
+                team_a, team_a.members[:4], team_b, team_b.members[:4], APEX_MADNESS
+            )
+            outcomes = [rng.choice(["a", "b", "b", "draw"]) for _ in boards]
+            result = team_match_result(outcomes, config=APEX)
+            if result.decider_needed:
+                pair_decider(team_a, team_b, APEX_MADNESS)
+                result = team_match_result(outcomes, rng.choice(["a", "b"]), config=APEX)
+                deciders += 1
+            matches.append(team_match_record(x, y, result))
+        rounds.append(matches)
+    rows = team_standings(teams, rounds, APEX)
+    assert deciders > 0
+    assert all(row.rounds_played == 11 and row.draws == 0 for row in rows)
+    assert sum(row.points for row in rows) == 3 * 66
+    assert [row.points for row in rows] == sorted((row.points for row in rows), reverse=True)
+    assert all(
+        sorted(line.opponent for line in row.opponents) == [i for i in ids if i != row.player_id]
+        for row in rows
+    )
