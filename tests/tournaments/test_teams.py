@@ -425,6 +425,8 @@ def test_structures_teams_standings_draws_and_byes() -> None:
     # a bye is a team-match win worth the boards an outright win needs: 2-0 of 3 boards
     assert by_id["c"].points == 3 and by_id["c"].games == (2, 0, 0)
     assert rows[0].player_id == "c"
+    # 3-0 of 4 boards (APEX Madness), 4-0 of 6
+    assert APEX.scoring().bye_games == (3, 0) and TeamConfig(6, 6).scoring().bye_games == (4, 0)
 
 
 def test_structures_teams_tiebreakers_over_teams() -> None:
