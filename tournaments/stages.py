@@ -37,6 +37,7 @@ carried round numbers
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
@@ -515,7 +516,7 @@ class FinalRow:
 
     ``tiebreakers``: the event's tiebreakers in order with their values (higher is better; None
     where a tiebreaker has no value of its own, head-to-head). ``rank``: the stage's rank
-    (shared by players tied on everything).
+    (shared by players tied on everything). In a team event ``registration`` is a team id.
     """
 
     registration: int
@@ -583,7 +584,7 @@ def merge_final_standings(finals: Mapping[int, Sequence[FinalRow]]) -> list[Merg
     for members in groups.values():
         ranks = sorted(r.rank for r in members)
         for row in members:
-            depth[row.registration] = _count_below(ranks, row.rank)
+            depth[row.registration] = bisect_left(ranks, row.rank)
     order = sorted(
         rows,
         key=lambda t: (
@@ -604,15 +605,6 @@ def merge_final_standings(finals: Mapping[int, Sequence[FinalRow]]) -> list[Merg
             MergedRow(row.registration, rank, row.points, row.tiebreakers, row.dropped, stage)
         )
     return merged
-
-
-def _count_below(sorted_ranks: Sequence[int], rank: int) -> int:
-    count = 0
-    for value in sorted_ranks:
-        if value >= rank:
-            break
-        count += 1
-    return count
 
 
 def _negated(key: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -755,10 +747,10 @@ def carried_history(
         own = _stage(stages, source)
         start = 1
         if own.carry == "points":
-            start = max(last[s] for s in own.sources) + 1
+            start = max((last[s] for s in own.sources), default=0) + 1
         first[source] = start
         last[source] = start + len(histories[source].rounds) - 1
-    total = max(last[s] for s in stage.sources)
+    total = max((last[s] for s in stage.sources), default=0)
     rounds: list[list[MatchRecord]] = [[] for _ in range(total)]
     busy: dict[tuple[str, int], int] = {}
     players: dict[str, Player] = {}
@@ -787,9 +779,7 @@ def carried_history(
             earlier = players.get(player.id)
             # The first stage a player played keeps his entry; the latest one his table.
             players[player.id] = (
-                shifted
-                if earlier is None
-                else replace(earlier, fixed_table=player.fixed_table, dropped=player.dropped)
+                shifted if earlier is None else replace(earlier, fixed_table=player.fixed_table)
             )
     admitted_set = set(admitted)
     if len(admitted_set) != len(admitted):

@@ -340,6 +340,39 @@ def test_structures_stages_merge_of_one_stage_gives_back_its_ranks(
     assert [(r.registration, r.rank) for r in merged] == [(r.registration, r.rank) for r in table]
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), min_size=1, max_size=12),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_structures_stages_merged_flights_keep_each_flights_order(
+    flights: list[list[tuple[int, int]]],
+) -> None:
+    """Merged flights: everyone once, ranks never falling back, points never rising, and each
+    flight's own order kept (its head-to-head decisions with it)."""
+    finals: dict[int, list[FinalRow]] = {}
+    for number, values in enumerate(flights, start=1):
+        ordered = sorted(values, key=lambda v: (-v[0], -v[1]))
+        finals[number] = [
+            FinalRow(100 * number + k, k + 1, points, (("omw", omw / 4), ("h2h", None)))
+            for k, (points, omw) in enumerate(ordered)
+        ]
+    merged = merge_final_standings(finals)
+    assert sorted(r.registration for r in merged) == sorted(
+        r.registration for rows in finals.values() for r in rows
+    )
+    assert [r.rank for r in merged] == sorted(r.rank for r in merged)
+    assert [r.points for r in merged] == sorted((r.points for r in merged), reverse=True)
+    assert merged[0].rank == 1
+    for number, rows in finals.items():
+        assert [r.registration for r in merged if r.stage == number] == [
+            r.registration for r in rows
+        ]
+
+
 # -- carried records -------------------------------------------------------------------------------
 def won(a: str, b: str) -> MatchRecord:
     return MatchRecord(a, b, "a", (2, 0, 0))
