@@ -180,7 +180,8 @@ class BracketState:
     ``rounds``: every round with at least one match whose players are known, in the order
     they are played. ``next_round``: the first round not finished that has a match to play
     (the round being played, or the one to pair next); None once there is a champion.
-    ``eliminations``: who went out where, in the order it happened.
+    ``eliminations``: who went out where, in the order it happened. ``losses``: each
+    player's matches lost so far, in seed order (byes are never lost).
     """
 
     kind: Literal["single_elimination", "double_elimination"]
@@ -213,20 +214,18 @@ class BracketState:
         the bracket). Before the end, the players still in come first, by seed.
         """
         seed = {p: i + 1 for i, p in enumerate(self.players)}
-        out_at = {e.player: (_progress(e.ref), e.name) for e in self.eliminations}
+        out_at = {e.player: e for e in self.eliminations}
         still_in = sorted((p for p in self.players if p not in out_at), key=seed.__getitem__)
-        gone = sorted(out_at, key=lambda p: (-out_at[p][0], seed[p]))
+        # Out later in the bracket is further: a higher round, and the grand final last of all
+        # (nobody goes out on the winners' side of a double elimination).
+        gone = sorted(
+            out_at,
+            key=lambda p: (out_at[p].ref.side != "grand_final", -out_at[p].ref.round, seed[p]),
+        )
         return tuple(
-            Placing(place, player, seed[player], out_at[player][1] if player in out_at else None)
+            Placing(place, player, seed[player], out_at[player].name if player in out_at else None)
             for place, player in enumerate([*still_in, *gone], start=1)
         )
-
-
-def _progress(ref: MatchRef) -> int:
-    """How far a player out at ``ref`` went: higher is further."""
-    if ref.side == "grand_final":
-        return 10_000
-    return ref.round
 
 
 # -- names -----------------------------------------------------------------------------------------
