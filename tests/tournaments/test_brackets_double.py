@@ -214,7 +214,9 @@ def test_double_two_players_is_a_final_and_a_grand_final() -> None:
     assert gone is not None and gone.ref.code == "GF1"
 
 
-def test_double_no_reset_when_the_winners_side_player_wins() -> None:
+def test_structures_no_bracket_reset_when_the_winners_side_player_wins() -> None:
+    """(event-structures: Stages) the grand final is one match unless the player from the
+    losers' side wins it."""
     results: dict[str, str | None] = {"W1-1": "p1", "GF1": "p1", "GF2": "p1"}
     with pytest.raises(BracketError) as caught:
         bracket_state("double_elimination", players(2), results)

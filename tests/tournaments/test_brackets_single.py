@@ -175,7 +175,7 @@ def test_single_next_round_waits_for_the_whole_round() -> None:
     assert [r.number for r in state.rounds] == [1]
 
 
-def test_single_drawn_match_is_refused_naming_it() -> None:
+def test_structures_elimination_match_cannot_end_drawn() -> None:
     with pytest.raises(BracketError) as caught:
         bracket_state("single_elimination", players(8), {"R1-2": None})
     assert caught.value.field == "winners[R1-2]"

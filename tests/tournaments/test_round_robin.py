@@ -89,3 +89,12 @@ def test_round_robin_bad_players_are_refused(ids: list[str]) -> None:
     with pytest.raises(BracketError) as caught:
         round_robin(ids)
     assert caught.value.field == "players"
+
+
+def test_round_robin_pairs_the_twelve_teams_of_an_apex_madness_event() -> None:
+    """Teams are ids like players: 12 teams play 11 rounds of 6 team matches."""
+    teams = [f"team-{k}" for k in range(1, 13)]
+    rounds = round_robin(teams)
+    assert [len(r.matches) for r in rounds] == [6] * 11
+    assert {r.bye for r in rounds} == {None}
+    assert (rounds[0].matches[0].a, rounds[0].matches[0].b) == ("team-1", "team-12")
