@@ -602,9 +602,15 @@ class _PlayOut:
 def _results(
     winners: Mapping[MatchRef, str | None] | Mapping[str, str | None],
 ) -> dict[MatchRef, str | None]:
+    """The results keyed by :class:`MatchRef`, whichever way they were given."""
     out: dict[MatchRef, str | None] = {}
     for key, won in winners.items():
-        ref = key if isinstance(key, MatchRef) else MatchRef.parse(key)
+        if isinstance(key, MatchRef):
+            ref = key
+        elif isinstance(key, str) and _REF_PATTERN.match(key):
+            ref = MatchRef.parse(key)
+        else:
+            raise BracketError("winners", f"{key!r} is not a bracket match reference")
         if ref in out:
             raise BracketError(f"winners[{ref.code}]", "the match is given twice")
         if won is not None and not isinstance(won, str):

@@ -229,3 +229,22 @@ def test_match_reference_codes_round_trip(code: str) -> None:
 def test_match_reference_bad_codes_are_refused(code: str) -> None:
     with pytest.raises(BracketError):
         MatchRef.parse(code)
+
+
+@pytest.mark.parametrize("key", ["final", 3, ("R", 1, 1)])
+def test_single_results_keyed_by_something_else_are_refused(key: object) -> None:
+    with pytest.raises(BracketError) as caught:
+        bracket_state("single_elimination", players(4), {key: "p1"})  # type: ignore[dict-item]
+    assert caught.value.field == "winners"
+
+
+def test_single_results_given_by_reference_and_by_code_agree() -> None:
+    by_code = bracket_state("single_elimination", players(4), {"R1-1": "p4"})
+    by_ref = bracket_state("single_elimination", players(4), {MatchRef("single", 1, 1): "p4"})
+    assert by_code == by_ref
+    with pytest.raises(BracketError, match="given twice"):
+        bracket_state(
+            "single_elimination",
+            players(4),
+            {"R1-1": "p4", MatchRef("single", 1, 1): "p4"},  # type: ignore[dict-item]
+        )
