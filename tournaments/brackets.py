@@ -75,6 +75,7 @@ MAX_PLAYERS: Final = 256
 
 Side = Literal["single", "winners", "losers", "grand_final"]
 _PREFIX: Final[Mapping[str, str]] = {"single": "R", "winners": "W", "losers": "L"}
+_SIDE_OF_PREFIX: Final[Mapping[str, Side]] = {"R": "single", "W": "winners", "L": "losers"}
 _REF_PATTERN: Final = re.compile(r"^(?:([RWL])([1-9][0-9]*)-([1-9][0-9]*)|GF([12]))$")
 
 
@@ -103,8 +104,7 @@ class MatchRef:
         letter, number, position, final = found.groups()
         if final is not None:
             return cls("grand_final", int(final), 1)
-        side: Side = {"R": "single", "W": "winners", "L": "losers"}[letter]  # type: ignore[assignment]
-        return cls(side, int(number), int(position))
+        return cls(_SIDE_OF_PREFIX[letter], int(number), int(position))
 
     def __str__(self) -> str:
         return self.code
