@@ -234,7 +234,7 @@ def test_match_reference_bad_codes_are_refused(code: str) -> None:
 @pytest.mark.parametrize("key", ["final", 3, ("R", 1, 1)])
 def test_single_results_keyed_by_something_else_are_refused(key: object) -> None:
     with pytest.raises(BracketError) as caught:
-        bracket_state("single_elimination", players(4), {key: "p1"})  # type: ignore[dict-item]
+        bracket_state("single_elimination", players(4), {key: "p1"})  # type: ignore[arg-type]
     assert caught.value.field == "winners"
 
 
@@ -246,5 +246,5 @@ def test_single_results_given_by_reference_and_by_code_agree() -> None:
         bracket_state(
             "single_elimination",
             players(4),
-            {"R1-1": "p4", MatchRef("single", 1, 1): "p4"},  # type: ignore[dict-item]
+            {"R1-1": "p4", MatchRef("single", 1, 1): "p4"},  # type: ignore[arg-type]
         )
