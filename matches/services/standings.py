@@ -23,7 +23,7 @@ from matches.models import (
 )
 from matches.services.history import SwissHistory, scoring, swiss_history
 from matches.services.result_checks import _checked, _checked_details
-from tournaments import permissions, results
+from tournaments import permissions, results, tiebreakers
 from tournaments.models import (
     Tournament,
 )
@@ -46,6 +46,7 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
     rows = compute_standings(
         history.players, history.rounds, scoring(tournament), tournament.tiebreakers
     )
+    shown = frozenset(tiebreakers.shown(tournament.tiebreakers))
     names = {str(pk): r.name for pk, r in history.registrations.items()}
     registration_ids = {pid: int(pid) for pid in names}
     names_get, ids_get = names.get, registration_ids.get
@@ -59,7 +60,7 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
                 "points": row.points,
                 "record": row.record,
                 "dropped": row.dropped,
-                "tiebreakers": {name: value for name, value in row.tiebreakers if name != "h2h"},
+                "tiebreakers": {name: value for name, value in row.tiebreakers if name in shown},
                 "byes": row.byes,
                 "match_win_pct": row.match_win_pct,
                 "rounds_played": row.rounds_played,
