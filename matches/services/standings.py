@@ -143,7 +143,9 @@ def standings_snapshot(
     tournament: Tournament, round_number: int | None = None
 ) -> StandingsSnapshot:
     """The standings after a finished Swiss round (default: the latest), computed once and
-    stored; recomputed only when a result of those rounds has changed since."""
+    stored; recomputed only when a result of those rounds has changed since, or the event's
+    tiebreaker configuration differs from the one they were computed with (the organiser's
+    order changed, or a deploy changed what a tiebreaker computes)."""
     if round_number is None:
         round_ = last_finished_swiss_round(tournament)
     else:
@@ -162,12 +164,18 @@ def standings_snapshot(
     snapshot = (
         StandingsSnapshot.objects.filter(round=round_).defer("rows").select_related("round").first()
     )
-    if snapshot is not None and snapshot.source_version == source:
+    configuration = tournament.tiebreaker_fingerprint
+    if (
+        snapshot is not None
+        and snapshot.source_version == source
+        and snapshot.tiebreakers == configuration
+    ):
         return snapshot
     history = swiss_history(tournament, upto=round_.number)
     rows = standings_rows(tournament, history)
     snapshot, _created = StandingsSnapshot.objects.update_or_create(
-        round=round_, defaults={"rows": rows, "source_version": source}
+        round=round_,
+        defaults={"rows": rows, "source_version": source, "tiebreakers": configuration},
     )
     return snapshot
 
