@@ -263,6 +263,12 @@ def label(key: str) -> Text:
     return entry.label if entry is not None else Text.plain(key)
 
 
+def is_head_to_head(key: str) -> bool:
+    """Whether ``key`` ranks by the players' matches against each other (no value)."""
+    entry = registry().get(key)
+    return entry is not None and entry.head_to_head
+
+
 def shown(order: Iterable[str]) -> tuple[str, ...]:
     """The keys of ``order`` that have a per-player value (a column in the tables)."""
     known = registry()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from engine.errors import BattledeskError
+from tournaments.tiebreakers import is_head_to_head
 from tournaments.tiebreakers import label as tiebreaker_label
 
 BRACKET_SIZES = (2, 4, 8, 16)
@@ -301,7 +302,7 @@ def _separation(x: CutRow, y: CutRow, seed: int, everyone: Sequence[CutRow]) -> 
     values_y = dict(y.tiebreakers)
     for i, (name, vx) in enumerate(x.tiebreakers):
         vy = values_y.get(name)
-        if name == "h2h":
+        if is_head_to_head(name):
             verdict = _head_to_head(x, y, x.tiebreakers[:i], everyone)
             if verdict is not None:
                 return made(BY_HEAD_TO_HEAD, verdict, -verdict)
