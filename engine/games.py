@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from engine.errors import BattledeskError
+
+if TYPE_CHECKING:
+    from engine.tiebreaker_entry import TiebreakerEntry
 
 
 def N_(message: str) -> str:
@@ -673,8 +676,13 @@ class GamePlugin:
     # Loaded lazily so that importing the registry stays cheap and free of the engines.
     load_formats: Callable[[], tuple[FormatChoice, ...]] = field(repr=False)
     load_deck_rules: Callable[[], DeckRules] = field(repr=False)
-    # Swiss tiebreakers after match points, in order (names of tournaments.standings).
+    # The default order of the Swiss tiebreakers after match points (keys of the registry,
+    # tournaments.tiebreakers); an event's organiser may choose another.
     tiebreakers: tuple[str, ...] = ("omw", "gw", "ogw")
+    # The game's own tiebreakers, registered beside the game-neutral ones.
+    load_tiebreakers: Callable[[], tuple[TiebreakerEntry, ...]] = field(
+        default=lambda: (), repr=False
+    )
     # Trophies per game, when the game records them per battle (BoBA: seven battles).
     battles_per_game: int | None = None
     # The game's record replay, when it has one.
@@ -788,6 +796,12 @@ def _boba_adjudicator() -> Adjudicator:
     return ADJUDICATOR
 
 
+def _boba_tiebreakers() -> tuple[TiebreakerEntry, ...]:
+    from engine.boba.tiebreakers import TIEBREAKERS
+
+    return TIEBREAKERS
+
+
 def _boba_formats() -> tuple[FormatChoice, ...]:
     from engine.boba.deckbuilding.formats import FORMAT_PRESETS
 
@@ -809,6 +823,7 @@ BOBA = GamePlugin(
     load_deck_rules=_boba_deck_rules,
     # Battle differential last: trophies are BoBA's own measure of a close game.
     tiebreakers=("omw", "gw", "ogw", "battle_diff"),
+    load_tiebreakers=_boba_tiebreakers,
     battles_per_game=7,
     # Equal trophies after seven battles is a drawn game (CR 4.4.2); sudden death decides a
     # game that must have a winner (CR 4.4.3).

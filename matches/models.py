@@ -297,6 +297,9 @@ class StandingsSnapshot(models.Model):
     # The newest result version of the rounds it covers when it was computed: a correction
     # to any of those rounds makes a newer one, so a stale snapshot is never served.
     source_version = models.BigIntegerField(default=0)
+    # The tiebreaker configuration it was computed with (tournaments.tiebreakers.fingerprint):
+    # a changed order, or a deployed change to a tiebreaker, makes the next read recompute.
+    tiebreakers = models.CharField(max_length=200, blank=True, default="")
     computed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

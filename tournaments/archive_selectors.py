@@ -221,7 +221,10 @@ def event_archive(event: Tournament) -> dict[str, Any]:
                     {**o, "registration": reg(o.get("registration"))} for o in row["opponents"]
                 ]
             rows.append(row)
-        current = s.source_version == _results_source_version(event, number)
+        # current: what a read would compute now (same results, same tiebreakers)
+        current = s.source_version == _results_source_version(event, number) and (
+            s.tiebreakers == event.tiebreaker_fingerprint
+        )
         return {
             "round": number,
             "rows": rows,

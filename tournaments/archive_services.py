@@ -590,7 +590,9 @@ class _Importer:
             # A snapshot that was current stays current; a stale one is recomputed on read.
             source = _results_source_version(event, round_.number) if item.get("current") else 0
             existing = StandingsSnapshot.objects.filter(round=round_).first()
-            values = {"rows": rows, "source_version": source}
+            # the event (imported first) names the tiebreakers a current snapshot has
+            tiebreakers = event.tiebreaker_fingerprint if item.get("current") else ""
+            values = {"rows": rows, "source_version": source, "tiebreakers": tiebreakers}
             if item.get("computed_at"):
                 values["computed_at"] = item["computed_at"]
             self.upsert("standings", existing, StandingsSnapshot, values, where, {"round": round_})

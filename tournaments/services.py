@@ -83,6 +83,7 @@ EDITABLE_FIELDS = (
     "clock_mode",
     "clock_minutes",
     "clock_delay_seconds",
+    "tiebreaker_order",
 )
 # What players build their decks for: it may change until the first decklist is in (an
 # organiser who opened registration with the wrong mode can still fix it), never once the

@@ -30,7 +30,7 @@ from matches.views.tiebreaker_explanation import (
     FLOOR,
     _explanations,
     pct,
-    tiebreaker_label,
+    tiebreaker_columns,
     tiebreaker_value,
 )
 from tournaments.models import Tournament
@@ -82,7 +82,7 @@ def _swiss_rounds_left(event: Tournament, after: int) -> int:
 
 
 def _tiebreaker_columns(event: Tournament) -> list[tuple[str, str]]:
-    return [(key, tiebreaker_label(key)) for key in event.tiebreakers if key != "h2h"]
+    return tiebreaker_columns(event.tiebreakers)
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -48,6 +48,7 @@ def test_scan_catches_a_django_import(tmp_path: Path) -> None:
 PURE_MODULES = (
     "tournaments/swiss.py",
     "tournaments/standings.py",
+    "tournaments/tiebreakers.py",
     "tournaments/topcut.py",
     "tournaments/status.py",
     "tournaments/cutcalc.py",
@@ -71,6 +72,7 @@ def test_pairing_standings_and_status_modules_import_no_django() -> None:
                 (
                     "tournaments.swiss",
                     "tournaments.standings",
+                    "tournaments.tiebreakers",
                     "tournaments.topcut",
                     "tournaments.status",
                     "tournaments.cutcalc",

@@ -19,7 +19,6 @@ from tournaments.topcut import (
     BY_LIST_ORDER,
     BY_POINTS,
     CUT_POLICIES,
-    TIEBREAKER_LABELS,
     BracketError,
     CutResult,
     CutRow,
@@ -216,8 +215,11 @@ def test_decision_13_head_to_head_skipped_when_three_are_tied() -> None:
     assert line is not None and line.criterion == "omw"
 
 
-def test_labels_mirror_the_standings_core() -> None:
-    assert dict(TIEBREAKER_LABELS) == dict(standings.TIEBREAKER_LABELS)
+def test_a_separation_names_its_tiebreaker_with_the_registry_label() -> None:
+    tbs = [(("omw", v),) for v in (0.7, 0.6, 0.5)]
+    rows = [CutRow(f"p{k}", k, 6, tbs[k - 1]) for k in (1, 2, 3)]
+    line = cut_line(rows, 2).line
+    assert line is not None and line.label == "opponents' match-win %"
 
 
 @pytest.mark.parametrize(
