@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve migrate demo lint test test-fast bench clean
+.PHONY: install run serve migrate demo lint test test-fast schema bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ test: lint
 
 test-fast: install
 	$(VENV)/bin/pytest -x -q -m "not browser"
+
+# The committed OpenAPI snapshot (tests/test_openapi_snapshot.py): run after a deliberate API change.
+schema: install
+	$(PY) manage.py spectacular --file docs/openapi.yaml
 
 bench: install
 	$(PY) bench/engine.py
