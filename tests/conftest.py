@@ -10,8 +10,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support import PHONE, SHARED, missing_service, missing_shared_data
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (.ci/run: "ci"; otherwise "dev"). Neither
+# has a deadline nor the too-slow health check: on a loaded machine (two cores shared by the
+# test workers and everything else) an example's time says nothing about the code, so timing
+# never fails a property test. A test's own max_examples still wins over the profile's.
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture

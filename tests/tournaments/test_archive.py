@@ -14,7 +14,7 @@ import pytest
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
@@ -251,7 +251,7 @@ def test_the_minimal_archive_parses() -> None:
     assert archive.parse(_minimal())["event"]["slug"] == "an-event"
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(data=st.data())
 def test_a_damaged_archive_gives_an_archive_error_and_nothing_else(data: st.DataObject) -> None:
     doc = _minimal()

@@ -60,7 +60,7 @@ def test_the_reader_bounds_rows_cells_and_the_file() -> None:
     assert twice.translated(str).reason == "the column email is given twice"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.text(max_size=400))
 def test_the_reader_never_raises_and_every_problem_names_a_row_and_column(text: str) -> None:
     roster = read_roster(text)

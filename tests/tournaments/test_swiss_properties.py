@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tournaments.standings import MatchRecord, Player, compute_standings
 from tournaments.swiss import BYE_MOVED_UP, PairingResult, pair_round
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
+SETTINGS = settings(max_examples=60, derandomize=True)
 
 
 def random_history(
