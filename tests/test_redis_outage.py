@@ -28,8 +28,8 @@ from config.celery import app
 from config.models import OutboxTask
 from matches.models import Match, MatchStatus
 from notifications.models import Delivery, DeliveryStatus
-from tests.conftest import OwnRedis
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
+from tests.support import OwnRedis
 from tournaments.status import EventStatus
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.swiss_sim import simulate
-from tests.tournaments.test_swiss_properties import random_history
+from tests.tournaments.swiss_sim import random_history, simulate
 from tournaments.standings import MatchRecord, Player, StateError, compute_standings
 from tournaments.swiss import BYE_MOVED_UP, pair_round, recommended_structure
 
