@@ -17,8 +17,8 @@ from config.errors import Conflict, ServiceError
 from matches import services as match_services
 from matches.models import Match, MatchStatus
 from tests.factories import TournamentFactory, UserFactory, organiser_of
-from tests.matches.conftest import running_event
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.scenarios import running_event
+from tests.support import run_at_once
 from tournaments import services
 from tournaments.locks import LOCK_ORDER, for_update
 from tournaments.models import Registration, RegistrationStatus

@@ -24,7 +24,7 @@ from matches.models import Match
 from notifications import services, tasks
 from notifications.models import Channel, Delivery, DeliveryStatus, Kind, NotificationSettings
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
 
@@ -645,7 +645,7 @@ def test_telling_the_same_occurrence_twice_queues_it_once(
 def test_the_organiser_page_passes_the_accessibility_audit(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
     event, organiser, _ = _publish(django_capture_on_commit_callbacks, players=4)
     url = f"/events/{event.slug}/manage/notifications/"

@@ -18,7 +18,7 @@ from accounts.models import User
 from decks.models import Card, Catalog, EventCatalog
 from matches.models import Match
 from tests.factories import OrganiserFactory
-from tests.tournaments.test_archive import _delete_event, build_event
+from tests.tournaments.archive_scenes import build_event, delete_event
 from tournaments import archive
 from tournaments.archive import ArchiveError
 from tournaments.archive_selectors import event_archive
@@ -33,7 +33,7 @@ def exported() -> dict[str, Any]:
     """A real event's archive, the event itself then deleted from this installation."""
     event, _organiser, _regs = build_event(players=5)
     doc = event_archive(event)
-    _delete_event(event)
+    delete_event(event)
     return doc
 
 

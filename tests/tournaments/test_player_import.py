@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks.models import DecklistVersion
-from tests.decks.conftest import deck_rules, demo_catalog, illegal_list, legal_list  # noqa: F401
 from tests.factories import (
     OrganiserFactory,
     RegistrationFactory,
@@ -60,7 +59,7 @@ def test_the_reader_bounds_rows_cells_and_the_file() -> None:
     assert twice.translated(str).reason == "the column email is given twice"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.text(max_size=400))
 def test_the_reader_never_raises_and_every_problem_names_a_row_and_column(text: str) -> None:
     roster = read_roster(text)
@@ -160,7 +159,7 @@ def test_only_the_events_organisers_import() -> None:
         )
 
 
-def test_decklists_go_through_the_deck_service(legal_list: str, illegal_list: str) -> None:  # noqa: F811
+def test_decklists_go_through_the_deck_service(legal_list: str, illegal_list: str) -> None:
     from decks.services import demo_event_catalog
 
     event = TournamentFactory()
@@ -258,7 +257,7 @@ def test_the_page_previews_then_imports_on_confirmation() -> None:
     page = preview.content.decode()
     assert preview.status_code == 200 and "Import 2 players" in page
     assert not Registration.objects.filter(tournament=event).exists()
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     audit = PageAudit()
     audit.feed(page)

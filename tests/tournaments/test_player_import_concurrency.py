@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import TournamentFactory, UserFactory, organiser_of
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.support import run_at_once
 from tournaments import services
 from tournaments.models import Registration, RegistrationStatus
 

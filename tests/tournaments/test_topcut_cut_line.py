@@ -281,7 +281,7 @@ def _check_separation(sep: Separation, rows: dict[str, CutRow]) -> None:
         assert a is not None and b is not None and a > b
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=st.integers(0, 10**6),
     n=st.integers(4, 20),
@@ -338,7 +338,7 @@ def _check_result(result: CutResult, rows: list[CutRow], size: int, policy: str)
 _tb_value = st.sampled_from([0.33, 0.5, 0.5, 0.61, 0.75])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     data=st.lists(
         st.tuples(st.sampled_from([0, 3, 6, 6, 9]), _tb_value, _tb_value, st.booleans()),
