@@ -12,7 +12,7 @@ import pytest
 from matches import services
 from matches.models import Match, Round, RoundStatus, StandingsSnapshot
 from tests.factories import OrganiserFactory, bos_event, logged_in, organiser_of
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments import archive, tiebreakers
 from tournaments.archive_selectors import event_archive
 from tournaments.archive_services import archive_import

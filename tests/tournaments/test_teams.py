@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.engine.test_purity import FORBIDDEN, _imports
+from tests.support import NOT_IN_PURE_CODE, imported_names
 from tournaments.standings import MatchRecord, Player, StateError, compute_standings
 from tournaments.teams import (
     APEX_MADNESS,
@@ -54,8 +54,8 @@ def error(call: object, *args: object, **kwargs: object) -> TeamError:
 
 def test_teams_module_imports_no_django() -> None:
     module = Path(__file__).resolve().parents[2] / "tournaments" / "teams.py"
-    names = _imports(module)
-    assert [n for n in names if n.split(".")[0] in FORBIDDEN] == []
+    names = imported_names(module)
+    assert [n for n in names if n.split(".")[0] in NOT_IN_PURE_CODE] == []
     assert {n for n in names if n.startswith("tournaments")} == {"tournaments.standings"}
 
 
