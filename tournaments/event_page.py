@@ -37,9 +37,9 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib.messages import get_messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import localize
@@ -50,7 +50,6 @@ from django.utils.translation import gettext as _
 
 from config import published, shared_copies
 from config.cache import redis_is_down
-from config.pages import visible_event
 from tournaments import permissions as perms
 from tournaments import services
 from tournaments.forms import ClaimForm
@@ -59,6 +58,7 @@ from tournaments.selectors import event_facts_without_rounds
 from tournaments.status import (
     LABELS,
     ON_THE_DAY,
+    PUBLIC,
     EventStatus,
     players_refusal,
     registration_refusal,
@@ -86,6 +86,8 @@ def check_in_qr(player_id: str) -> SafeString:
 def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     """Everything the event page's template reads beyond the context processors."""
     registration = services.registration_for(user=request.user, tournament=event)
+    if registration is not None:
+        registration.player = request.user  # registration_for found the reader's own
     # Everyone loads the event page at once when a round is published: its one aggregate is
     # counted once per change of the event and shared (config.shared_copies); whoever just
     # registered or withdrew sees their own change at once.
@@ -378,6 +380,16 @@ def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
     return HttpResponse(html)
 
 
+def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
+    """config.pages.visible_event, with the reader's roles read in the same query."""
+    events = perms.with_roles_of(request.user, Tournament.objects.filter(slug=slug))
+    event: Tournament = get_object_or_404(events)
+    perms.remember_roles(request.user, event)
+    if event.status in PUBLIC or perms.is_staff_of(request.user, event):
+        return event
+    raise Http404("No such event.")
+
+
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The event page (tournaments.views.event_detail)."""
-    return stored_page(request, visible_event(request, slug))
+    return stored_page(request, visible_event_with_roles(request, slug))
