@@ -176,7 +176,9 @@ def measure(label: str, calls: list[Callable[[], tuple[str, bytes]]], n: int, pr
             calls[k % len(calls)]()
         prof.disable()
         out = io.StringIO()
-        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(profile)
+        pstats.Stats(prof, stream=out).sort_stats(
+            os.environ.get("BENCH_SORT", "cumulative")
+        ).print_stats(profile)
         print(out.getvalue())
 
 

@@ -28,15 +28,16 @@ gets it too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import segno
 from django.conf import settings
 from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
@@ -66,6 +67,7 @@ from tournaments.status import (
 from tournaments.swiss import recommended_structure
 
 TEMPLATE = "tournaments/event_detail.html"
+QR_SECONDS = 24 * 3600
 # A copy of a state nobody reads any more leaves the cache by itself.
 COPY_SECONDS = 3600
 # The timer fields that move with the clock: own values, not part of the state.
@@ -73,11 +75,18 @@ _TIMER_CLOCK_FIELDS = frozenset({"now", "now_iso", "remaining", "table_remaining
 
 
 def check_in_qr(player_id: str) -> SafeString:
-    """The player's id as a QR code: a scanner at the desk types it like a keyboard."""
-    svg = segno.make(player_id, error="m").svg_inline(
-        scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
-    )
-    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # segno escapes the title
+    """The player's id as a QR code: a scanner at the desk types it like a keyboard. Drawn
+    once per player and language (a player reloads the event page all day; drawing costs
+    more than the rest of their part of it)."""
+    key = f"check-in-qr:{get_language()}:{player_id}"
+    svg: str | None = cache.get(key)
+    if svg is None:
+        drawn = segno.make(player_id, error="m").svg_inline(
+            scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
+        )
+        svg = drawn.replace("<svg ", '<svg role="img" ', 1)  # segno escapes the title
+        cache.set(key, svg, QR_SECONDS)
+    return mark_safe(svg)
 
 
 # --- the context, as the page always had it -----------------------------------------------------
@@ -143,7 +152,7 @@ def fresh_page(request: HttpRequest, event: Tournament) -> HttpResponse:
 # --- the stored copy -----------------------------------------------------------------------------
 
 
-@cache
+@functools.cache
 def _stand_in(name: str) -> str:
     """A stand-in for one own value: letters and digits only (no escaping changes it), never
     guessable from outside (derived from SECRET_KEY)."""
@@ -151,7 +160,7 @@ def _stand_in(name: str) -> str:
     return f"bd{name}x{digest.hexdigest()[:40]}"
 
 
-@cache
+@functools.cache
 def _number_stand_in(name: str) -> int:
     """A stand-in for an id that goes into a URL (an `<int:pk>` path): 19 digits that no id,
     count or date on the page can be (derived from SECRET_KEY)."""
