@@ -60,8 +60,11 @@ def _throttles_allow(request: HttpRequest) -> bool:
 
 def _public_round(slug: str, number: int) -> Round | None:
     """The round if it is everybody's to read (published or finished, in a public event)."""
+    # At most one row (slugs are unique, and numbers within an event): no ORDER BY to build.
     found = list(
-        Round.objects.select_related("tournament").filter(tournament__slug=slug, number=number)
+        Round.objects.select_related("tournament")
+        .filter(tournament__slug=slug, number=number)
+        .order_by()
     )
     if not found:
         return None
