@@ -15,7 +15,7 @@ from config.views import healthz
 from decks import api as decks_api
 from engine.games import GAMES
 from matches import api as matches_api
-from matches import clock_api, panel_views
+from matches import clock_api, panel_views, published_round
 from tournaments import api as tournaments_api
 from tournaments import archive_api
 
@@ -79,7 +79,7 @@ api_urls = [
     ),
     path(
         "events/<slug:slug>/rounds/<int:number>/",
-        matches_api.round_detail,
+        published_round.round_detail,
         name="api-round-detail",
     ),
     path(
