@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.player_ids import new_player_id
 from config.errors import Forbidden, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
-from tournaments.locks import for_update
 
 ERASED_NAME = "Erased player"
 
@@ -52,7 +52,7 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
         )
     if actor.pk == user.pk and not user.check_password(password or ""):
         raise ServiceError(_("password: that is not your password."), field="password")
-    # Locked alone (tournaments.locks): the audit entries below lock no event.
+    # Locked alone (config.locks): the audit entries below lock no event.
     user = for_update(User.objects).get(pk=user.pk)
     user.username = f"erased-{user.pk}"
     user.display_name = ERASED_NAME

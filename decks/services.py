@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import check_name
 from config.errors import Forbidden, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
 from decks import selectors
 from decks.catalog import card_rows, catalog_for, catalog_for_event
@@ -51,7 +52,6 @@ from engine.games import (
     get_game,
 )
 from tournaments import permissions
-from tournaments.locks import for_update
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services import audit
 from tournaments.status import EventStatus

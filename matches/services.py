@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 import notifications.services
 from config.errors import Conflict, NotFound, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
 from engine import penalties as catalogue
 from engine.games import Replayer, get_game
@@ -50,7 +51,6 @@ from matches.models import (
     StandingsSnapshot,
 )
 from tournaments import permissions, results, swiss, topcut
-from tournaments.locks import for_update
 from tournaments.models import (
     FirstRoundPairing,
     LateEntryPolicy,

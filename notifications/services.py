@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 
 from accounts.names import unsafe_characters
 from config.errors import ServiceError
+from config.locks import for_update
 from config.outbox import send_after_commit
 from matches.models import CallKind, JudgeCall, Match, MatchStatus, Round, Ruling
 from notifications import selectors
@@ -60,7 +61,6 @@ from notifications.models import (
     email_sent_via,
 )
 from tournaments import permissions
-from tournaments.locks import for_update
 from tournaments.models import Registration, Tournament
 
 logger = logging.getLogger(__name__)
@@ -210,7 +210,7 @@ def settings_update(
         _check_kinds(list(webhook_kinds), "webhook_kinds") if webhook_kinds is not None else None
     )
     with transaction.atomic():
-        # The site's lock order (tournaments/locks.py): the event, then its settings.
+        # The site's lock order (config/locks.py): the event, then its settings.
         tournament = for_update(Tournament.objects).get(pk=tournament.pk)
         permissions.require_organiser(actor, tournament)
         prefs, _created = for_update(NotificationSettings.objects).get_or_create(

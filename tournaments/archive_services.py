@@ -24,11 +24,11 @@ from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 
+from config.locks import for_update
 from engine.errors import json_problem
 from tournaments import archive
 from tournaments.archive import ArchiveError
 from tournaments.archive_selectors import archived_fields, event_archive, is_user_field
-from tournaments.locks import for_update
 from tournaments.models import AuditEntry, Registration, Tournament
 
 ARCHIVE_DIR = "archives"

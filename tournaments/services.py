@@ -32,10 +32,10 @@ from accounts.player_ids import normalise_player_id
 from accounts.validators import check_name
 from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
 from engine.games import default_game
 from tournaments import permissions
-from tournaments.locks import for_update
 from tournaments.models import (
     ACTIVE_STATUSES,
     AuditEntry,
