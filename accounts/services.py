@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.player_ids import new_player_id
+from accounts.signals import account_erased
 from config.errors import Forbidden, ServiceError
 from config.locks import for_update
 from config.transactions import atomic
@@ -67,17 +68,13 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
     user.set_unusable_password()
     user.save()
     _end_sessions(user)
-    from tournaments.models import Tournament
-    from tournaments.services import audit
-
-    for event in Tournament.objects.filter(registrations__player=user).distinct():
-        audit(
-            tournament=event,
-            actor=actor if actor.pk != user.pk else None,
-            action="account.erased",
-            target=user,
-            at=timezone.now(),
-        )
+    # The events' audit trails are written by tournaments, which listens (tournaments/apps.py).
+    account_erased.send(
+        sender=User,
+        user=user,
+        erased_by=actor if actor.pk != user.pk else None,
+        at=timezone.now(),
+    )
     return user
 
 

@@ -52,8 +52,8 @@ from engine.games import (
     get_game,
 )
 from tournaments import permissions
+from tournaments.audit import audit
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services import audit
 from tournaments.status import EventStatus
 
 logger = logging.getLogger(__name__)

@@ -30,8 +30,8 @@ from matches import clock
 from matches import services as match_services
 from matches.models import ClockEvent, Match, MatchStatus, RoundStatus
 from tournaments import permissions
+from tournaments.audit import audit
 from tournaments.models import ClockMode, Tournament
-from tournaments.services import audit
 
 # What each kind of press may carry in its payload (anything else is a 400 naming it).
 PAYLOAD_KEYS: dict[str, frozenset[str]] = {

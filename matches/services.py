@@ -51,6 +51,7 @@ from matches.models import (
     StandingsSnapshot,
 )
 from tournaments import permissions, results, swiss, topcut
+from tournaments.audit import audit
 from tournaments.models import (
     FirstRoundPairing,
     LateEntryPolicy,
@@ -58,7 +59,6 @@ from tournaments.models import (
     RegistrationStatus,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.standings import MatchRecord, Player, compute_standings
 from tournaments.status import EventStatus
 from tournaments.tasks import schedule_round_archive

@@ -61,6 +61,7 @@ from notifications.models import (
     email_sent_via,
 )
 from tournaments import permissions
+from tournaments.audit import audit
 from tournaments.models import Registration, Tournament
 
 logger = logging.getLogger(__name__)
@@ -201,8 +202,6 @@ def settings_update(
 ) -> NotificationSettings:
     """The event's organisers set its webhook and which kinds go out on each channel; a field
     left as None keeps its value."""
-    from tournaments.services import audit
-
     permissions.require_organiser(actor, tournament)
     url = check_webhook_url(webhook_url) if webhook_url is not None else None
     emails = _check_kinds(list(email_kinds), "email_kinds") if email_kinds is not None else None

@@ -30,15 +30,14 @@ import notifications.services
 from accounts import names
 from accounts.player_ids import normalise_player_id
 from accounts.validators import check_name
-from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
 from config.transactions import atomic
 from engine.games import default_game
 from tournaments import permissions
+from tournaments.audit import audit
 from tournaments.models import (
     ACTIVE_STATUSES,
-    AuditEntry,
     Registration,
     RegistrationStatus,
     Tournament,
@@ -111,49 +110,6 @@ def _check_format_may_change(tournament: Tournament, field: str) -> None:
             % {"field": field, "n": submitted},
             field=field,
         )
-
-
-# The kind of shared page copy (config.shared_copies) that follows every audited change of
-# an event (the organiser dashboard's player list).
-EVENT_COPIES = "event"
-
-
-def audit(
-    *,
-    tournament: Tournament,
-    actor: Any,
-    action: str,
-    target: Any = None,
-    registration: Registration | None = None,
-    **data: Any,
-) -> AuditEntry:
-    target_label = f"{target._meta.model_name}:{target.pk}" if target is not None else ""
-    if tournament is not None:
-        # Every change to an event is audited: the event's shared page copies follow it.
-        shared_copies.changed(
-            EVENT_COPIES, tournament.pk, actor.pk if permissions.is_authenticated(actor) else None
-        )
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        event_slug=tournament.slug if tournament is not None else "",
-        registration=registration,
-        actor=actor if permissions.is_authenticated(actor) else None,
-        action=action,
-        target=target_label,
-        data=_jsonable(data),
-    )
-
-
-def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, datetime):
-            out[key] = value.isoformat()
-        elif isinstance(value, dict):
-            out[key] = _jsonable(value)
-        else:
-            out[key] = value
-    return out
 
 
 def _locked(tournament: Tournament) -> Tournament:

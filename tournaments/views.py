@@ -32,6 +32,7 @@ from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or, visible_event
 from tournaments import permissions as perms
 from tournaments import services
+from tournaments.audit import EVENT_COPIES
 from tournaments.forms import (
     ClaimForm,
     EventForm,
@@ -79,7 +80,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # registered or withdrew sees their own change at once.
     counts: dict[str, int] = shared_copies.shared_copy(
         key=f"event-counts:{event.pk}",
-        kind=services.EVENT_COPIES,
+        kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
         render=lambda: {"counts": services.registration_counts(event)},
@@ -297,7 +298,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     players = shared_copies.shared_copy(
         key=f"dashboard-players:{get_language()}:{event.pk}:{event.status}:{role}:{digest}:"
         f"{page_number}",
-        kind=services.EVENT_COPIES,
+        kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
         render=render_players,
