@@ -739,6 +739,21 @@ def has_legal_decklist(registration: Registration) -> bool:
     return version is not None and version.legal
 
 
+class EventDecklists:
+    """What tournaments asks of decklists (tournaments.extensions.Decklists): check-in and the
+    roster import. Provided in decks/apps.py."""
+
+    def has_legal_decklist(self, registration: Registration) -> bool:
+        return has_legal_decklist(registration)
+
+    def evaluate(self, tournament: Tournament, source: str) -> DeckEvaluation:
+        return decklist_evaluate_for_event(tournament, source)
+
+    def submit(self, *, actor: Any, registration: Registration, source: str) -> bool:
+        version = decklist_submit(actor=actor, registration=registration, source=source)
+        return bool(version.legal)
+
+
 # --- deck checks ---------------------------------------------------------------------------
 
 

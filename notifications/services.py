@@ -735,6 +735,11 @@ def notify_player_dropped(registration: Registration) -> int:
     return _safely("drop", lambda: _player_dropped(registration))
 
 
+def player_dropped_receiver(*, registration: Registration, **_: Any) -> None:
+    """tournaments.extensions.player_dropped: inside the drop's transaction, as before."""
+    notify_player_dropped(registration)
+
+
 def _player_dropped(registration: Registration) -> int:
     registration = Registration.objects.select_related("player", "tournament").get(
         pk=registration.pk

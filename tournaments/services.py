@@ -26,7 +26,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-import notifications.services
 from accounts import names
 from accounts.player_ids import normalise_player_id
 from accounts.validators import check_name
@@ -36,6 +35,7 @@ from config.transactions import atomic
 from engine.games import default_game
 from tournaments import permissions
 from tournaments.audit import audit
+from tournaments.extensions import decklists, player_dropped
 from tournaments.models import (
     ACTIVE_STATUSES,
     Registration,
@@ -332,7 +332,7 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
             action="registration.dropped_no_show",
             registration=registration,
         )
-        notifications.services.notify_player_dropped(registration)
+        player_dropped.send(sender=Registration, registration=registration)
     audit(tournament=tournament, actor=actor, action="event.no_shows_dropped", count=len(dropped))
 
 
@@ -773,16 +773,16 @@ def _check_in(
         raise ServiceError(_("Check-in is over for this event."), field="checked_in")
     if checked_in == registration.checked_in:
         return registration
-    if checked_in and tournament.require_legal_decklist:
-        # The decks app owns decklists; imported here to keep the dependency one-way at load.
-        from decks.services import has_legal_decklist
-
-        if not has_legal_decklist(registration):
-            raise ServiceError(
-                _("A legal decklist is needed to check in: submit or fix the list first."),
-                field="decklist",
-                code="decklist_required",
-            )
+    if (
+        checked_in
+        and tournament.require_legal_decklist
+        and not decklists().has_legal_decklist(registration)
+    ):
+        raise ServiceError(
+            _("A legal decklist is needed to check in: submit or fix the list first."),
+            field="decklist",
+            code="decklist_required",
+        )
     registration.checked_in_at = timezone.now() if checked_in else None
     registration.save(update_fields=["checked_in_at", "updated_at"])
     audit(
@@ -935,7 +935,7 @@ def registration_drop(
         registration=registration,
         round=round_number,
     )
-    notifications.services.notify_player_dropped(registration)
+    player_dropped.send(sender=Registration, registration=registration)
     return registration
 
 
@@ -1312,8 +1312,6 @@ def _match_registrations(tournament: Tournament, rows: list[ImportRow]) -> None:
 
 
 def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
-    from decks import services as deck_services
-
     for row in rows:
         if not row.decklist or row.problems:
             continue
@@ -1327,7 +1325,7 @@ def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
             )
             continue
         try:
-            result = deck_services.decklist_evaluate_for_event(tournament, row.decklist)
+            result = decklists().evaluate(tournament, row.decklist)
         except ServiceError as exc:
             row.problems.append(RowProblem(row.row, "decklist", exc.message))
             continue
@@ -1349,8 +1347,6 @@ def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
 def _save(
     actor: Any, tournament: Tournament, preview: ImportPreview, *, over_capacity: bool
 ) -> None:
-    from decks import services as deck_services
-
     # The new registrations are this transaction's own rows (no other transaction sees them
     # before the commit), so each one's decklist after the next one's row cannot deadlock.
     for row in preview.rows:
@@ -1375,10 +1371,9 @@ def _save(
             over_capacity=full,
         )
         if row.decklist:
-            version = deck_services.decklist_submit(
+            row.decklist_legal = decklists().submit(
                 actor=actor, registration=registration, source=row.decklist
             )
-            row.decklist_legal = version.legal
     audit(
         tournament=tournament,
         actor=actor,
