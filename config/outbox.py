@@ -64,9 +64,13 @@ BACKLOG = _Backlog()
 
 
 def send_after_commit(task: Any, *args: Any, **kwargs: Any) -> OutboxTask:
-    """Queue ``task(*args, **kwargs)`` in the caller's transaction; send it after commit."""
+    """Queue ``task(*args, **kwargs)`` in the caller's transaction; send it after commit.
+
+    ``task`` is a Celery task or its registered name (an app that must not import the task's
+    own app sends it by name)."""
+    task_name = task if isinstance(task, str) else task.name
     row: OutboxTask = OutboxTask.objects.create(
-        task_name=task.name, args=list(args), kwargs=kwargs, task_id=uuid.uuid4().hex
+        task_name=task_name, args=list(args), kwargs=kwargs, task_id=uuid.uuid4().hex
     )
     transaction.on_commit(relay, robust=True)
     return row

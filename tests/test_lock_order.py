@@ -149,7 +149,15 @@ def test_every_row_lock_goes_through_the_sites_lock_helper() -> None:
     root = Path(__file__).resolve().parent.parent
     bare = [
         f"{path.relative_to(root)}:{n}"
-        for app in ("accounts", "config", "decks", "matches", "notifications", "tournaments")
+        for app in (
+            "accounts",
+            "config",
+            "decks",
+            "matches",
+            "notifications",
+            "tournaments",
+            "eventdata",
+        )
         for path in sorted((root / app).rglob("*.py"))
         if "migrations" not in path.parts and path.name != "locks.py"
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)

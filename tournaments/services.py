@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import names
-from accounts.player_ids import normalise_player_id
+from accounts.player_ids import ALPHABET, normalise_player_id
 from accounts.validators import check_name
 from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
@@ -669,7 +669,7 @@ def registration_add_walk_in(
     registration = Registration.objects.create(
         tournament=tournament,
         walk_in_name=name,
-        claim_code=_new_claim_code(),
+        claim_code=new_claim_code(),
         status=RegistrationStatus.REGISTERED,
     )
     audit(
@@ -683,9 +683,7 @@ def registration_add_walk_in(
     return registration
 
 
-def _new_claim_code() -> str:
-    from accounts.player_ids import ALPHABET
-
+def new_claim_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(8))
 
 
@@ -849,8 +847,6 @@ def registrations_check_in(
 def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
     """The check-in desk's search: a name (any part), a player id (as people type it), or a
     table number of the event's latest round."""
-    from accounts.player_ids import normalise_player_id
-
     registrations = tournament.registrations.order_by("player__display_name", "walk_in_name", "id")
     query = query.strip()
     if not query:
@@ -874,8 +870,6 @@ def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
 def find_for_check_in(tournament: Tournament, code: str) -> Registration | None:
     """The registration a scanned or typed code names: a player id (as people type it, or
     inside a QR code's text) or a walk-in's claim code; None when it names nobody here."""
-    from accounts.player_ids import normalise_player_id
-
     text = (code or "").strip()[:200]
     if not text:
         return None
@@ -1357,7 +1351,7 @@ def _save(
             tournament=tournament,
             player=row.account,
             walk_in_name="" if row.account is not None else row.name,
-            claim_code=None if row.account is not None else _new_claim_code(),
+            claim_code=None if row.account is not None else new_claim_code(),
             status=RegistrationStatus.REGISTERED,
         )
         row.registration = registration

@@ -20,17 +20,17 @@ from hypothesis import strategies as st
 from accounts.models import User
 from config.csvfile import csv_text, safe_cell
 from decks.models import Decklist, DecklistVersion
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import archive_import, archive_store_round, stored_archives
 from matches import exports
 from matches import services as ms
 from matches.models import JudgeCall, Match, Penalty, ResultVersion, Round, Ruling
 from tests.factories import UserFactory, logged_in
 from tests.matches.conftest import client_for, running_event
 from tests.support import fresh_manage
-from tournaments import archive
 from tournaments import services as ts
-from tournaments.archive import ArchiveError
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import archive_import, archive_store_round, stored_archives
 from tournaments.models import AuditEntry, Registration, Tournament
 
 NASTY_NAMES = ('=HYPERLINK("http://x")', "+1+1", "-2-2", "@SUM(A1)", "\tTab", "\rCR")
@@ -498,7 +498,7 @@ def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
     from tests.engine.test_purity import FORBIDDEN, _imports
 
     root = Path(__file__).resolve().parents[2]
-    for module in ("tournaments/archive.py", "config/csvfile.py"):
+    for module in ("eventdata/archive.py", "config/csvfile.py"):
         imported = _imports(root / module)
         assert not [n for n in imported if n.split(".")[0] in FORBIDDEN], module
 
