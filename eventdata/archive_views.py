@@ -13,13 +13,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
-from config.pages import visible_event
 from eventdata import archive
 from eventdata.archive_selectors import event_archive
 from eventdata.archive_services import stored_archive_path, stored_archives
 from matches import exports
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 CSV_EXPORTS: dict[str, Callable[[Tournament, int | None], str]] = {
     "standings": exports.standings_csv,

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, int_or_none, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or
 from matches import selectors, services
 from matches.models import (
     Match,
@@ -46,6 +46,7 @@ from matches.models import (
 )
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 from tournaments.status import EventStatus
 
 PAGE_SIZE = 100

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, NotFound, ServiceError
-from config.pages import attempt, next_or, visible_event
+from config.pages import attempt, next_or
 from engine.games import DetailField, GameDetailsError, MatchRules, for_reader, get_game
 from matches import clock_services, selectors, services
 from matches.models import (
@@ -50,6 +50,7 @@ from matches.models import (
     StandingsSnapshot,
 )
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import visible_event
 from tournaments.standings import TIEBREAKER_LABELS, Scoring
 
 PAIRINGS_CACHE_SECONDS = 6 * 3600

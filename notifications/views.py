@@ -17,10 +17,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.pages import attempt, visible_event
+from config.pages import attempt
 from notifications import selectors, services
 from notifications.models import DeliveryStatus, Kind
 from tournaments import permissions as perms
+from tournaments.selectors import visible_event
 
 PAGE_SIZE = 50
 

@@ -3,11 +3,35 @@ matches.selectors)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from typing import Any
 
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest
+
+from tournaments import permissions
 from tournaments.models import RegistrationStatus, Tournament
-from tournaments.status import EventFacts, EventStatus, RoundFacts
+from tournaments.status import PUBLIC, EventFacts, EventStatus, RoundFacts
 from tournaments.swiss import recommended_structure
+
+
+def event_visible(*, user: Any, slug: str) -> Tournament | None:
+    """The event with this slug if this person may see it (drafts: its staff only), else None:
+    the one rule every page and API endpoint that names an event by its slug follows.
+
+    One indexed lookup for a public event (the pages everyone loads at once); the staff check
+    only for a draft."""
+    event: Tournament | None = Tournament.objects.filter(slug=slug).first()
+    if event is not None and (event.status in PUBLIC or permissions.is_staff_of(user, event)):
+        return event
+    return None
+
+
+def visible_event(request: HttpRequest, slug: str) -> Tournament:
+    """``event_visible`` for a request, else 404 (pages show their 404 page, the API its 404)."""
+    event = event_visible(user=request.user, slug=slug)
+    if event is None:
+        raise Http404("No such event.")
+    return event
 
 
 def event_facts(tournament: Tournament) -> EventFacts:

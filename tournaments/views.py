@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, int_or_none, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or
 from tournaments import permissions as perms
 from tournaments import services
 from tournaments.audit import EVENT_COPIES
@@ -42,7 +42,7 @@ from tournaments.forms import (
     game_switch_data,
 )
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.selectors import event_facts, event_facts_without_rounds, visible_event
 from tournaments.status import (
     LABELS,
     ON_THE_DAY,
