@@ -13,7 +13,7 @@ this process once the breaker lets it try (``OutboxRelayMiddleware``), every
 
 A relay that dies between publishing and marking leaves the row to be sent again after its
 lease: at least once. The tasks themselves make that harmless: each claims its work with a
-conditional update (notifications.services.claim, archive written once, ...), so nothing is
+conditional update (notifications.delivery.claim, archive written once, ...), so nothing is
 done twice.
 """
 

@@ -44,7 +44,7 @@ from decks.models import (
 )
 from engine.games import GAMES, ChartSeries, DeckSection, Text, default_game, get_game
 from tournaments import permissions as perms
-from tournaments import services as tournament_services
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import event_visible, visible_event
 
@@ -448,7 +448,7 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
 def my_decklist(request: HttpRequest, slug: str) -> HttpResponse:
     """The current person's own decklist page for an event."""
     event = visible_event(request, slug)
-    registration = tournament_services.registration_for(user=request.user, tournament=event)
+    registration = tournament_selectors.registration_for(user=request.user, tournament=event)
     if registration is None:
         messages.info(request, _("You are not registered for this event."))
         return redirect(event.get_absolute_url())

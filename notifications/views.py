@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from config.pages import attempt
 from notifications import selectors, services
+from notifications.delivery import MAX_ATTEMPTS
 from notifications.models import DeliveryStatus, Kind
 from tournaments import permissions as perms
 from tournaments.selectors import visible_event
@@ -65,6 +66,6 @@ def event_notifications(request: HttpRequest, slug: str) -> HttpResponse:
             "status_filter": status,
             "counts": [(label, counts[value]) for value, label in DeliveryStatus.choices],
             "page": page.get_page(request.GET.get("page")),
-            "max_attempts": services.MAX_ATTEMPTS,
+            "max_attempts": MAX_ATTEMPTS,
         },
     )

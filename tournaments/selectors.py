@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
+from config.errors import Forbidden
 from tournaments import permissions
-from tournaments.models import RegistrationStatus, Tournament
+from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.status import PUBLIC, EventFacts, EventStatus, RoundFacts
 from tournaments.swiss import recommended_structure
 
@@ -70,3 +72,32 @@ def event_facts_without_rounds(tournament: Tournament) -> EventFacts:
         registration_opens_at=tournament.registration_opens_at,
         registration_closes_at=tournament.registration_closes_at,
     )
+
+
+# --- registrations ---------------------------------------------------------------------------
+
+
+def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registration]:
+    """Organisers and judges see everyone; a player sees only their own registration."""
+    qs = tournament.registrations.select_related("player")
+    if permissions.is_staff_of(actor, tournament):
+        return qs
+    if permissions.is_authenticated(actor):
+        return qs.filter(player=actor)
+    raise Forbidden(_("Log in to see registrations."))
+
+
+def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
+    if not permissions.is_authenticated(user):
+        return None
+    return tournament.registrations.filter(player=user).first()
+
+
+def registration_counts(tournament: Tournament) -> dict[str, int]:
+    counts = {status: 0 for status in RegistrationStatus.values}
+    for row in tournament.registrations.values("status").order_by().annotate(n=Count("id")):
+        counts[row["status"]] = row["n"]
+    counts["checked_in"] = tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
+    ).count()
+    return counts

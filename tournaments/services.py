@@ -11,22 +11,17 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts import names
 from accounts.player_ids import ALPHABET, normalise_player_id
 from accounts.validators import check_name
 from config.errors import Conflict, Forbidden, ServiceError
@@ -43,8 +38,7 @@ from tournaments.models import (
     Tournament,
     default_clock_mode,
 )
-from tournaments.roster_csv import Roster, RosterRow, RowProblem, read_roster
-from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.selectors import event_facts, event_facts_without_rounds, registration_counts
 from tournaments.status import (
     ON_THE_DAY,
     EventStatus,
@@ -112,7 +106,7 @@ def _check_format_may_change(tournament: Tournament, field: str) -> None:
         )
 
 
-def _locked(tournament: Tournament) -> Tournament:
+def event_locked(tournament: Tournament) -> Tournament:
     """Re-read the event under a row lock; every registration write goes through this."""
     return for_update(Tournament.objects).get(pk=tournament.pk)
 
@@ -173,7 +167,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
 
 @atomic
 def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     changes: dict[str, Any] = {}
     if "format_params" in fields and fields["format_params"] is None:
@@ -230,7 +224,7 @@ def event_transition(
     """Move the event on. Cancelling is final, so it needs ``confirm``; starting (Running)
     with some players checked in and others not needs a decision on the others:
     ``no_shows="drop"`` drops them (each recorded), ``"keep"`` leaves them in."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     # The same words the dashboard shows beside a move it does not offer now.
     refusal = transition_refusal(event_facts(tournament), to)
@@ -338,7 +332,7 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
 
 @atomic
 def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     refusal = players_refusal(tournament.status) if open else None
     if refusal is not None:
@@ -360,7 +354,7 @@ def event_set_judge(
 ) -> None:
     """Assign or remove a judge; ``head`` also makes them the head judge (escalated calls
     go to them). Removing the head judge leaves the event without one."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     if assigned:
         tournament.judges.add(user)
@@ -384,7 +378,7 @@ def event_set_judge(
 
 @atomic
 def event_add_organiser(*, actor: Any, tournament: Tournament, user: Any) -> None:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     tournament.organisers.add(user)
     audit(tournament=tournament, actor=actor, action="event.organiser_added", target=user)
@@ -409,17 +403,17 @@ def _require_registration_open(tournament: Tournament) -> None:
         )
 
 
-def _registered_count(tournament: Tournament) -> int:
+def registered_count(tournament: Tournament) -> int:
     return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
 
 
-def _has_room(tournament: Tournament) -> bool:
-    return tournament.capacity is None or _registered_count(tournament) < tournament.capacity
+def has_room(tournament: Tournament) -> bool:
+    return tournament.capacity is None or registered_count(tournament) < tournament.capacity
 
 
 def _enter(registration: Registration, tournament: Tournament) -> None:
     """Register if there is room, else join the end of the waitlist."""
-    if _has_room(tournament):
+    if has_room(tournament):
         registration.status = RegistrationStatus.REGISTERED
         registration.queued_at = None
     else:
@@ -432,7 +426,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     """Register the acting player; beyond capacity they join the waitlist."""
     if not permissions.is_authenticated(actor):
         raise Forbidden(_("Log in to register."))
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     _require_registration_open(tournament)
     registration = (
         for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
@@ -469,7 +463,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
 
 
 def _locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
-    tournament = _locked(registration.tournament)
+    tournament = event_locked(registration.tournament)
     registration = for_update(Registration.objects).get(pk=registration.pk)
     registration.tournament = tournament
     return tournament, registration
@@ -619,7 +613,7 @@ def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registratio
         .order_by("queued_at", "id")
     )
     free = (
-        None if tournament.capacity is None else tournament.capacity - _registered_count(tournament)
+        None if tournament.capacity is None else tournament.capacity - registered_count(tournament)
     )
     for registration in waiting:
         if free is not None and free <= 0:
@@ -644,7 +638,7 @@ def registration_add_walk_in(
     *, actor: Any, tournament: Tournament, name: str, over_capacity: bool = False
 ) -> Registration:
     """An organiser adds a person who has no account; an account can claim it later."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     check_name("name", name)
     name = " ".join(name.split())
@@ -660,7 +654,7 @@ def registration_add_walk_in(
             field="tournament",
             code=refusal.code,
         )
-    if not over_capacity and not _has_room(tournament):
+    if not over_capacity and not has_room(tournament):
         raise ServiceError(
             _("capacity: the event is full. Confirm to add the walk-in over capacity."),
             field="capacity",
@@ -697,7 +691,7 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     found = unclaimed.select_related("tournament").first()
     # The site's lock order: the event first, then the registration, re-read under its lock
     # (another account may have claimed it, or an organiser removed it, meanwhile).
-    tournament = _locked(found.tournament) if found is not None else None
+    tournament = event_locked(found.tournament) if found is not None else None
     registration = for_update(unclaimed).filter(pk=found.pk).first() if found else None
     if tournament is None or registration is None:
         raise ServiceError(
@@ -816,7 +810,7 @@ def registrations_check_in(
             _("registrations: at most %(n)d at a time.") % {"n": MAX_BULK_CHECK_IN},
             field="registrations",
         )
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     if not permissions.can_run_check_in(actor, tournament):
         raise Forbidden(_("Only this event's organisers (and judges, when allowed) check in."))
     locked = list(
@@ -949,429 +943,3 @@ def registration_reinstate(*, actor: Any, registration: Registration) -> Registr
         registration=registration,
     )
     return registration
-
-
-# --- selectors -----------------------------------------------------------------------------
-
-
-def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registration]:
-    """Organisers and judges see everyone; a player sees only their own registration."""
-    qs = tournament.registrations.select_related("player")
-    if permissions.is_staff_of(actor, tournament):
-        return qs
-    if permissions.is_authenticated(actor):
-        return qs.filter(player=actor)
-    raise Forbidden(_("Log in to see registrations."))
-
-
-def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
-    if not permissions.is_authenticated(user):
-        return None
-    return tournament.registrations.filter(player=user).first()
-
-
-def registration_counts(tournament: Tournament) -> dict[str, int]:
-    counts = {status: 0 for status in RegistrationStatus.values}
-    for row in tournament.registrations.values("status").order_by().annotate(n=Count("id")):
-        counts[row["status"]] = row["n"]
-    counts["checked_in"] = tournament.registrations.filter(
-        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
-    ).count()
-    return counts
-
-
-# --- bulk player import --------------------------------------------------------------------
-# Bulk player import: an organiser adds many players at once from a roster CSV.
-#
-# The one service behind the organiser's import page and `POST
-# /api/events/{slug}/registrations/import/`. A preview (`dry_run`) names every row's problem
-# (row, column, reason) and saves nothing; an import with any problem saves nothing either (all
-# or nothing). Accounts are matched by e-mail or player id, never created or duplicated: a row
-# that matches no account is a walk-in (with a claim code, as one added at the desk), a row whose
-# e-mail and player id name two different accounts is a problem, and a player already in the
-# event is left as they are. A decklist in the row goes through the same deck service as a
-# player's own submission: a list that cannot be read is the row's problem, a readable list that
-# breaks the format is saved marked illegal, with a warning.
-#
-# Players are imported while the event takes walk-ins (registration open or closed, or running);
-# more new players than places left is a problem unless the organiser confirms going over
-# capacity, as for a walk-in.
-
-REGISTER = "register"  # an account joins the event
-WALK_IN = "walk_in"  # a person without an account joins, with a claim code
-SKIP = "skip"  # already in the event: left as they are
-
-
-@dataclass
-class ImportRow:
-    """One roster row as the import reads it: what it would do, and why it cannot."""
-
-    row: int
-    name: str
-    email: str
-    player_id: str
-    action: str = ""
-    account: Any = None
-    decklist: str = ""
-    decklist_legal: bool | None = None
-    problems: list[RowProblem] = dataclass_field(default_factory=list)
-    warnings: list[RowProblem] = dataclass_field(default_factory=list)
-    registration: Registration | None = None
-
-    @property
-    def shown_name(self) -> str:
-        return str(self.account.public_name) if self.account is not None else self.name
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "row": self.row,
-            "name": self.shown_name,
-            "email": self.email,
-            "player_id": self.account.player_id if self.account is not None else self.player_id,
-            "action": self.action,
-            "account": self.account is not None,
-            "decklist": bool(self.decklist),
-            "decklist_legal": self.decklist_legal,
-            "registration": self.registration.pk if self.registration is not None else None,
-            "claim_code": self.registration.claim_code if self.registration is not None else None,
-            "problems": [p.to_dict() for p in self.problems],
-            "warnings": [w.to_dict() for w in self.warnings],
-        }
-
-
-@dataclass
-class ImportPreview:
-    rows: list[ImportRow]
-    problems: list[RowProblem]
-    places_left: int | None
-    saved: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and not any(r.problems for r in self.rows)
-
-    @property
-    def all_problems(self) -> list[RowProblem]:
-        return [*self.problems, *(p for r in self.rows for p in r.problems)]
-
-    def counts(self) -> dict[str, int]:
-        return {
-            "rows": len(self.rows),
-            "accounts": sum(1 for r in self.rows if r.action == REGISTER),
-            "walk_ins": sum(1 for r in self.rows if r.action == WALK_IN),
-            "skipped": sum(1 for r in self.rows if r.action == SKIP),
-            "decklists": sum(1 for r in self.rows if r.decklist and r.action != SKIP),
-            "problems": len(self.all_problems),
-        }
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "saved": self.saved,
-            "ok": self.ok,
-            "counts": self.counts(),
-            "places_left": self.places_left,
-            "problems": [p.to_dict() for p in self.problems],
-            "rows": [r.to_dict() for r in self.rows],
-        }
-
-
-class RosterImportRefused(ServiceError):
-    """The import has problems, so nothing was saved; the preview names each one."""
-
-    def __init__(self, preview: ImportPreview) -> None:
-        first = preview.all_problems[0]
-        super().__init__(
-            _("rows: nothing was imported; row %(row)d, %(column)s: %(reason)s")
-            % {"row": first.row, "column": first.column, "reason": first.reason},
-            field="rows",
-            code="import_refused",
-        )
-        self.preview = preview
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "preview": self.preview.to_dict()}
-
-
-@atomic
-def registrations_import(
-    *,
-    actor: Any,
-    tournament: Tournament,
-    data: str | bytes,
-    dry_run: bool,
-    over_capacity: bool = False,
-) -> ImportPreview:
-    """Preview (dry_run) or import a roster; raises RosterImportRefused (nothing saved) when
-    any row or the file has a problem."""
-    # The event's lock first, as a walk-in takes it: places left and "already registered"
-    # cannot change between the check and the import.
-    tournament = _locked(tournament)
-    permissions.require_organiser(actor, tournament)
-    roster = read_roster(data)
-    preview = _preview(tournament, roster, over_capacity=over_capacity)
-    if dry_run:
-        return preview
-    if not preview.ok:
-        raise RosterImportRefused(preview)
-    _save(actor, tournament, preview, over_capacity=over_capacity)
-    preview.saved = True
-    return preview
-
-
-def _preview(tournament: Tournament, roster: Roster, *, over_capacity: bool) -> ImportPreview:
-    problems = [p.translated(_) for p in roster.problems]
-    refusal = players_refusal(tournament.status)
-    if refusal is not None:
-        problems.append(
-            RowProblem(
-                0,
-                "event",
-                _("players are imported only while the event takes players. %(why)s")
-                % {"why": refusal.render(_)},
-            )
-        )
-    rows = [
-        ImportRow(
-            r.row,
-            r.name,
-            r.email,
-            r.player_id,
-            decklist=r.decklist,
-            problems=[p.translated(_) for p in r.problems],
-        )
-        for r in roster.rows
-    ]
-    _match_accounts(rows, roster.rows)
-    _match_registrations(tournament, rows)
-    _check_decklists(tournament, rows)
-    joining = sum(1 for r in rows if r.action in (REGISTER, WALK_IN) and not r.problems)
-    places = (
-        None
-        if tournament.capacity is None
-        else max(tournament.capacity - _registered_count(tournament), 0)
-    )
-    if places is not None and joining > places and not over_capacity:
-        problems.append(
-            RowProblem(
-                0,
-                "capacity",
-                _(
-                    "%(n)d new players but %(places)d places left; remove rows, raise the "
-                    "capacity or confirm going over capacity"
-                )
-                % {"n": joining, "places": places},
-            )
-        )
-    return ImportPreview(rows=rows, problems=problems, places_left=places)
-
-
-def _match_accounts(rows: list[ImportRow], source: tuple[RosterRow, ...]) -> None:
-    """Find each row's account by e-mail and by player id (two queries for the file)."""
-    user_model = get_user_model()
-    emails = {r.email.lower() for r in rows if r.email}
-    ids = {normalise_player_id(r.player_id) for r in rows if r.player_id}
-    by_email: dict[str, list[Any]] = {}
-    for user in user_model.objects.annotate(email_key=Lower("email")).filter(
-        email_key__in=emails, is_active=True
-    ):
-        by_email.setdefault(user.email_key, []).append(user)
-    by_id = {u.player_id: u for u in user_model.objects.filter(player_id__in=ids, is_active=True)}
-    for row in rows:
-        from_email = from_id = None
-        if row.email:
-            try:
-                validate_email(row.email)
-            except ValidationError:
-                row.problems.append(RowProblem(row.row, "email", _("not an e-mail address")))
-            found = by_email.get(row.email.lower(), [])
-            if len(found) > 1:
-                row.problems.append(
-                    RowProblem(
-                        row.row,
-                        "email",
-                        _("several accounts have this e-mail; give the player id instead"),
-                    )
-                )
-            elif found:
-                from_email = found[0]
-        if row.player_id:
-            from_id = by_id.get(normalise_player_id(row.player_id))
-            if from_id is None:
-                row.problems.append(
-                    RowProblem(
-                        row.row,
-                        "player_id",
-                        _(
-                            "no account has this player id; leave it empty to add the "
-                            "player as a walk-in"
-                        ),
-                    )
-                )
-        if from_email is not None and from_id is not None and from_email.pk != from_id.pk:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "player_id",
-                    _(
-                        "the e-mail is the account of %(a)s but the player id is %(b)s's; "
-                        "which one is it?"
-                    )
-                    % {"a": from_email.public_name, "b": from_id.public_name},
-                )
-            )
-            continue
-        row.account = from_email or from_id
-        if row.name:
-            codes = names.unsafe_characters(row.name)
-            if codes:
-                row.problems.append(
-                    RowProblem(row.row, "name", _("the name holds characters a name may not"))
-                )
-        if row.account is None and not row.name:
-            row.problems.append(
-                RowProblem(row.row, "name", _("no account matches: a walk-in needs a name"))
-            )
-        if row.account is None and row.email and not row.problems:
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "email",
-                    _("no account has this e-mail: added as a walk-in with a claim code"),
-                )
-            )
-
-
-def _match_registrations(tournament: Tournament, rows: list[ImportRow]) -> None:
-    """Who is in the event already (left as they are) and who is twice in the file."""
-    existing = {
-        r.player_id: r
-        for r in Registration.objects.filter(
-            tournament=tournament, player_id__in=[r.account.pk for r in rows if r.account]
-        )
-    }
-    walk_ins = {
-        " ".join(name.split()).casefold()
-        for name in Registration.objects.filter(
-            tournament=tournament, player__isnull=True, status__in=ACTIVE_STATUSES
-        ).values_list("walk_in_name", flat=True)
-    }
-    seen: dict[object, int] = {}
-    for row in rows:
-        if row.problems:
-            continue
-        key: object = ("account", row.account.pk) if row.account else ("name", row.name.casefold())
-        if key in seen:
-            row.problems.append(
-                RowProblem(row.row, "row", _("the same player as row %(n)d") % {"n": seen[key]})
-            )
-            continue
-        seen[key] = row.row
-        if row.account is None:
-            row.action = WALK_IN
-            if row.name.casefold() in walk_ins:
-                row.action = SKIP
-                row.warnings.append(
-                    RowProblem(row.row, "name", _("a walk-in of this name is already in the event"))
-                )
-            continue
-        registration = existing.get(row.account.pk)
-        if registration is None:
-            row.action = REGISTER
-        elif registration.status in ACTIVE_STATUSES:
-            row.action = SKIP
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("already %(status)s: left as they are")
-                    % {"status": registration.get_status_display().lower()},
-                )
-            )
-        elif registration.status == RegistrationStatus.REMOVED:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("an organiser removed this player; add them back from the players list"),
-                )
-            )
-        else:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("this player withdrew; reactivate them from the players list"),
-                )
-            )
-
-
-def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
-    for row in rows:
-        if not row.decklist or row.problems:
-            continue
-        if row.action == SKIP:
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "decklist",
-                    _("not imported: the player is in the event; submit it from their decklist"),
-                )
-            )
-            continue
-        try:
-            result = decklists().evaluate(tournament, row.decklist)
-        except ServiceError as exc:
-            row.problems.append(RowProblem(row.row, "decklist", exc.message))
-            continue
-        violations = result.report.get("violations") or []
-        first = str(violations[0].get("message", "")) if violations else ""
-        if not result.readable:
-            row.problems.append(
-                RowProblem(row.row, "decklist", _("the list cannot be read: %s") % first)
-            )
-        elif not result.legal:
-            row.decklist_legal = False
-            row.warnings.append(
-                RowProblem(row.row, "decklist", _("saved, but not legal: %s") % first)
-            )
-        else:
-            row.decklist_legal = True
-
-
-def _save(
-    actor: Any, tournament: Tournament, preview: ImportPreview, *, over_capacity: bool
-) -> None:
-    # The new registrations are this transaction's own rows (no other transaction sees them
-    # before the commit), so each one's decklist after the next one's row cannot deadlock.
-    for row in preview.rows:
-        if row.action not in (REGISTER, WALK_IN):
-            continue
-        full = not _has_room(tournament)
-        registration = Registration.objects.create(
-            tournament=tournament,
-            player=row.account,
-            walk_in_name="" if row.account is not None else row.name,
-            claim_code=None if row.account is not None else new_claim_code(),
-            status=RegistrationStatus.REGISTERED,
-        )
-        row.registration = registration
-        audit(
-            tournament=tournament,
-            actor=actor,
-            action="registration.imported",
-            registration=registration,
-            row=row.row,
-            walk_in=row.account is None,
-            over_capacity=full,
-        )
-        if row.decklist:
-            row.decklist_legal = decklists().submit(
-                actor=actor, registration=registration, source=row.decklist
-            )
-    audit(
-        tournament=tournament,
-        actor=actor,
-        action="registrations.imported",
-        over_capacity=over_capacity,
-        counts=preview.counts(),
-    )

@@ -31,7 +31,7 @@ from config import shared_copies
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
 from tournaments import permissions as perms
-from tournaments import services
+from tournaments import roster_import, selectors, services
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import (
     ClaimForm,
@@ -74,7 +74,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    registration = services.registration_for(user=request.user, tournament=event)
+    registration = selectors.registration_for(user=request.user, tournament=event)
     # Everyone loads the event page at once when a round is published: its one aggregate is
     # counted once per change of the event and shared (config.shared_copies); whoever just
     # registered or withdrew sees their own change at once.
@@ -83,7 +83,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
-        render=lambda: {"counts": services.registration_counts(event)},
+        render=lambda: {"counts": selectors.registration_counts(event)},
         grace=settings.DASHBOARD_MAX_STALE_SECONDS,
         ttl=60,
     )["counts"]
@@ -312,7 +312,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "query": query,
         "status_filter": status_filter,
         "status_choices": RegistrationStatus.choices,
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "is_organiser": is_organiser,
         "transition_values": [s.value for s in allowed_transitions(event.status)],
         **_offers_context(event),
@@ -411,7 +411,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "here": here,
         "keep_query": urlencode(keep),
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "filters": [
             ("waiting", _("Not checked in")),
             ("checked_in", _("Checked in")),
@@ -503,14 +503,14 @@ def event_roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         roster_text = roster if isinstance(roster, str) else ""
         confirm = request.POST.get("confirm") == "yes"
         try:
-            preview = services.registrations_import(
+            preview = roster_import.registrations_import(
                 actor=request.user,
                 tournament=event,
                 data=roster,
                 dry_run=not confirm,
                 over_capacity=form.cleaned_data["over_capacity"],
             )
-        except services.RosterImportRefused as refused:
+        except roster_import.RosterImportRefused as refused:
             preview = refused.preview
             messages.error(request, _("Nothing was imported: fix the problems below first."))
         except Forbidden as exc:
@@ -567,7 +567,7 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
                     "event": event,
                     "absent": absent[:NO_SHOWS_LISTED],
                     "absent_count": absent_count,
-                    "counts": services.registration_counts(event),
+                    "counts": selectors.registration_counts(event),
                 },
             )
     if target == EventStatus.CANCELLED and not confirm:
