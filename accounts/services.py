@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from accounts.player_ids import new_player_id
@@ -87,8 +88,6 @@ def _fresh_player_id() -> str:
 
 
 def _end_sessions(user: User) -> None:
-    from rest_framework.authtoken.models import Token
-
     Token.objects.filter(user=user).delete()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     # Sessions keep the user id inside their data: decode each live one (bounded by expiry),

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.validators import check_name
 from config.errors import Forbidden, ServiceError
 from config.locks import for_update
+from config.outbox import send_after_commit
 from config.transactions import atomic
 from decks import selectors
 from decks.catalog import card_rows, catalog_for, catalog_for_event
@@ -269,7 +270,7 @@ def card_import_start(
             {"name": name, "data": base64.b64encode(data).decode("ascii")} for name, data in files
         ],
     )
-    from config.outbox import send_after_commit
+    # decks.tasks imports this module to run the import: the task is looked up when it is sent.
     from decks.tasks import run_card_import
 
     send_after_commit(run_card_import, card_import.pk)

@@ -25,12 +25,13 @@ from config.api import validated
 from config.errors import ServiceError
 from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination, int_param
 from config.schema import error_responses, paginated
+from engine import penalties as catalogue
 from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
 from matches.models import Match, RoundStatus
 from tournaments import permissions as perms
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 from tournaments.selectors import visible_event
 
 MAX_STANDINGS_PAGE = 5000
@@ -528,8 +529,6 @@ def cut_calculator(request: Request, slug: str) -> Response:
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def registration_pairing_options(request: Request, pk: int) -> Response:
-    from tournaments.models import Registration
-
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     if not perms.is_staff_of(request.user, registration.tournament):
         raise Http404("No such registration.")
@@ -814,8 +813,6 @@ def event_penalties_csv(request: Request, slug: str) -> Response:
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def registration_penalties(request: Request, pk: int) -> Response:
-    from tournaments.models import Registration
-
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     if not perms.is_staff_of(request.user, registration.tournament):
         raise Http404("No such registration.")
@@ -834,8 +831,6 @@ def registration_penalties(request: Request, pk: int) -> Response:
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def penalty_catalogue(request: Request) -> Response:
-    from engine import penalties as catalogue
-
     return Response(
         {
             "penalties": [

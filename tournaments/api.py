@@ -12,6 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.player_ids import normalise_player_id
 from config.api import validated
 from config.errors import Forbidden, ServiceError
 from tournaments import permissions as perms
@@ -104,7 +105,6 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def judges(self, request: Request, slug: str) -> Response:
         event = self.get_object()
         data = validated(s.JudgeInput, request.data)
-        from accounts.player_ids import normalise_player_id
 
         user = (
             get_user_model()
