@@ -10,8 +10,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import services
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.lockout import too_many_requests
+from config.errors import ServiceError
 from config.pages import next_or
 from config.throttling import (
     LoginFailureThrottle,
@@ -101,9 +103,6 @@ class PasswordResetView(auth_views.PasswordResetView):
 def erase_account(request: HttpRequest) -> HttpResponse:
     """Erase my account: a second, explicit step that says what goes and what stays, and
     asks for the password."""
-    from accounts import services
-    from config.errors import ServiceError
-
     error = ""
     if request.method == "POST":
         user = request.user

@@ -32,6 +32,7 @@ from matches import serializers as s
 from matches.models import Match, RoundStatus
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import visible_event
 
 MAX_STANDINGS_PAGE = 5000
 STANDING_FIELDS = (
@@ -50,7 +51,7 @@ STANDING_FIELDS = (
 
 
 def _event(request: Request, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    return visible_event(request, slug)
 
 
 def _round_out(round_: Any, *, registration: int | None = None) -> dict[str, Any]:

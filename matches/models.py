@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.games import get_game
+from engine.penalties import PenaltyError, infraction
 from tournaments.models import Registration, Tournament
 
 
@@ -196,7 +198,6 @@ class Match(models.Model):
         tournament = self.round.tournament
         if details is None or viewer == "staff" or tournament.decklists_published_at is not None:
             return details
-        from engine.games import get_game
 
         return get_game(tournament.game).match_rules().visible_details(details, viewer)
 
@@ -469,8 +470,6 @@ class Penalty(models.Model):
 
     @property
     def infraction_label(self) -> str:
-        from engine.penalties import PenaltyError, infraction
-
         try:
             return infraction(self.infraction).label
         except PenaltyError:

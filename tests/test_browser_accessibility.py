@@ -201,9 +201,9 @@ def demo_places() -> dict[str, Any]:
     from decks import services as deck_services
     from decks.models import DecklistVersion
     from engine.games import get_game
+    from eventdata.demo import DEMO_EVENT_SLUG, game_demo_slug
     from matches import services as match_services
     from matches.models import JudgeCall, Match, Round
-    from tournaments.demo import DEMO_EVENT_SLUG, game_demo_slug
     from tournaments.models import Registration, Tournament
 
     call_command("load_demo", stdout=None)

@@ -38,9 +38,9 @@ import segno
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import localize
@@ -52,14 +52,18 @@ from django.utils.translation import gettext as _
 from config import published, shared_copies
 from config.cache import redis_is_down
 from tournaments import permissions as perms
-from tournaments import services
+from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.selectors import event_facts_without_rounds
+from tournaments.selectors import (
+    event_facts_without_rounds,
+    registration_counts,
+    registration_for,
+    visible_event_with_roles,
+)
 from tournaments.status import (
     LABELS,
     ON_THE_DAY,
-    PUBLIC,
     EventStatus,
     players_refusal,
     registration_refusal,
@@ -94,7 +98,7 @@ def check_in_qr(player_id: str) -> SafeString:
 
 def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     """Everything the event page's template reads beyond the context processors."""
-    registration = services.registration_for(user=request.user, tournament=event)
+    registration = registration_for(user=request.user, tournament=event)
     if registration is not None:
         registration.player = request.user  # registration_for found the reader's own
     # Everyone loads the event page at once when a round is published: its one aggregate is
@@ -102,10 +106,10 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     # registered or withdrew sees their own change at once.
     counts: dict[str, int] = shared_copies.shared_copy(
         key=f"event-counts:{event.pk}",
-        kind=services.EVENT_COPIES,
+        kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
-        render=lambda: {"counts": services.registration_counts(event)},
+        render=lambda: {"counts": registration_counts(event)},
         grace=settings.DASHBOARD_MAX_STALE_SECONDS,
         ttl=60,
     )["counts"]
@@ -387,16 +391,6 @@ def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
     if CSRF in html:  # only a page with a form asks for the token (and sets its cookie)
         html = html.replace(CSRF, get_token(request))
     return HttpResponse(html)
-
-
-def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
-    """config.pages.visible_event, with the reader's roles read in the same query."""
-    events = perms.with_roles_of(request.user, Tournament.objects.filter(slug=slug))
-    event: Tournament = get_object_or_404(events)
-    perms.remember_roles(request.user, event)
-    if event.status in PUBLIC or perms.is_staff_of(request.user, event):
-        return event
-    raise Http404("No such event.")
 
 
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:

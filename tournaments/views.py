@@ -28,9 +28,10 @@ from django.views.decorators.http import require_POST
 from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, int_or_none, next_or, visible_event
-from tournaments import event_page, services
+from config.pages import attempt, int_or_none, next_or
+from tournaments import event_page, roster_import, selectors, services
 from tournaments import permissions as perms
+from tournaments.audit import EVENT_COPIES
 from tournaments.event_page import check_in_qr  # noqa: F401  (its old import path)
 from tournaments.forms import (
     ClaimForm,
@@ -41,7 +42,7 @@ from tournaments.forms import (
     game_switch_data,
 )
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.selectors import event_facts
+from tournaments.selectors import event_facts, visible_event
 from tournaments.status import (
     LABELS,
     EventStatus,
@@ -246,7 +247,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     players = shared_copies.shared_copy(
         key=f"dashboard-players:{get_language()}:{event.pk}:{event.status}:{role}:{digest}:"
         f"{page_number}",
-        kind=services.EVENT_COPIES,
+        kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
         render=render_players,
@@ -260,7 +261,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "query": query,
         "status_filter": status_filter,
         "status_choices": RegistrationStatus.choices,
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "is_organiser": is_organiser,
         "transition_values": [s.value for s in allowed_transitions(event.status)],
         **_offers_context(event),
@@ -359,7 +360,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "here": here,
         "keep_query": urlencode(keep),
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "filters": [
             ("waiting", _("Not checked in")),
             ("checked_in", _("Checked in")),
@@ -451,14 +452,14 @@ def event_roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         roster_text = roster if isinstance(roster, str) else ""
         confirm = request.POST.get("confirm") == "yes"
         try:
-            preview = services.registrations_import(
+            preview = roster_import.registrations_import(
                 actor=request.user,
                 tournament=event,
                 data=roster,
                 dry_run=not confirm,
                 over_capacity=form.cleaned_data["over_capacity"],
             )
-        except services.RosterImportRefused as refused:
+        except roster_import.RosterImportRefused as refused:
             preview = refused.preview
             messages.error(request, _("Nothing was imported: fix the problems below first."))
         except Forbidden as exc:
@@ -515,7 +516,7 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
                     "event": event,
                     "absent": absent[:NO_SHOWS_LISTED],
                     "absent_count": absent_count,
-                    "counts": services.registration_counts(event),
+                    "counts": selectors.registration_counts(event),
                 },
             )
     if target == EventStatus.CANCELLED and not confirm:

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "decks",
     "matches",
     "notifications",
+    "eventdata",
 ]
 
 MIDDLEWARE = [

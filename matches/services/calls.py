@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 import notifications.services
 from config import shared_copies
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
+from config.locks import for_update
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallKind,
@@ -26,11 +27,10 @@ from matches.selectors import QUEUE_COPIES, judged_events
 from matches.services.locks import _lock_call, _lock_for_result, _lock_match, _match_result
 from matches.services.result_checks import _acting_side, games_text
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Tournament,
 )
-from tournaments.services import audit
 
 MAX_QUESTION = 500
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 import notifications.services
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
+from config.locks import for_update
 from engine.games import (
     get_game,
 )
@@ -39,12 +40,11 @@ from matches.services.locks import (
 from matches.services.result_checks import _acting_side, _checked, _checked_details, games_text
 from matches.services.round_end import _finish_round_if_done
 from tournaments import permissions, results
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.timer import RoundTimer
 
 
@@ -368,7 +368,7 @@ def _refresh_later_rounds(round_: Round) -> None:
     going into the round): their cached copies are keyed by round version, so the later
     rounds get a new one. After commit and in a statement of its own, so no round row is
     locked after the match rows this transaction holds (the lock order of
-    tournaments/locks.py)."""
+    config/locks.py)."""
     tournament_id, number = round_.tournament_id, round_.number
 
     def bump() -> None:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 import notifications.services
 from config.errors import Conflict, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
 from matches.models import (
     Match,
@@ -25,11 +26,10 @@ from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     RegistrationStatus,
 )
-from tournaments.services import audit
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 

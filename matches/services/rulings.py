@@ -29,7 +29,7 @@ from matches.services.locks import _lock_call, _lock_for_result, _match_result
 from matches.services.result_checks import _checked, _checked_details
 from matches.services.results import _staff_result
 from tournaments import permissions
-from tournaments.services import audit
+from tournaments.audit import audit
 
 MAX_CITATIONS = 20
 

@@ -15,7 +15,6 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
-from config.pages import visible_event
 from matches import selectors, services
 from matches.models import RoundStage, RoundStatus, StandingsSnapshot
 from matches.presenters import EN_DASH, score_text
@@ -34,6 +33,7 @@ from matches.views.tiebreaker_explanation import (
     tiebreaker_value,
 )
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 VERDICT_LABELS = {
     "certain": gettext_lazy("makes the cut"),

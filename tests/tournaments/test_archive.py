@@ -20,6 +20,10 @@ from hypothesis import strategies as st
 from accounts.models import User
 from config.csvfile import csv_text, safe_cell
 from decks.models import Decklist, DecklistVersion
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import archive_import, archive_store_round, stored_archives
 from matches import exports
 from matches import services as ms
 from matches.models import Match, ResultVersion, Ruling
@@ -33,11 +37,7 @@ from tests.tournaments.archive_scenes import (
     play_round,
     submit_decklist,
 )
-from tournaments import archive
 from tournaments import services as ts
-from tournaments.archive import ArchiveError
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import archive_import, archive_store_round, stored_archives
 from tournaments.models import AuditEntry, Tournament
 
 
@@ -430,7 +430,7 @@ def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
     from tests.support import NOT_IN_PURE_CODE, imported_names
 
     root = Path(__file__).resolve().parents[2]
-    for module in ("tournaments/archive.py", "config/csvfile.py"):
+    for module in ("eventdata/archive.py", "config/csvfile.py"):
         imported = imported_names(root / module)
         assert not [n for n in imported if n.split(".")[0] in NOT_IN_PURE_CODE], module
 

@@ -14,7 +14,7 @@ from tests.factories import (
     UserFactory,
     organiser_of,
 )
-from tournaments import services
+from tournaments import roster_import
 from tournaments.models import AuditEntry, Registration, RegistrationStatus
 from tournaments.roster_csv import MAX_CELL, MAX_ROSTER_ROWS, read_roster
 from tournaments.status import EventStatus
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _import(event, text: str, dry_run: bool = False, **kwargs):  # type: ignore[no-untyped-def]
-    return services.registrations_import(
+    return roster_import.registrations_import(
         actor=organiser_of(event), tournament=event, data=text, dry_run=dry_run, **kwargs
     )
 
@@ -106,7 +106,7 @@ def test_an_email_of_one_account_and_a_player_id_of_another_is_a_row_problem() -
     text = f"name,email,player_id\nX,{a.email},{b.player_id}\n"
     preview = _import(event, text, dry_run=True)
     assert _problems(preview) == [(2, "player_id")]
-    with pytest.raises(services.RosterImportRefused):
+    with pytest.raises(roster_import.RosterImportRefused):
         _import(event, text)
     assert not Registration.objects.filter(tournament=event).exists()
 
@@ -122,7 +122,7 @@ def test_one_bad_row_saves_nothing_and_every_problem_is_named() -> None:
         ",,\n"
         f"Again,{good.email},\n"
     )
-    with pytest.raises(services.RosterImportRefused) as refused:
+    with pytest.raises(roster_import.RosterImportRefused) as refused:
         _import(event, text)
     assert _problems(refused.value.preview) == [(3, "email"), (4, "player_id"), (6, "row")]
     assert not Registration.objects.filter(tournament=event).exists()
@@ -133,7 +133,7 @@ def test_capacity_closed_events_and_removed_players() -> None:
     event = TournamentFactory(capacity=2)
     RegistrationFactory(tournament=event)
     text = "name\nOne\nTwo\n"
-    with pytest.raises(services.RosterImportRefused) as full:
+    with pytest.raises(roster_import.RosterImportRefused) as full:
         _import(event, text)
     assert _problems(full.value.preview) == [(0, "capacity")]
     _import(event, text, over_capacity=True)
@@ -154,7 +154,7 @@ def test_only_the_events_organisers_import() -> None:
 
     event = TournamentFactory()
     with pytest.raises(Forbidden):
-        services.registrations_import(
+        roster_import.registrations_import(
             actor=OrganiserFactory(), tournament=event, data="name\nX\n", dry_run=True
         )
 

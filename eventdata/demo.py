@@ -29,6 +29,8 @@ from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from engine.games import DEFAULT_GAME, GAMES, GamePlugin, get_game
+from matches import services as rounds
+from matches.models import Round
 from tournaments import services
 from tournaments.models import ClockMode, Tournament
 from tournaments.status import EventStatus
@@ -155,8 +157,6 @@ def load_demo_rounds(event: Tournament) -> dict[str, int]:
     round 2. Does nothing when the event already has rounds (or is past registration), so
     loading the demo again changes nothing.
     """
-    from matches.models import Round
-
     event.refresh_from_db()
     if event.rounds.exists() or event.status not in (
         EventStatus.REGISTRATION_OPEN,
@@ -196,8 +196,6 @@ def settle_stale_calls(event: Tournament) -> int:
     dispute in the judges' queue although the judge entered that match's result: the judge
     settles it now, through the service, as the entry does today. Nothing to do on a demo
     loaded since, so loading again still changes nothing."""
-    from matches import services as rounds
-
     judge = get_user_model().objects.get(username="judge")
     return rounds.calls_settle_final(actor=judge, tournament=event)
 
@@ -221,16 +219,12 @@ def _start_event(event: Tournament, organiser: Any) -> None:
 
 
 def _pair_and_publish(event: Tournament, organiser: Any) -> Any:
-    from matches import services as rounds
-
     round_ = rounds.round_pair(actor=organiser, tournament=event)
     return rounds.round_publish(actor=organiser, round_=round_)
 
 
 def _warm_standings(event: Tournament, number: int) -> None:
     """The services store a finished round's standings after the commit; store them now."""
-    from matches import services as rounds
-
     rounds.standings_snapshot(event, number)
 
 
@@ -250,8 +244,6 @@ def _flipped(games: list[int]) -> list[int]:
 
 
 def _report_and_confirm(match: Any, rng: random.Random) -> None:
-    from matches import services as rounds
-
     games, battles = _result(rng)
     reporter, opponent = (match.a, match.b) if rng.random() < 0.5 else (match.b, match.a)
     rounds.match_report(actor=reporter.player, match=match, games=games, battles=battles)
@@ -261,8 +253,6 @@ def _report_and_confirm(match: Any, rng: random.Random) -> None:
 def _finish_round(round_: Any, judge: Any, rng: random.Random) -> None:
     """Every match of a round to a final result: mostly players, some by the judge, and one
     dispute the judge settles."""
-    from matches import services as rounds
-
     matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
     for i, match in enumerate(matches):
         if i % 6 == 5:
@@ -288,8 +278,6 @@ def _finish_round(round_: Any, judge: Any, rng: random.Random) -> None:
 def _half_play_round(round_: Any, judge: Any, rng: random.Random) -> None:
     """Round 4, in progress: some results final, some waiting for the opponent, one disputed,
     the rest still playing (one table with a judge's time extension)."""
-    from matches import services as rounds
-
     matches = list(
         round_.matches.filter(b__isnull=False)
         .select_related("a__player", "b__player")
@@ -380,9 +368,6 @@ def load_game_demo_rounds(event: Tournament) -> dict[str, int]:
     """Check everyone in, start the event and play round 1 to the end: the players report
     with the game's per-game details and confirm, the judge enters one result from a slip.
     Does nothing when the event already has rounds."""
-    from matches import services as rounds
-    from matches.models import Round
-
     event.refresh_from_db()
     if event.rounds.exists() or event.status not in (
         EventStatus.REGISTRATION_OPEN,

@@ -1,5 +1,5 @@
 """Write side of the event archive: restore an archive (`archive_import`) and keep one after
-every finished round (`archive_store_round`, run by the Celery task in tournaments/tasks.py).
+every finished round (`archive_store_round`, run by the Celery task in eventdata/tasks.py).
 
 An import runs in one transaction under the event's row lock: it is all written or nothing
 is. Every object is found by its natural key (the event by slug, people by player id then
@@ -24,12 +24,37 @@ from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 
+from config.errors import ServiceError
+from config.locks import for_update
+from decks.models import (
+    Card,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    Decklist,
+    DecklistVersion,
+    EventCatalog,
+)
+from decks.selectors import default_catalog
 from engine.errors import json_problem
-from tournaments import archive
-from tournaments.archive import ArchiveError
-from tournaments.archive_selectors import archived_fields, event_archive, is_user_field
-from tournaments.locks import for_update
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import archived_fields, event_archive, is_user_field
+from matches.models import (
+    ClockEvent,
+    JudgeCall,
+    Match,
+    Penalty,
+    Report,
+    ResultVersion,
+    Round,
+    RoundStatus,
+    Ruling,
+    StandingsSnapshot,
+)
+from matches.services import checked_result, results_source_version
 from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.services import new_claim_code
 
 ARCHIVE_DIR = "archives"
 
@@ -238,9 +263,6 @@ class _Importer:
         """A match's (or a report's) games and battles, checked as a report on the site is:
         possible in the event's match structure and game (a bye is the pairing's, not a
         result, and is not checked)."""
-        from config.errors import ServiceError
-        from matches.services import checked_result
-
         games = [item.get("games_a"), item.get("games_b"), item.get("games_drawn") or 0]
         if not required and games[0] is None and games[1] is None:
             return
@@ -310,9 +332,6 @@ class _Importer:
         (`archive-<slug>`), which the event then reads: an archive never adds to or changes
         the official, demo or another organiser's catalog, so it cannot change what any other
         event reads."""
-        from decks.models import Card, EventCatalog
-        from decks.selectors import default_catalog
-
         for i, c in enumerate(self.doc["cards"]):
             if c["game"] != event.game:
                 raise ArchiveError(
@@ -362,8 +381,6 @@ class _Importer:
     def _readable_catalog(self, slug: str, event: Tournament) -> Any:
         """The catalog named `slug` when the event may read it here: a shared one (official,
         demo) of its game, or a custom one of the event's own organisers."""
-        from decks.models import Catalog
-
         catalog = Catalog.objects.filter(slug=slug, game=event.game).first()
         if catalog is None:
             return None
@@ -376,8 +393,6 @@ class _Importer:
         return None
 
     def _own_catalog(self, event: Tournament) -> Any:
-        from decks.models import Catalog
-
         slug = _own_catalog_slug(event)
         catalog = Catalog.objects.filter(slug=slug).first()
         if catalog is not None:
@@ -400,8 +415,6 @@ class _Importer:
         return catalog
 
     def _link(self, event: Tournament, catalog: Any, link: Any) -> None:
-        from decks.models import EventCatalog
-
         EventCatalog.objects.update_or_create(tournament=event, defaults={"catalog": catalog})
         self.report.count("event_catalog", "updated" if link is not None else "created")
 
@@ -438,9 +451,7 @@ class _Importer:
                 .exclude(pk=existing.pk if existing else None)
                 .exists()
             ):
-                from tournaments.services import _new_claim_code
-
-                item = {**item, "claim_code": _new_claim_code()}
+                item = {**item, "claim_code": new_claim_code()}
                 self.report.notes.append(f"{where}: its claim code was taken; a new one given")
             self.regs[item["key"]] = self.upsert(
                 "registrations",
@@ -454,8 +465,6 @@ class _Importer:
         self._flush(Registration, new)
 
     def import_decklists(self) -> None:
-        from decks.models import Decklist, DecklistVersion
-
         for i, item in enumerate(self.doc["decklists"]):
             where = f"decklists[{i}]"
             reg = self.regs[item["registration"]]
@@ -476,8 +485,6 @@ class _Importer:
                 self.versions[(item["registration"], v["number"])] = version
 
     def import_rounds(self, event: Tournament) -> None:
-        from matches.models import Round
-
         have = {r.number: r for r in Round.objects.filter(tournament=event)}
         # Finished rounds first: the one-unfinished-round constraint holds at every step.
         order = sorted(
@@ -494,8 +501,6 @@ class _Importer:
             )
 
     def import_matches(self, event: Tournament) -> None:
-        from matches.models import Match
-
         have = {(m.round_id, m.a_id): m for m in Match.objects.filter(round__tournament=event)}
         new: list[Match] = []
         for i, item in enumerate(self.doc["matches"]):
@@ -517,8 +522,6 @@ class _Importer:
         self._flush(Match, new)
 
     def import_reports(self) -> None:
-        from matches.models import Report
-
         have = {
             (r.match_id, r.registration_id): r
             for r in Report.objects.filter(match__round__tournament=self.event)
@@ -543,8 +546,6 @@ class _Importer:
         self._flush(Report, new)
 
     def import_result_versions(self) -> None:
-        from matches.models import ResultVersion
-
         have = {
             (v.match_id, v.number): v
             for v in ResultVersion.objects.filter(match__round__tournament=self.event)
@@ -565,9 +566,6 @@ class _Importer:
         self._flush(ResultVersion, new)
 
     def import_standings(self, event: Tournament) -> None:
-        from matches.models import StandingsSnapshot
-        from matches.services import results_source_version as _results_source_version
-
         for i, item in enumerate(self.doc["standings"]):
             where = f"standings[{i}]"
             round_ = self.rounds[item["round"]]
@@ -588,7 +586,7 @@ class _Importer:
                     ]
                 rows.append(row)
             # A snapshot that was current stays current; a stale one is recomputed on read.
-            source = _results_source_version(event, round_.number) if item.get("current") else 0
+            source = results_source_version(event, round_.number) if item.get("current") else 0
             existing = StandingsSnapshot.objects.filter(round=round_).first()
             # the event (imported first) names the tiebreakers a current snapshot has
             tiebreakers = event.tiebreaker_fingerprint if item.get("current") else ""
@@ -598,8 +596,6 @@ class _Importer:
             self.upsert("standings", existing, StandingsSnapshot, values, where, {"round": round_})
 
     def import_calls(self, event: Tournament) -> None:
-        from matches.models import JudgeCall
-
         for i, item in enumerate(self.doc["calls"]):
             where = f"calls[{i}]"
             match = self.matches[item["match"]]
@@ -615,8 +611,6 @@ class _Importer:
             )
 
     def import_rulings(self) -> None:
-        from matches.models import Ruling
-
         for i, item in enumerate(self.doc["rulings"]):
             call = self.calls[item["call"]]
             created = Ruling._meta.get_field("created_at").to_python(item.get("created_at"))
@@ -624,8 +618,6 @@ class _Importer:
             self.upsert("rulings", existing, Ruling, item, f"rulings[{i}]", {"call": call})
 
     def import_penalties(self, event: Tournament) -> None:
-        from matches.models import Penalty
-
         for i, item in enumerate(self.doc["penalties"]):
             match = self.matches[item["match"]]
             reg = self.regs[item["registration"]]
@@ -643,8 +635,6 @@ class _Importer:
             )
 
     def import_clock_events(self) -> None:
-        from matches.models import ClockEvent
-
         for i, item in enumerate(self.doc.get("clock_events", [])):
             match = self.matches[item["match"]]
             existing = ClockEvent.objects.filter(match=match, seq=item.get("seq")).first()
@@ -653,8 +643,6 @@ class _Importer:
             )
 
     def import_deck_checks(self, event: Tournament) -> None:
-        from decks.models import DeckCheck, DeckCheckResult
-
         for i, item in enumerate(self.doc["deck_checks"]):
             where = f"deck_checks[{i}]"
             created = DeckCheck._meta.get_field("created_at").to_python(item.get("created_at"))
@@ -705,18 +693,6 @@ class _Importer:
 
 
 def _import_models() -> list[type[models.Model]]:
-    from decks.models import Card, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
-    from matches.models import (
-        JudgeCall,
-        Match,
-        Penalty,
-        Report,
-        ResultVersion,
-        Round,
-        Ruling,
-        StandingsSnapshot,
-    )
-
     return [
         Tournament,
         Registration,
@@ -769,8 +745,6 @@ def archive_store_round(*, round_id: int) -> str | None:
     """Keep the event's archive as it was when this round finished (idempotent: a round's
     archive is written once and kept). Returns its storage name, or None for a round that is
     gone or not finished."""
-    from matches.models import Round, RoundStatus
-
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if round_ is None or round_.status != RoundStatus.FINISHED:
         return None

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from django.http import FileResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,11 +17,12 @@ from rest_framework.response import Response
 
 from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination
 from config.schema import paginated
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import stored_archives
+from eventdata.archive_views import CSV_EXPORTS, round_param, stored_archive_response
 from tournaments import permissions as perms
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import stored_archives
-from tournaments.archive_views import CSV_EXPORTS, round_param, stored_archive_response
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 
 class CSVRenderer(BaseRenderer):
@@ -39,7 +39,7 @@ class CSVRenderer(BaseRenderer):
 
 
 def _organiser_event(request: Request, slug: str) -> Tournament:
-    event = get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    event = visible_event(request, slug)
     perms.require_organiser(request.user, event)
     return event
 

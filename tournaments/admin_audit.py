@@ -14,12 +14,13 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+from tournaments.audit import audit
+from tournaments.models import Registration, Tournament
+
 
 def event_of(obj: Any) -> Any:
     """The event an object belongs to (itself, or through its registration, round or match),
     or None for site-wide objects."""
-    from tournaments.models import Tournament
-
     if isinstance(obj, Tournament):
         return obj
     paths = ("tournament", "registration.tournament", "round.tournament", "match.round.tournament")
@@ -36,9 +37,6 @@ def event_of(obj: Any) -> Any:
 
 
 def _record(request: HttpRequest, obj: Model, action: str, message: Any) -> None:
-    from tournaments.models import Registration
-    from tournaments.services import audit
-
     event = event_of(obj)
     if event is None or event.pk is None:
         return

@@ -15,8 +15,8 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from config.commands import DatabaseCommand
-from tournaments.archive import ArchiveError
-from tournaments.archive_services import archive_import
+from eventdata.archive import ArchiveError
+from eventdata.archive_services import archive_import
 
 
 class Command(DatabaseCommand):

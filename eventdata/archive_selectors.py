@@ -1,8 +1,8 @@
-"""Read a whole event into the archive format of `tournaments.archive` (one document).
+"""Read a whole event into the archive format of `eventdata.archive` (one document).
 
 Every concrete field of each model is kept (a field added to a model later is archived without
-a change here); relations become the archive's own keys (see tournaments/archive.py), people
-become usernames. Only reads: the writer is `tournaments.archive_services`.
+a change here); relations become the archive's own keys (see eventdata/archive.py), people
+become usernames. Only reads: the writer is `eventdata.archive_services`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,25 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils import timezone
 
-from tournaments import archive
+from decks.models import Card, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
+from eventdata import archive
+from matches.models import (
+    ClockEvent,
+    JudgeCall,
+    Match,
+    Penalty,
+    Report,
+    ResultVersion,
+    Round,
+    Ruling,
+    StandingsSnapshot,
+)
+from matches.services import results_source_version
 from tournaments.models import AuditEntry, Tournament
 
 Refs = dict[str, Callable[[Any], Any]]
@@ -98,21 +112,7 @@ def _preload_users(users: Users, objects: Iterable[models.Model]) -> None:
 
 
 def event_archive(event: Tournament) -> dict[str, Any]:
-    """The whole event as one archive document (see tournaments/archive.py)."""
-    from decks.models import Card, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
-    from matches.models import (
-        ClockEvent,
-        JudgeCall,
-        Match,
-        Penalty,
-        Report,
-        ResultVersion,
-        Round,
-        Ruling,
-        StandingsSnapshot,
-    )
-    from matches.services import results_source_version as _results_source_version
-
+    """The whole event as one archive document (see eventdata/archive.py)."""
     users = Users()
     registrations = list(event.registrations.order_by("created_at", "id"))
     reg_key = {r.pk: f"R{n}" for n, r in enumerate(registrations, 1)}
@@ -222,7 +222,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
                 ]
             rows.append(row)
         # current: what a read would compute now (same results, same tiebreakers)
-        current = s.source_version == _results_source_version(event, number) and (
+        current = s.source_version == results_source_version(event, number) and (
             s.tiebreakers == event.tiebreaker_fingerprint
         )
         return {
@@ -311,8 +311,6 @@ def _field_or_none(model: type[models.Model], name: str) -> Any:
 
 
 def _has_event_catalog() -> bool:
-    from django.apps import apps
-
     try:
         apps.get_model("decks", "EventCatalog")
     except LookupError:

@@ -1,5 +1,5 @@
 """Organiser pages for the event archive and the CSV exports (thin: the same reads and
-services as the API in tournaments/archive_api.py)."""
+services as the API in eventdata/archive_api.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
-from config.pages import visible_event
+from eventdata import archive
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import stored_archive_path, stored_archives
 from matches import exports
-from tournaments import archive
 from tournaments import permissions as perms
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import stored_archive_path, stored_archives
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 CSV_EXPORTS: dict[str, Callable[[Tournament, int | None], str]] = {
     "standings": exports.standings_csv,

@@ -1,7 +1,7 @@
 """The event archive format: one versioned JSON document holding a whole event.
 
 Pure: no Django. The readers that build an archive from the database live in
-`tournaments.archive_selectors`, the writer that restores one in `tournaments.archive_services`;
+`eventdata.archive_selectors`, the writer that restores one in `eventdata.archive_services`;
 this module says what an archive is (`parse` checks a document and raises `ArchiveError`, naming
 the place, for anything else), how it is written (`dumps`) and what two archives of the same
 event have in common (`comparable`).

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from config.commands import DatabaseCommand
-from tournaments import archive
-from tournaments.archive_selectors import event_archive
+from eventdata import archive
+from eventdata.archive_selectors import event_archive
 from tournaments.models import Tournament
 
 
