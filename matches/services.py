@@ -27,12 +27,12 @@ from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, NotFound, ServiceError
 from config.locks import for_update
 from config.transactions import atomic
 from engine import penalties as catalogue
 from engine.games import Replayer, get_game
+from matches import notices
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallKind,
@@ -832,7 +832,7 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         target=round_,
         round=round_.number,
     )
-    notifications.services.notify_pairings_published(round_)
+    notices.notify_pairings_published(round_)
     _finish_round_if_done(round_)
     return round_
 
@@ -1216,7 +1216,7 @@ def _player_report(
     _save_result_change(
         match, change=change, actor=actor, before=before, registration=mine.registration
     )
-    notifications.services.notify_result_to_confirm(match)
+    notices.notify_result_to_confirm(match)
     return match
 
 
@@ -1382,7 +1382,7 @@ def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCal
             call.holder = actor
         call.notes = (call.notes + "\n" if call.notes else "") + note
         call.save(update_fields=["status", "resolved_at", "holder", "notes"])
-        notifications.services.notify_dispute_settled(call, match)
+        notices.notify_dispute_settled(call, match)
         _queue_changed(call, actor)
         audit(
             tournament=call.tournament,
@@ -2368,7 +2368,7 @@ def call_ruling(
             call.holder = actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
-        notifications.services.notify_dispute_ruled(ruling)
+        notices.notify_dispute_ruled(ruling)
         _queue_changed(call, actor)
         audit(
             tournament=tournament,
@@ -2605,7 +2605,7 @@ def penalty_give(
             applied_to_result=applied,
             outcome=outcome[:300],
         )
-        notifications.services.notify_player_disqualified(given)
+        notices.notify_player_disqualified(given)
         audit(
             tournament=tournament,
             actor=actor,
