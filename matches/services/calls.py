@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config import shared_copies
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
 from config.locks import for_update
+from matches import notices
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallKind,
@@ -252,7 +252,7 @@ def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCal
             call.holder = actor
         call.notes = (call.notes + "\n" if call.notes else "") + note
         call.save(update_fields=["status", "resolved_at", "holder", "notes"])
-        notifications.services.notify_dispute_settled(call, match)
+        notices.notify_dispute_settled(call, match)
         _queue_changed(call, actor)
         audit(
             tournament=call.tournament,

@@ -9,11 +9,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.csvfile import csv_text
 from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
 from engine import penalties as catalogue
+from matches import notices
 from matches.models import (
     Match,
     MatchStatus,
@@ -221,7 +221,7 @@ def penalty_give(
             applied_to_result=applied,
             outcome=outcome[:300],
         )
-        notifications.services.notify_player_disqualified(given)
+        notices.notify_player_disqualified(given)
         audit(
             tournament=tournament,
             actor=actor,

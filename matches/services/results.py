@@ -13,12 +13,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
 from config.locks import for_update
 from engine.games import (
     get_game,
 )
+from matches import notices
 from matches.models import (
     CallKind,
     Match,
@@ -249,7 +249,7 @@ def _player_report(
     _save_result_change(
         match, change=change, actor=actor, before=before, registration=mine.registration
     )
-    notifications.services.notify_result_to_confirm(match)
+    notices.notify_result_to_confirm(match)
     return match
 
 

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, ServiceError
 from config.locks import for_update
 from config.transactions import atomic
+from matches import notices
 from matches.models import (
     Match,
     Round,
@@ -270,6 +270,6 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         target=round_,
         round=round_.number,
     )
-    notifications.services.notify_pairings_published(round_)
+    notices.notify_pairings_published(round_)
     _finish_round_if_done(round_)
     return round_

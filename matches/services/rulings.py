@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, ServiceError
 from engine.games import (
     Replayer,
     get_game,
 )
+from matches import notices
 from matches.models import (
     CallStatus,
     JudgeCall,
@@ -197,7 +197,7 @@ def call_ruling(
             call.holder = actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
-        notifications.services.notify_dispute_ruled(ruling)
+        notices.notify_dispute_ruled(ruling)
         _queue_changed(call, actor)
         audit(
             tournament=tournament,

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
+from matches import notices as match_notices
 from matches import services as match_services
 from matches.models import Match
 from notifications import delivery as sending
@@ -638,7 +639,7 @@ def test_telling_the_same_occurrence_twice_queues_it_once(
     first = list(Delivery.objects.order_by("id").values_list("id", "key", "status"))
     round_.refresh_from_db()  # publishing moved its version
     with django_capture_on_commit_callbacks(execute=True):
-        services.notify_pairings_published(round_)
+        match_notices.notify_pairings_published(round_)
     assert list(Delivery.objects.order_by("id").values_list("id", "key", "status")) == first
     assert len(mail.outbox) == 4
 
