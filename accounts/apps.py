@@ -10,6 +10,11 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts.cached_auth import forget_user
+        from accounts.names import safe_text_pattern
+        from accounts.validators import validate_name
+        from config.schema import document_pattern
+
+        document_pattern(validate_name, safe_text_pattern)
 
         # Not a domain side effect: the cached copy of the row must never outlive a write.
         user_model = get_user_model()

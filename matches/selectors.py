@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.published import version_of
@@ -507,3 +508,11 @@ def current_table_of(user: Any) -> Match | None:
             -(m.round.published_at or epoch).timestamp(),
         ),
     )
+
+
+def current_table_landing(user: Any) -> str | None:
+    """Where a player signing in lands (accounts.extensions): their current table's page."""
+    match = current_table_of(user)
+    if match is None:
+        return None
+    return reverse("my_match", kwargs={"slug": match.round.tournament.slug})

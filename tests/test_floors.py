@@ -64,47 +64,9 @@ NOT_APPS = frozenset({"tests", "bench", "typings"})
 
 # (importer module, imported module): reason. Today's upward imports; the floors step
 # empties this list.
-ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    ("config.admin_audit", "tournaments.models"): "admin audit writes AuditEntry rows; "
-    "moves with audit() to its own module",
-    ("config.admin_audit", "tournaments.services"): "audit() lives in tournaments.services",
-    ("config.pages", "tournaments.models"): "visible_event(): the event this user may see "
-    "belongs in tournaments.selectors",
-    ("config.pages", "tournaments.permissions"): "visible_event(), as above",
-    ("config.pages", "tournaments.status"): "visible_event(), as above",
-    ("config.schema", "accounts.names"): "the schema's name pattern is accounts' rule",
-    ("config.schema", "accounts.validators"): "the schema recognises accounts' name " "validator",
-    ("accounts.services", "tournaments.locks"): "account erasure locks events",
-    ("accounts.services", "tournaments.models"): "account erasure touches registrations",
-    ("accounts.services", "tournaments.services"): "audit() lives in tournaments.services",
-    ("accounts.views", "matches.selectors"): "the account page shows the current table",
-    ("tournaments.services", "decks.services"): "a check-in needs a legal decklist; the "
-    "bulk player import submits decklists",
-    ("tournaments.services", "notifications.services"): "event changes notify players",
-    ("notifications.services", "matches.models"): "notifications read the rounds, matches "
-    "and rulings they word",
-    ("tournaments.views", "matches.views"): "the event page shows the rounds section",
-    ("tournaments.views", "matches.panel"): "the dashboard embeds the round panel",
-    ("tournaments.views", "matches.panel_views"): "the dashboard embeds the round panel",
-    # The whole event as data: moves to eventdata (the archive and the demo).
-    ("tournaments.archive_selectors", "decks.models"): "the archive export reads decklists",
-    ("tournaments.archive_selectors", "matches.models"): "the archive export reads rounds",
-    ("tournaments.archive_selectors", "matches.services"): "_results_source_version",
-    ("tournaments.archive_services", "decks.models"): "the archive import writes decklists",
-    ("tournaments.archive_services", "decks.selectors"): "the archive import reads catalogs",
-    ("tournaments.archive_services", "matches.models"): "the archive import writes rounds",
-    ("tournaments.archive_services", "matches.services"): "_results_source_version and the "
-    "standings the import stores",
-    ("tournaments.archive_views", "matches.exports"): "the archive page's CSV exports",
-    ("tournaments.demo", "matches.models"): "the demo plays its rounds",
-    ("tournaments.demo", "matches.services"): "the demo plays its rounds",
-}
+ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 # (importer module, "module.name" of the private name): reason.
-ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
-    ("tournaments.archive_selectors", "matches.services._results_source_version"): "the "
-    "archive records which results its standings came from; make it public in matches",
-    ("tournaments.archive_services", "matches.services._results_source_version"): "as above",
-}
+ALLOWED_PRIVATE: dict[tuple[str, str], str] = {}
 # (importer module, imported module): reason. Cross-app module-level imports inside a circle.
 ALLOWED_CIRCLES: dict[tuple[str, str], str] = {}
 

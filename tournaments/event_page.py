@@ -51,6 +51,7 @@ from django.utils.translation import gettext as _
 
 from config import published, shared_copies
 from config.cache import redis_is_down
+from tournaments import extensions
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
@@ -133,9 +134,9 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         assert registration is not None and registration.player is not None
         context["check_in_qr"] = check_in_qr(registration.player.player_id)
     if event.status != EventStatus.CANCELLED:
-        from matches.views import rounds_section
-
-        context["rounds_info"] = rounds_section(request, event, counts["registered"])
+        context["rounds_info"] = extensions.rounds_pages().rounds_section(
+            request, event, counts["registered"]
+        )
     return context
 
 

@@ -29,7 +29,7 @@ from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
-from tournaments import event_page, roster_import, selectors, services
+from tournaments import event_page, extensions, roster_import, selectors, services
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.event_page import check_in_qr  # noqa: F401  (its old import path)
@@ -271,7 +271,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
     }
     if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
-        context.update(_panel_context(request, event))
+        context.update(extensions.rounds_pages().dashboard_panel(request, event))
     return render(request, "tournaments/dashboard.html", context)
 
 
@@ -301,19 +301,6 @@ def _offers_context(event: Tournament) -> dict[str, Any]:
         "not_now": not_now,
         "top_cut_ready": top_cut,
         "players_refusal": players.render(_) if players is not None else "",
-    }
-
-
-def _panel_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
-    from matches.panel import etag
-    from matches.panel_views import panel_for
-
-    copy = panel_for(event, request.user.pk)
-    return {
-        "panel_html": mark_safe(shared_copies.personal(request, copy["html"])),
-        "panel_etag": etag(copy, "html"),
-        "panel_poll_seconds": settings.ROUND_PANEL_POLL_SECONDS,
-        "panel_now": timezone.now(),
     }
 
 

@@ -64,6 +64,9 @@ def test_pairing_standings_and_status_modules_import_no_django() -> None:
                     "tournaments.cutcalc",
                     "tournaments.timer",
                     "tournaments.results",
+                    "tournaments.stages",
+                    "tournaments.brackets",
+                    "tournaments.teams",
                 )
             )
         )

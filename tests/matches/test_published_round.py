@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from matches import published_round
 from matches import services as match_services
 from tests.factories import logged_in
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
 
