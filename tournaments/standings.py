@@ -64,7 +64,6 @@ from operator import (
     add,
     and_,
     attrgetter,
-    is_,
     is_not,
     itemgetter,
     mul,
@@ -75,13 +74,48 @@ from operator import (
     sub,
     truediv,
 )
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar, overload
+from typing import Literal, NamedTuple, Protocol, TypeVar, overload
 
 import tournaments.tiebreakers as tiebreaker_registry
-from engine.errors import BattledeskError
 from engine.tiebreaker_entry import Column, TiebreakerEntry
 
-Result = Literal["a", "b", "draw"]
+# The input types and the history's validation live in their own modules; their public names
+# are this module's too, where callers have always imported them.
+from tournaments.standings_history import (
+    History,
+    MatchKind,
+    history_columns,
+    only_types,
+    validate_columns,
+    validate_history,
+)
+from tournaments.standings_types import (
+    MatchRecord,
+    Player,
+    Result,
+    Scoring,
+    StateError,
+    bye,
+)
+
+__all__ = [
+    "DEFAULT_TIEBREAKERS",
+    "TIEBREAKERS",
+    "MatchKind",
+    "MatchRecord",
+    "OpponentLine",
+    "OpponentLines",
+    "Player",
+    "Result",
+    "Scoring",
+    "StandingRow",
+    "StateError",
+    "TiebreakerValues",
+    "bye",
+    "compute_standings",
+    "rank_summary",
+    "validate_history",
+]
 
 # The tiebreakers are the registry's (tournaments.tiebreakers): these names read it.
 TIEBREAKERS: tuple[str, ...] = tiebreaker_registry.keys()
@@ -93,91 +127,7 @@ _T = TypeVar("_T")
 # here too (floating-point sums of different fractions can differ in the last bits).
 _KEY_DIGITS = 9
 
-
-class StateError(BattledeskError, ValueError):
-    """Bad input. ``field`` is a path into the state, e.g. ``rounds[2][0].games``."""
-
-    field: str
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
-
-
-@dataclass(frozen=True)
-class Player:
-    """A registered player. ``late_entry_round`` is the first round he can be paired in.
-
-    ``bye_rounds``: rounds for which he was granted a bye at registration (never paired in
-    them). ``late_entry_losses``: each round before ``late_entry_round`` counts as a played
-    round lost (0 match points, games ``Scoring.bye_games`` reversed), with no opponent;
-    False (the default) means a late entry joins at zero, with no rounds before his entry.
-    """
-
-    id: str
-    dropped: bool = False
-    late_entry_round: int = 1
-    fixed_table: int | None = None
-    seeding: float | None = None
-    bye_rounds: tuple[int, ...] = ()
-    late_entry_losses: bool = False
-
-
-@dataclass(frozen=True)
-class MatchRecord:
-    """One pairing of a finished round, or a bye when ``b`` is None.
-
-    ``games`` are (won by a, won by b, drawn) as played; ``penalty_game_losses`` are games lost
-    to penalties by (a, b), counted as games won by the opponent; ``battles`` are the trophies
-    won by (a, b) over all games of the match (BoBA), or None when not recorded.
-    """
-
-    a: str
-    b: str | None = None
-    result: Result = "a"
-    games: tuple[int, int, int] = (0, 0, 0)
-    penalty_game_losses: tuple[int, int] = (0, 0)
-    battles: tuple[int, int] | None = None
-
-    @property
-    def is_bye(self) -> bool:
-        return self.b is None
-
-    def effective_games(self) -> tuple[int, int, int]:
-        """Games won by a, won by b, drawn, with penalty game losses included."""
-        won_a, won_b, drawn = self.games
-        pen_a, pen_b = self.penalty_game_losses
-        return won_a + pen_b, won_b + pen_a, drawn
-
-
-def bye(player_id: str) -> MatchRecord:
-    """The match record of a bye."""
-    return MatchRecord(a=player_id, b=None, result="a")
-
-
-@dataclass(frozen=True)
-class Scoring:
-    """Match points and the values used in percentages."""
-
-    win: int = 3
-    draw: int = 1
-    loss: int = 0
-    bye_games: tuple[int, int] = (2, 0)
-    game_win: int = 3
-    game_draw: int = 1
-    floor: float = 0.33
-
-    def validate(self, path: str = "scoring") -> None:
-        for name in ("win", "draw", "loss", "game_win", "game_draw"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise StateError(f"{path}.{name}", "must be a non-negative integer")
-        if self.win <= 0 or not self.win >= self.draw >= self.loss:
-            raise StateError(f"{path}.win", "need win > 0 and win >= draw >= loss")
-        if self.game_win <= 0:
-            raise StateError(f"{path}.game_win", "must be positive")
-        _check_counts(self.bye_games, 2, f"{path}.bye_games")
-        if not 0 <= self.floor <= 1:
-            raise StateError(f"{path}.floor", "must be between 0 and 1")
+_ID = attrgetter("id")
 
 
 class OpponentLine(NamedTuple):
@@ -312,287 +262,6 @@ class StandingRow:
         return f"{self.wins}-{self.losses}-{self.draws}"
 
 
-def _check_counts(value: object, size: int, path: str) -> None:
-    if (
-        not isinstance(value, tuple | list)
-        or len(value) != size
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
-    ):
-        raise StateError(path, f"must be {size} non-negative integers")
-
-
-# --- the history as columns ---------------------------------------------------------------------
-#
-# The core reads the history a round at a time as columns (every match's a, b, result, ...) and
-# does the per-match work with C-level builtins (map, zip, set, compress, sum) instead of a
-# Python loop per match: at 4,096 players and 12 rounds that halves the time and the
-# instructions of the loop-per-match core it replaced (issue 19; docs/swiss.md has the figures),
-# with the same numbers. A match's "kind" is its
-# (result, games, penalties): real events have a handful of kinds (2-0, 2-1, 1-1 draws...), so
-# what follows from them is worked out once per kind, not once per match.
-
-_ID = attrgetter("id")
-_A = attrgetter("a")
-_B = attrgetter("b")
-_RESULT = attrgetter("result")
-_MATCH_FIELDS = attrgetter("a", "b", "result", "games", "penalty_game_losses", "battles")
-_VALID_RESULTS = frozenset(("a", "b", "draw"))
-# MatchRecord's default penalties: one object, shared by every record that has none.
-_NO_PENALTIES = MatchRecord("-").penalty_game_losses
-
-MatchKind = tuple[str, tuple[int, int, int], tuple[int, int]]
-
-
-class _RoundColumns(NamedTuple):
-    """One round's matches as columns; byes apart (their games are never read)."""
-
-    a: Sequence[str]
-    b: Sequence[str]
-    results: Sequence[str]
-    games: Sequence[tuple[int, int, int]]
-    penalties: Sequence[tuple[int, int]]
-    battles: Sequence[tuple[int, int] | None]
-    kinds: list[int]  # each match's kind, a number into _History.kinds
-    byes: list[str]
-    bye_results: list[str]
-
-
-class _History(NamedTuple):
-    rounds: list[_RoundColumns]
-    kinds: dict[int, MatchKind]  # by number
-    # False when some games or penalties were not tuples (lists are valid, but not hashable:
-    # their kinds were taken from tuple copies) or not even sequences (kinds left out)
-    plain: bool
-
-
-def _columns(rounds: Sequence[Sequence[MatchRecord]]) -> _History:
-    numbering: dict[MatchKind, int] = {}
-    numbers = count()
-    plain = True
-    columns = []
-    for matches in rounds:
-        byes: list[str] = []
-        bye_results: list[str] = []
-        b_column = list(map(_B, matches))
-        if None in b_column:
-            is_bye = list(map(is_, b_column, repeat(None)))
-            bye_records = list(compress(matches, is_bye))
-            byes, bye_results = list(map(_A, bye_records)), list(map(_RESULT, bye_records))
-            matches = list(compress(matches, map(not_, is_bye)))
-        # one pass reading every field, then the fields as columns
-        by_field: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
-        a, b, results, games, penalties, battles = by_field or [()] * 6
-        try:
-            kinds = list(
-                map(numbering.setdefault, zip(results, games, penalties, strict=False), numbers)
-            )
-        except TypeError:
-            plain = False
-            try:
-                copies = (
-                    (r, tuple(g), tuple(p))
-                    for r, g, p in zip(results, games, penalties, strict=False)
-                )
-                kinds = list(map(numbering.setdefault, copies, numbers))
-            except TypeError:  # not even sequences: validation names the field
-                kinds = []
-        columns.append(
-            _RoundColumns(a, b, results, games, penalties, battles, kinds, byes, bye_results)
-        )
-    return _History(columns, {number: kind for kind, number in numbering.items()}, plain)
-
-
-def _only(values: Iterable[object], *types: type) -> bool:
-    """True when every value is exactly of one of ``types`` (no subclass: bool is no int)."""
-    return set(map(type, values)).issubset(types)
-
-
-# --- validation ---------------------------------------------------------------------------------
-
-
-def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[MatchRecord]]) -> None:
-    """Raise :class:`StateError` unless players and rounds are consistent.
-
-    Checks: unique non-empty ids; every match names known players, nobody twice in a round,
-    nobody against himself, results and game counts well formed and not contradicting each
-    other, and no match before a player's late-entry round.
-    """
-    _validate(players, rounds, _columns(rounds))
-
-
-def _validate(
-    players: Sequence[Player], rounds: Sequence[Sequence[MatchRecord]], history: _History
-) -> None:
-    # A check of the whole history in bulk answers for nearly every real one; only when it
-    # doubts does the match-by-match walk run, to name the first bad field (or clear it).
-    if not (_players_plainly_valid(players) and _rounds_plainly_valid(players, history)):
-        _validate_in_detail(players, rounds)
-
-
-def _players_plainly_valid(players: Sequence[Player]) -> bool:
-    """True only if :func:`_validate_in_detail` accepts the players (False may be wrong the
-    other way: then the detailed walk decides)."""
-    ids = list(map(_ID, players))
-    known = set(ids)
-    if len(known) != len(ids) or not _only(ids, str) or "" in known:
-        return False
-    entry_rounds = list(map(attrgetter("late_entry_round"), players))
-    if entry_rounds and (not _only(entry_rounds, int) or min(entry_rounds) < 1):
-        return False
-    tables = list(map(attrgetter("fixed_table"), players))
-    if not _only(tables, int, type(None)):
-        return False
-    tables = list(compress(tables, map(is_not, tables, repeat(None))))
-    if tables and min(tables) < 1:
-        return False
-    if not _only(map(attrgetter("late_entry_losses"), players), bool):
-        return False
-    for i, player in enumerate(players):
-        if player.bye_rounds:
-            try:
-                _check_bye_rounds(player, f"players[{i}].bye_rounds")
-            except StateError:
-                return False
-    return True
-
-
-def _rounds_plainly_valid(players: Sequence[Player], history: _History) -> bool:
-    """True only if :func:`_validate_in_detail` accepts the rounds, the players being valid."""
-    if not history.plain:
-        return False
-    known = set(map(_ID, players))
-    late = [(p.late_entry_round, p.id) for p in players if p.late_entry_round > 1]
-    for number, col in enumerate(history.rounds, start=1):
-        present = set(col.a)
-        present.update(col.b)
-        present.update(col.byes)
-        if (
-            len(present) != len(col.a) + len(col.b) + len(col.byes)  # nobody twice
-            or not known.issuperset(present)
-            or not set(col.bye_results).issubset(("a",))
-        ):
-            return False
-        if late and not present.isdisjoint(pid for entry, pid in late if entry > number):
-            return False
-    # Types in bulk, value by value: a kind stands for all its matches, but True equals 1
-    # and 2.0 equals 2, so only the exact types tell them apart.
-    columns = history.rounds
-    games = list(chain.from_iterable(c.games for c in columns))
-    if not (_only(games, tuple) and _only(chain.from_iterable(games), int)):
-        return False
-    penalties = list(chain.from_iterable(c.penalties for c in columns))
-    if not all(map(is_, penalties, repeat(_NO_PENALTIES))) and not (
-        _only(penalties, tuple) and _only(chain.from_iterable(penalties), int)
-    ):
-        return False
-    all_battles = list(chain.from_iterable(c.battles for c in columns))
-    battles: list[tuple[int, int]] = list(
-        compress(all_battles, map(is_not, all_battles, repeat(None)))  # type: ignore[arg-type]
-    )
-    if battles and not (
-        _only(battles, tuple)
-        and set(map(len, battles)) == {2}
-        and _only(chain.from_iterable(battles), int)
-        and min(chain.from_iterable(battles)) >= 0
-    ):
-        return False
-    for result, games_, penalties_ in history.kinds.values():
-        if result not in _VALID_RESULTS or len(games_) != 3 or len(penalties_) != 2:
-            return False
-        if min(games_) < 0 or min(penalties_) < 0:
-            return False
-        won_a, won_b = games_[0] + penalties_[1], games_[1] + penalties_[0]
-        if (
-            (result == "a" and won_b > won_a)
-            or (result == "b" and won_a > won_b)
-            or (result == "draw" and won_a != won_b)
-        ):
-            return False
-    return True
-
-
-def _validate_in_detail(players: Sequence[Player], rounds: Sequence[Sequence[MatchRecord]]) -> None:
-    """Walk the history match by match and raise on the first bad field."""
-    known: dict[str, Player] = {}
-    for i, player in enumerate(players):
-        if not isinstance(player.id, str) or not player.id:
-            raise StateError(f"players[{i}].id", "must be a non-empty string")
-        if player.id in known:
-            raise StateError(f"players[{i}].id", f"duplicate id {player.id!r}")
-        if not isinstance(player.late_entry_round, int) or player.late_entry_round < 1:
-            raise StateError(f"players[{i}].late_entry_round", "must be an integer >= 1")
-        if player.fixed_table is not None and (
-            not isinstance(player.fixed_table, int)
-            or isinstance(player.fixed_table, bool)
-            or player.fixed_table < 1
-        ):
-            raise StateError(f"players[{i}].fixed_table", "must be a positive integer or null")
-        if player.bye_rounds:
-            _check_bye_rounds(player, f"players[{i}].bye_rounds")
-        if not isinstance(player.late_entry_losses, bool):
-            raise StateError(f"players[{i}].late_entry_losses", "must be true or false")
-        known[player.id] = player
-    for r, matches in enumerate(rounds):
-        seen: set[str] = set()
-        for m, match in enumerate(matches):
-            for side, pid in (("a", match.a), ("b", match.b)):
-                if pid is None and side == "b":
-                    continue
-                entrant = known.get(pid)  # type: ignore[arg-type]
-                if entrant is None or pid in seen or entrant.late_entry_round > r + 1:
-                    path = f"rounds[{r}][{m}].{side}"
-                    if entrant is None:
-                        raise StateError(path, f"unknown player {pid!r}")
-                    if pid in seen:
-                        raise StateError(path, f"player {pid!r} is twice in round {r + 1}")
-                    raise StateError(
-                        path, f"player {pid!r} entered in round {entrant.late_entry_round}"
-                    )
-                seen.add(pid)  # type: ignore[arg-type]
-            result = match.result
-            if result not in ("a", "b", "draw") or (match.b is None and result != "a"):
-                raise StateError(f"rounds[{r}][{m}].result", 'must be "a", "b" or "draw"')
-            if match.b is None:
-                continue
-            path = f"rounds[{r}][{m}]"
-            _check_counts(match.games, 3, f"{path}.games")
-            _check_counts(match.penalty_game_losses, 2, f"{path}.penalties")
-            if match.battles is not None:
-                _check_counts(match.battles, 2, f"{path}.battles")
-            won_a, won_b, _ = match.effective_games()
-            if (
-                (result == "a" and won_b > won_a)
-                or (result == "b" and won_a > won_b)
-                or (result == "draw" and won_a != won_b)
-            ):
-                raise StateError(f"{path}.games", f"games contradict result {result!r}")
-
-
-def _check_bye_rounds(player: Player, path: str) -> None:
-    rounds = player.bye_rounds
-    if not isinstance(rounds, tuple | list):
-        raise StateError(path, "must be a list of round numbers")
-    for k, r in enumerate(rounds):
-        if not isinstance(r, int) or isinstance(r, bool) or r < 1:
-            raise StateError(f"{path}[{k}]", "must be a round number >= 1")
-        if r in rounds[:k]:
-            raise StateError(f"{path}[{k}]", f"duplicate round {r}")
-        if r < player.late_entry_round:
-            raise StateError(
-                f"{path}[{k}]",
-                f"round {r} is before the late-entry round {player.late_entry_round}",
-            )
-
-
-# --- totals -------------------------------------------------------------------------------------
-#
-# Every player has one slot per round in flat, player-major lists (slot = player index x rounds
-# + round - 1): the opponent met there, and the "side" (the result and games seen from the
-# player). A side also carries its counts (wins, losses, draws, games won, lost, drawn) packed
-# into one integer, ``width`` bits a field: the sum of a player's sides is then his packed
-# totals, one C-level ``sum`` per player. The width holds the largest total any field can reach
-# (the largest count of one side times the rounds), so no field ever carries into the next.
-
 _FIELDS = ("wins", "losses", "draws", "games_won", "games_lost", "games_drawn")
 
 
@@ -666,7 +335,7 @@ def _per_player(values: Iterable[int], n_rounds: int) -> list[int]:
     return list(map(sum, zip(*[iter(values)] * n_rounds, strict=False)))
 
 
-def _accumulate(players: Sequence[Player], history: _History, scoring: Scoring) -> _Totals:
+def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -> _Totals:
     ids = list(map(_ID, players))
     columns = history.rounds
     n_rounds = max(len(columns), 1)
@@ -777,7 +446,7 @@ class _Standings(NamedTuple):
 
 def _compute(
     players: Sequence[Player],
-    history: _History,
+    history: History,
     scoring: Scoring,
     order: Sequence[TiebreakerEntry],
 ) -> _Standings:
@@ -860,7 +529,7 @@ def _compute(
             column = entry.compute(columns)
         tiebreaker_values.append(column)
         criteria.append(
-            column if _only(column, int) else list(map(round, column, repeat(_KEY_DIGITS)))
+            column if only_types(column, int) else list(map(round, column, repeat(_KEY_DIGITS)))
         )
     ranked, ranks = _rank(ids, criteria)
     return _Standings(
@@ -997,10 +666,10 @@ def _standings(
     tiebreakers: Sequence[str],
     validate: bool,
 ) -> list[StandingRow]:
-    history = _columns(rounds)
+    history = history_columns(rounds)
     if validate:
         scoring.validate()
-        _validate(players, rounds, history)
+        validate_columns(players, rounds, history)
     order = _check_tiebreakers(tiebreakers)
     s = _compute(players, history, scoring, order)
     totals, counts = s.totals, s.totals.counts
@@ -1188,7 +857,7 @@ def rank_summary(
     """
     order = _check_tiebreakers(tiebreakers)
     with _collector_paused():
-        s = _compute(players, _columns(rounds), scoring or Scoring(), order)
+        s = _compute(players, history_columns(rounds), scoring or Scoring(), order)
     ids, bye_rounds = s.totals.ids, s.totals.bye_rounds
     return [
         (rank, ids[i], s.points[i], len(bye_rounds.get(i, ())))

@@ -30,6 +30,8 @@ def test_scan_catches_a_django_import(tmp_path: Path) -> None:
 PURE_MODULES = (
     "tournaments/swiss.py",
     "tournaments/standings.py",
+    "tournaments/standings_types.py",
+    "tournaments/standings_history.py",
     "tournaments/tiebreakers.py",
     "tournaments/teams.py",
     "tournaments/stages.py",
@@ -58,6 +60,8 @@ def test_pairing_standings_and_status_modules_import_no_django() -> None:
                 (
                     "tournaments.swiss",
                     "tournaments.standings",
+                    "tournaments.standings_types",
+                    "tournaments.standings_history",
                     "tournaments.tiebreakers",
                     "tournaments.topcut",
                     "tournaments.status",
