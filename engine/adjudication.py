@@ -1,4 +1,4 @@
-"""The judge-desk page's request flow, the same for every game (see `engine.games.Adjudicator`).
+"""The judge-desk page's request flow, the same for every game (see `engine.plugin.Adjudicator`).
 
 One form holds everything: the record (always visible and editable, or uploaded), the step
 shown and the game's builder. Each submit button names an ``op``; the page is re-rendered
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import ReplayError
-from engine.games import AdjudicationInput, AdjudicationInputError
+from engine.plugin import AdjudicationInput, AdjudicationInputError
 
 InputError = AdjudicationInputError
 PANEL_LIMIT = 400  # steps pre-rendered for the slider; longer records show one step at a time
@@ -222,7 +222,7 @@ class AdjudicationPage(ABC):
 
 @dataclass(frozen=True, slots=True)
 class PageAdjudicator:
-    """`engine.games.Adjudicator` for a game: its template, its record format and its page."""
+    """`engine.plugin.Adjudicator` for a game: its template, its record format and its page."""
 
     template: str
     record_format: str

@@ -37,7 +37,7 @@ from engine.bos.cards import BosCard, CardType, Catalog, normalize_name
 from engine.bos.decklist import SECTION_TYPE, DeckLine, Decklist, decklist_from_dict
 from engine.bos.formats import Format
 from engine.bos.validation import Violation, validate_decklist
-from engine.games import (
+from engine.plugin import (
     N_,
     ClockGame,
     DetailField,
@@ -953,7 +953,7 @@ def _bos_deck(registered: RegisteredDeck | None) -> BosDeck | None:
 
 @dataclass(frozen=True, slots=True)
 class BosMatchRules:
-    """engine.games.MatchRules for BOS."""
+    """engine.plugin.MatchRules for BOS."""
 
     has_game_details: bool = True
     fields: tuple[DetailField, ...] = field(default=FORM_FIELDS)
