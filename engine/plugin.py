@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from engine.errors import BattledeskError
@@ -390,24 +391,42 @@ class AdjudicationInput:
     recorded_details: Mapping[str, object] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class AdjudicationView:
+    """What a game's judge-desk page shows, as the game computed it: the record text,
+    `analysis` (the replay step by step; None without a record), the `errors` of what the
+    judge typed, the `op` the page ran, and `details`: the game's own page data (its form
+    values, builder options, what-if), read-only. The site picks the template (by the game's
+    key) and adds the call, the match and the ruling form."""
+
+    record_text: str
+    analysis: Mapping[str, Any] | None
+    errors: tuple[AdjudicationInputError, ...]
+    op: str = ""
+    details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def context(self) -> dict[str, Any]:
+        """The page as template variables: the game's details, then the common fields."""
+        return {
+            **self.details,
+            "record_text": self.record_text,
+            "analysis": self.analysis,
+            "errors": self.errors,
+            "op": self.op,
+        }
+
+
 @runtime_checkable
 class Adjudicator(Protocol):
     """A game's judge-desk page: the record form (paste, upload or build a record) and the
-    replay, step by step. `page` returns the template's context (plain data): at least
-    `record_text`, `analysis` (None without a record) and `errors` (a list of
-    AdjudicationInputError); the site adds the call, the match and the ruling form."""
-
-    @property
-    def template(self) -> str:
-        """The template that renders the page (it extends the site's adjudication frame)."""
-        ...
+    replay, step by step, as an AdjudicationView."""
 
     @property
     def record_format(self) -> str:
         """The record's format name, for the form's label (`bos-game-record/1`)."""
         ...
 
-    def page(self, request: AdjudicationInput) -> dict[str, Any]: ...
+    def page(self, request: AdjudicationInput) -> AdjudicationView: ...
 
 
 @dataclass(frozen=True, slots=True)

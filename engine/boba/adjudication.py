@@ -499,7 +499,6 @@ def whatif_options(rep: Replay, k: int) -> list[dict[str, Any]]:
 
 
 ADJUDICATOR = PageAdjudicator(
-    template="matches/adjudicate/boba.html",
     record_format="boba-game-record/1",
     page_type=_Page,
 )

@@ -587,6 +587,4 @@ class _Page(AdjudicationPage):
         }
 
 
-ADJUDICATOR = PageAdjudicator(
-    template="matches/adjudicate/bos.html", record_format=RECORD_FORMAT, page_type=_Page
-)
+ADJUDICATOR = PageAdjudicator(record_format=RECORD_FORMAT, page_type=_Page)
