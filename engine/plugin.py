@@ -587,15 +587,44 @@ class MatchRules(Protocol):
         ...
 
     @property
-    def clock_bids(self) -> bool:
-        """Whether the match clock asks both players' bids when a game starts (a game that
-        bids for the first player): with them a loss on time records the games' details."""
+    def clock_rules(self) -> ClockRules:
+        """What the match clock takes with a game's start (the bids, their range)."""
         ...
 
     def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
         """The details JSON of the games a match clock saw (for `clean_details`), or None
         when the clock cannot tell enough of them (a game started without its bids)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class BidRange:
+    """The bids a match clock takes with a game's start, `[bid of a, bid of b]`: whole
+    numbers from 0 to `maximum`; equal bids are refused unless `ties` (a tie decides
+    nothing: the players bid again). `rule` is cited when a bid is refused."""
+
+    maximum: int
+    ties: bool = False
+    rule: str = ""
+
+
+# What the event API takes with a start for a game that does not bid (docs/match-clock.md).
+ANY_GAME_BIDS = BidRange(maximum=99)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRules:
+    """What a game's rules make of its match clock. `asks_bids`: the clock page asks both
+    players' bids when a game starts (a game that bids for the first player; with them a
+    loss on time records the games' details). `bids`: the range the clock checks bids
+    against; the event API takes bids with a start for every game (docs/match-clock.md), so
+    a game that does not bid still has one."""
+
+    asks_bids: bool = False
+    bids: BidRange = ANY_GAME_BIDS
+
+
+DEFAULT_CLOCK_RULES = ClockRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,7 +666,7 @@ class NoGameDetails:
     def describe(self, details: object, names: Mapping[str, str]) -> tuple[tuple[Text, ...], ...]:
         return ()
 
-    clock_bids: bool = False
+    clock_rules: ClockRules = DEFAULT_CLOCK_RULES
 
     def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
         return None
@@ -743,6 +772,10 @@ class GamePlugin:
     def replayer(self) -> Replayer | None:
         """The game's record replay, or None when the game records no games."""
         return self.load_replayer() if self.load_replayer is not None else None
+
+    def clock_rules(self) -> ClockRules:
+        """What the match clock takes with a game's start, by the game's rules."""
+        return self.match_rules().clock_rules
 
     def match_rules(self) -> MatchRules:
         """What a result of the game holds beyond the games count (NoGameDetails: nothing)."""

@@ -39,7 +39,9 @@ from engine.bos.formats import Format
 from engine.bos.validation import Violation, validate_decklist
 from engine.plugin import (
     N_,
+    BidRange,
     ClockGame,
+    ClockRules,
     DetailField,
     GameDetails,
     GameDetailsError,
@@ -61,6 +63,8 @@ RESERVES = "BOS: Reserves"
 DECAY = "BOS: Decay"
 
 MAX_BID = 99
+# The clock takes the deciding bids with a game's start; a tie is bid again (docs/bos-matches.md).
+CLOCK_RULES = ClockRules(asks_bids=True, bids=BidRange(maximum=MAX_BID, rule=GOING_FIRST))
 MAX_SWAPS = 20  # swap lines per player per game (the reserves hold at most 10 cards)
 MAX_SWAP_COUNT = 10
 MAX_NAME = 200
@@ -987,8 +991,8 @@ class BosMatchRules:
     def describe(self, details: object, names: Mapping[str, str]) -> tuple[tuple[Text, ...], ...]:
         return describe(details, names)
 
-    # Each game starts with the ether bid (BOS: Going First), so the clock can ask for it.
-    clock_bids: bool = True
+    # Each game starts with the ether bid (BOS: Going First), so the clock asks for it.
+    clock_rules: ClockRules = CLOCK_RULES
 
     @staticmethod
     def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:

@@ -557,7 +557,8 @@ def test_bos_details_from_the_clock_need_every_games_bids() -> None:
     from engine.games import ClockGame
 
     rules = get_game("bos").match_rules()
-    assert rules.clock_bids and not get_game("boba").match_rules().clock_bids
+    assert rules.clock_rules.asks_bids and not get_game("boba").clock_rules().asks_bids
+    assert get_game("bos").clock_rules().bids.maximum == MAX_BID
     games = [ClockGame("a", False, (3, 1), "b"), ClockGame("b", True, (0, 2))]
     assert rules.details_from_clock(games) == [
         {"winner": "a", "bids": [3, 1], "first": "b", "end": "played"},
