@@ -155,6 +155,12 @@ def _boba_rulings() -> CardRulings:
     return CARD_RULINGS
 
 
+def _boba_match_rules() -> MatchRules:
+    from engine.boba.trophies import MATCH_RULES
+
+    return MATCH_RULES
+
+
 def _boba_adjudicator() -> Adjudicator:
     from engine.boba.adjudication import ADJUDICATOR
 
@@ -182,7 +188,6 @@ BOBA = GamePlugin(
     load_deck_rules=_boba_deck_rules,
     # Battle differential last: trophies are BoBA's own measure of a close game.
     tiebreakers=("omw", "gw", "ogw", "battle_diff"),
-    battles_per_game=7,
     # Equal trophies after seven battles is a drawn game (CR 4.4.2); sudden death decides a
     # game that must have a winner (CR 4.4.3).
     bracket_decided_rule="CR 4.4.3",
@@ -190,6 +195,8 @@ BOBA = GamePlugin(
     load_rule_sections=_boba_rule_sections,
     load_rulings=_boba_rulings,
     load_adjudicator=_boba_adjudicator,
+    # Trophies per game (seven battles, CR 4.4.1), the event API's `battles`.
+    load_match_rules=_boba_match_rules,
     default_mode="playmaker",
     default_format="playmaker",
     default_match_structure="bo1",

@@ -529,13 +529,23 @@ class GameDetailsError(BattledeskError, ValueError):
 
     field: str
 
-    def __init__(self, field: str, message: str, *, text: Text | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        *,
+        text: Text | None = None,
+        game: int | None = None,
+        part: str | None = None,
+    ) -> None:
         super().__init__(field, message)
         self.text = text if text is not None else Text.plain(message)
         parsed = _DETAILS_FIELD.match(field)
         groups = parsed.groups() if parsed else (None, None, None, None)
-        self.game: int | None = int(groups[0]) if groups[0] is not None else None
-        self.part: str | None = groups[1]
+        # A game whose details the event API names otherwise (BoBA: `battles[1]`) says
+        # which game and part it means.
+        self.game: int | None = int(groups[0]) if groups[0] is not None else game
+        self.part: str | None = groups[1] if groups[1] is not None else part
         self.side: str | None = groups[2]
         self.item: int | None = int(groups[3]) if groups[3] is not None else None
 
@@ -596,6 +606,31 @@ class MatchRules(Protocol):
         when the clock cannot tell enough of them (a game started without its bids)."""
         ...
 
+    @property
+    def api_key(self) -> str:
+        """The event API's name for the details: "game_details", or the name the game's
+        details had in the API before they were per-game details (BoBA: "battles")."""
+        ...
+
+    def to_api(self, details: object) -> object:
+        """Recorded details in the event API's shape under `api_key`."""
+        ...
+
+    def from_api(self, value: object) -> object:
+        """The event API's value under `api_key` as the details JSON `clean_details` takes."""
+        ...
+
+    @property
+    def unplayed_game(self) -> Mapping[str, Any] | None:
+        """The details of a game a penalty gives without it being played (BoBA: no
+        trophies), or None when the game cannot record one (BOS: every game has its bids)."""
+        ...
+
+    def match_score(self, details: object) -> tuple[int, int] | None:
+        """The game's own score over the match from recorded details, a's and b's (BoBA:
+        trophies, for its battle differential), or None when the game keeps none."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class BidRange:
@@ -640,8 +675,7 @@ class ClockGame:
 
 @dataclass(frozen=True, slots=True)
 class NoGameDetails:
-    """MatchRules of a game that records nothing per game beyond the games count (BoBA's
-    trophies per game are the `battles` of the event API, checked by tournaments.results)."""
+    """MatchRules of a game that records nothing per game beyond the games count."""
 
     has_game_details: bool = False
 
@@ -667,8 +701,19 @@ class NoGameDetails:
         return ()
 
     clock_rules: ClockRules = DEFAULT_CLOCK_RULES
+    api_key: str = "game_details"
+    unplayed_game: Mapping[str, Any] | None = None
 
     def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
+        return None
+
+    def to_api(self, details: object) -> object:
+        return details
+
+    def from_api(self, value: object) -> object:
+        return value
+
+    def match_score(self, details: object) -> tuple[int, int] | None:
         return None
 
 
@@ -725,8 +770,6 @@ class GamePlugin:
     load_deck_rules: Callable[[], DeckRules] = field(repr=False)
     # Swiss tiebreakers after match points, in order (names of tournaments.standings).
     tiebreakers: tuple[str, ...] = ("omw", "gw", "ogw")
-    # Trophies per game, when the game records them per battle (BoBA: seven battles).
-    battles_per_game: int | None = None
     # The game's record replay, when it has one.
     load_replayer: Callable[[], Replayer] | None = field(default=None, repr=False)
     # Whether a single game may end drawn, and the rules cited when a draw is refused: a

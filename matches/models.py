@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.games import get_game
 from tournaments.models import Registration, Tournament
 
 
@@ -117,9 +118,8 @@ class Match(models.Model):
     games_a = models.PositiveSmallIntegerField(null=True, blank=True)
     games_b = models.PositiveSmallIntegerField(null=True, blank=True)
     games_drawn = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Per game, trophies won by a and by b (BoBA); null when not recorded.
-    battles = models.JSONField(null=True, blank=True)
-    # Per game, what the game's plugin records of it (engine.games.MatchRules), or null.
+    # Per game, what the game's plugin records of it (engine.plugin.MatchRules: BoBA's
+    # trophies, BOS's bids, first player and swaps), or null.
     game_details = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     assigned_bye = models.BooleanField(default=False)
@@ -183,10 +183,11 @@ class Match(models.Model):
         if games is None or self.status != MatchStatus.FINAL:
             return None
         out: dict[str, Any] = {"games": list(games)}
-        if self.battles is not None:
-            out["battles"] = self.battles
         if self.game_details is not None:
-            out["game_details"] = self.visible_details(self.game_details, viewer)
+            # Under the game's API name and shape (BoBA: `battles`, `[[a, b], ...]`).
+            rules = get_game(self.round.tournament.game).match_rules()
+            visible = self.visible_details(self.game_details, viewer)
+            out[rules.api_key] = rules.to_api(visible)
         return out
 
     def visible_details(self, details: Any, viewer: str | None) -> Any:
@@ -196,8 +197,6 @@ class Match(models.Model):
         tournament = self.round.tournament
         if details is None or viewer == "staff" or tournament.decklists_published_at is not None:
             return details
-        from engine.games import get_game
-
         return get_game(tournament.game).match_rules().visible_details(details, viewer)
 
 
@@ -209,7 +208,6 @@ class Report(models.Model):
     games_a = models.PositiveSmallIntegerField()
     games_b = models.PositiveSmallIntegerField()
     games_drawn = models.PositiveSmallIntegerField(default=0)
-    battles = models.JSONField(null=True, blank=True)
     game_details = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

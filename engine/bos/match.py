@@ -998,5 +998,19 @@ class BosMatchRules:
     def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:
         return details_from_clock(games)
 
+    # The event API shows and takes BOS's details as they are stored.
+    api_key: str = "game_details"
+    # A game given by a penalty has no bids to record.
+    unplayed_game: Mapping[str, Any] | None = None
+
+    def to_api(self, details: object) -> object:
+        return details
+
+    def from_api(self, value: object) -> object:
+        return value
+
+    def match_score(self, details: object) -> tuple[int, int] | None:
+        return None
+
 
 MATCH_RULES = BosMatchRules()
