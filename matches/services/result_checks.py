@@ -35,18 +35,15 @@ from tournaments.models import (
 def _checked(tournament: Tournament, round_: Round, games: Any) -> results.Games:
     game = get_game(tournament.game)
     try:
-        checked, _none = results.check_result(
+        return results.check_result(
             games,
-            None,
             games_to_win=_structure_games_to_win(tournament),
-            battles_per_game=None,
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
             drawn_games_allowed=game.drawn_games,
             rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),
         )
     except results.ResultError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    return checked
 
 
 def checked_result(tournament: Tournament, round_: Round, games: Any) -> results.Games:
