@@ -673,8 +673,27 @@ class ClockGame:
     first: str | None = None
 
 
+class DetailsAsStored:
+    """The part of MatchRules for details the event API takes and shows as they are stored
+    (`game_details`), that no penalty game can be added to and that keep no score of their
+    own: every game's but BoBA's (its trophies are the API's `battles`)."""
+
+    __slots__ = ()
+    api_key = "game_details"
+    unplayed_game: Mapping[str, Any] | None = None
+
+    def to_api(self, details: object) -> object:
+        return details
+
+    def from_api(self, value: object) -> object:
+        return value
+
+    def match_score(self, details: object) -> tuple[int, int] | None:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class NoGameDetails:
+class NoGameDetails(DetailsAsStored):
     """MatchRules of a game that records nothing per game beyond the games count."""
 
     has_game_details: bool = False
@@ -701,19 +720,8 @@ class NoGameDetails:
         return ()
 
     clock_rules: ClockRules = DEFAULT_CLOCK_RULES
-    api_key: str = "game_details"
-    unplayed_game: Mapping[str, Any] | None = None
 
     def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
-        return None
-
-    def to_api(self, details: object) -> object:
-        return details
-
-    def from_api(self, value: object) -> object:
-        return value
-
-    def match_score(self, details: object) -> tuple[int, int] | None:
         return None
 
 

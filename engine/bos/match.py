@@ -43,6 +43,7 @@ from engine.plugin import (
     ClockGame,
     ClockRules,
     DetailField,
+    DetailsAsStored,
     GameDetails,
     GameDetailsError,
     PlayerRef,
@@ -956,8 +957,9 @@ def _bos_deck(registered: RegisteredDeck | None) -> BosDeck | None:
 
 
 @dataclass(frozen=True, slots=True)
-class BosMatchRules:
-    """engine.plugin.MatchRules for BOS."""
+class BosMatchRules(DetailsAsStored):
+    """engine.plugin.MatchRules for BOS: the API takes and shows its details as stored, and
+    a game given by a penalty has no bids to record (DetailsAsStored)."""
 
     has_game_details: bool = True
     fields: tuple[DetailField, ...] = field(default=FORM_FIELDS)
@@ -997,20 +999,6 @@ class BosMatchRules:
     @staticmethod
     def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:
         return details_from_clock(games)
-
-    # The event API shows and takes BOS's details as they are stored.
-    api_key: str = "game_details"
-    # A game given by a penalty has no bids to record.
-    unplayed_game: Mapping[str, Any] | None = None
-
-    def to_api(self, details: object) -> object:
-        return details
-
-    def from_api(self, value: object) -> object:
-        return value
-
-    def match_score(self, details: object) -> tuple[int, int] | None:
-        return None
 
 
 MATCH_RULES = BosMatchRules()
