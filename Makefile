@@ -5,8 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers for `make test` ("auto": one per core); each has its own test database.
+TEST_WORKERS ?= auto
 
-.PHONY: install run serve migrate demo lint test test-fast bench clean
+.PHONY: install run serve migrate demo lint test test-fast schema bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +35,14 @@ lint: install
 
 test: lint
 	@if [ -f ../shared/data/boba/plays.json ]; then $(PY) -m engine.boba coverage ../shared/data/boba/plays.json --baseline engine/boba/coverage_baseline.json; else echo "engine coverage skipped: ../shared/data/boba/plays.json is absent"; fi
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test-fast: install
-	$(VENV)/bin/pytest -x -q -m "not browser"
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup -x -q -m "not browser"
+
+# The committed OpenAPI snapshot (tests/test_openapi_snapshot.py): run after a deliberate API change.
+schema: install
+	$(PY) manage.py spectacular --file docs/openapi.yaml
 
 bench: install
 	$(PY) bench/engine.py

@@ -8,8 +8,10 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import services
 from accounts.lockout import lockout_seconds_left
 from accounts.models import User
+from config.api import validated
 from config.throttling import LoginFailureThrottle, TokenThrottle
 
 
@@ -49,9 +51,6 @@ class EraseInput(serializers.Serializer):
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def erase_me(request: Request) -> Response:
-    from accounts import services
-    from config.api import validated
-
     data = validated(EraseInput, request.data)
     services.account_erase(actor=request.user, user=request.user, **data)
     return Response(status=204)

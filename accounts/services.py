@@ -15,12 +15,14 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from accounts.player_ids import new_player_id
+from accounts.signals import account_erased
 from config.errors import Forbidden, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
-from tournaments.locks import for_update
 
 ERASED_NAME = "Erased player"
 
@@ -52,7 +54,7 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
         )
     if actor.pk == user.pk and not user.check_password(password or ""):
         raise ServiceError(_("password: that is not your password."), field="password")
-    # Locked alone (tournaments.locks): the audit entries below lock no event.
+    # Locked alone (config.locks): the audit entries below lock no event.
     user = for_update(User.objects).get(pk=user.pk)
     user.username = f"erased-{user.pk}"
     user.display_name = ERASED_NAME
@@ -67,17 +69,13 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
     user.set_unusable_password()
     user.save()
     _end_sessions(user)
-    from tournaments.models import Tournament
-    from tournaments.services import audit
-
-    for event in Tournament.objects.filter(registrations__player=user).distinct():
-        audit(
-            tournament=event,
-            actor=actor if actor.pk != user.pk else None,
-            action="account.erased",
-            target=user,
-            at=timezone.now(),
-        )
+    # The events' audit trails are written by tournaments, which listens (tournaments/apps.py).
+    account_erased.send(
+        sender=User,
+        user=user,
+        erased_by=actor if actor.pk != user.pk else None,
+        at=timezone.now(),
+    )
     return user
 
 
@@ -90,8 +88,6 @@ def _fresh_player_id() -> str:
 
 
 def _end_sessions(user: User) -> None:
-    from rest_framework.authtoken.models import Token
-
     Token.objects.filter(user=user).delete()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     # Sessions keep the user id inside their data: decode each live one (bounded by expiry),

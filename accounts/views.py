@@ -10,8 +10,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import services
+from accounts.extensions import login_landing
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.lockout import too_many_requests
+from config.errors import ServiceError
 from config.pages import next_or
 from config.throttling import (
     LoginFailureThrottle,
@@ -20,22 +23,19 @@ from config.throttling import (
     SignupThrottle,
     page_wait,
 )
-from matches.selectors import current_table_of
 
 
 class LoginView(auth_views.LoginView):
     """Django's login, refused (429) for an address with too many failed logins, whatever
     the usernames (config.throttling.LoginFailureThrottle); django-axes separately locks one
     username at one address. A player signing in during a running event lands on their table
-    for the current round (matches.selectors.current_table_of) unless `next` says where to go."""
+    for the current round (the landing matches provides, accounts.extensions) unless `next`
+    says where to go."""
 
     template_name = "accounts/login.html"
 
     def get_default_redirect_url(self) -> str:
-        match = current_table_of(self.request.user)
-        if match is not None:
-            return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
-        return str(super().get_default_redirect_url())
+        return login_landing(self.request.user) or str(super().get_default_redirect_url())
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = LoginFailureThrottle().refused_for(request)
@@ -101,9 +101,6 @@ class PasswordResetView(auth_views.PasswordResetView):
 def erase_account(request: HttpRequest) -> HttpResponse:
     """Erase my account: a second, explicit step that says what goes and what stays, and
     asks for the password."""
-    from accounts import services
-    from config.errors import ServiceError
-
     error = ""
     if request.method == "POST":
         user = request.user

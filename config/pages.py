@@ -1,4 +1,5 @@
-"""What every app's pages share: running a service call and reporting it, finding an event."""
+"""What every app's pages share: running a service call and reporting it, reading numbers and
+the page to go back to. The event a page names is tournaments.selectors.visible_event."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from config.errors import Forbidden, ServiceError
@@ -39,21 +39,6 @@ def attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bo
         return False
     messages.success(request, success)
     return True
-
-
-def visible_event(request: HttpRequest, slug: str) -> Any:
-    """The event with this slug if this person may see it (drafts: its staff only), else 404.
-
-    One indexed lookup for a public event (the pages everyone loads at once); the staff check
-    only for a draft."""
-    from tournaments import permissions
-    from tournaments.models import Tournament
-    from tournaments.status import PUBLIC
-
-    event = get_object_or_404(Tournament, slug=slug)
-    if event.status in PUBLIC or permissions.is_staff_of(request.user, event):
-        return event
-    raise Http404("No such event.")
 
 
 def next_or(request: HttpRequest, fallback: str) -> str:

@@ -19,6 +19,7 @@ A view that answers another refusal declares it with ``error_responses``, e.g.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -26,8 +27,6 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
-from accounts.names import safe_text_pattern
-from accounts.validators import validate_name
 from config.middleware import MAX_QUERY_VALUE
 
 ERROR_DESCRIPTIONS: dict[int, str] = {
@@ -43,6 +42,16 @@ ALWAYS = (400, 403, 429, 503)
 WITH_PATH_PARAMETERS = (404,)
 FOR_WRITES = (409,)
 _SLUG = "[-a-zA-Z0-9_]+"  # Django's slug path converter
+
+
+# A field validator -> the regular expression the schema gives its fields. The app that owns
+# the validator registers it in its AppConfig.ready() (config sits below the apps).
+VALIDATOR_PATTERNS: dict[Callable[..., Any], Callable[[], str]] = {}
+
+
+def document_pattern(validator: Callable[..., Any], pattern: Callable[[], str]) -> None:
+    """Give every text field checked by ``validator`` the schema pattern ``pattern()``."""
+    VALIDATOR_PATTERNS[validator] = pattern
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -119,10 +128,13 @@ class AutoSchema(SpectacularAutoSchema):
         return ["application/json"] if "application/json" in media_types else media_types
 
     def _map_serializer_field(self, field: Any, direction: Any, *args: Any, **kwargs: Any) -> Any:
-        """A name field (accounts.validators.validate_name) says which characters it refuses."""
+        """A text field checked by a validator with a documented pattern (accounts' name
+        validator: which characters a name refuses) says so."""
         schema = super()._map_serializer_field(field, direction, *args, **kwargs)
-        if validate_name in getattr(field, "validators", ()) and schema.get("type") == "string":
-            schema["pattern"] = safe_text_pattern()
+        if schema.get("type") == "string":
+            for validator, pattern in VALIDATOR_PATTERNS.items():
+                if validator in getattr(field, "validators", ()):
+                    schema["pattern"] = pattern()
         return schema
 
     def _get_parameters(self) -> list[dict[str, Any]]:

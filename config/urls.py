@@ -14,10 +14,10 @@ from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
 from engine.games import GAMES
+from eventdata import archive_api
 from matches import api as matches_api
-from matches import clock_api, panel_views
+from matches import clock_api, panel_views, published_round
 from tournaments import api as tournaments_api
-from tournaments import archive_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
 # inline <style> moved to a file (templates/drf_spectacular/): Swagger UI loads its start-up
@@ -79,7 +79,7 @@ api_urls = [
     ),
     path(
         "events/<slug:slug>/rounds/<int:number>/",
-        matches_api.round_detail,
+        published_round.round_detail,
         name="api-round-detail",
     ),
     path(
@@ -212,5 +212,6 @@ urlpatterns = [
     path("", include("matches.judge_urls")),
     path("", include("matches.adjudication_urls")),
     path("", include("notifications.urls")),
+    path("", include("eventdata.urls")),
     path("", include("tournaments.urls")),
 ]

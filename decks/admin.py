@@ -1,6 +1,5 @@
 from django.contrib import admin
 
-from config.admin_audit import AuditedAdmin
 from decks import services
 from decks.models import (
     Card,
@@ -13,6 +12,7 @@ from decks.models import (
     DecklistVersion,
     EventCatalog,
 )
+from tournaments.admin_audit import AuditedAdmin
 
 
 @admin.register(Catalog)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -20,14 +20,13 @@ from decks.models import (
     Card,
     CardImport,
     Catalog,
-    DeckCheck,
     DeckCheckResult,
     DecklistVersion,
-    EventCatalog,
 )
 from engine.games import DEFAULT_GAME, GAMES, default_game, get_game
 from tournaments import permissions as perms
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Registration, Tournament
+from tournaments.selectors import event_visible, visible_event
 
 
 def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
@@ -41,7 +40,7 @@ def _card_pool(request: Request) -> tuple[Catalog | None, bool]:
         return catalog, True
     event_slug = request.query_params.get("event", "").strip()
     if event_slug:
-        event = Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
+        event = event_visible(user=request.user, slug=event_slug)
         if event is None:
             raise ServiceError(f"event: no event {event_slug[:80]!r}.", field="event")
         return selectors.event_catalog(event), True
@@ -184,16 +183,10 @@ class CardImportViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
 def catalogs(request: Request) -> Response:
     """Every card catalog (official, demo, organisers' own) with its card count; `default`
     names each game's default catalog."""
-    qs = (
-        Catalog.objects.select_related("owner")
-        .annotate(card_count=Count("cards"))
-        .order_by("game", "kind", "name")
-    )
     game = request.query_params.get("game", "").strip()
-    if game:
-        if game not in GAMES:
-            raise ServiceError(f"game: unknown game {game[:40]!r}.", field="game")
-        qs = qs.filter(game=game)
+    if game and game not in GAMES:
+        raise ServiceError(f"game: unknown game {game[:40]!r}.", field="game")
+    qs = selectors.catalog_list(game=game)
     return Response(
         {
             "catalogs": s.CatalogOutput(qs, many=True).data,
@@ -227,7 +220,7 @@ class EventCatalogView(APIView):
 
 
 def _event_catalog_body(event: Tournament) -> dict[str, object]:
-    chosen = EventCatalog.objects.filter(tournament=event).exists()
+    chosen = selectors.event_catalog_chosen(event)
     catalog = selectors.event_catalog(event)
     return {
         "event": event.slug,
@@ -248,7 +241,7 @@ def decklist_check(request: Request) -> Response:
     clean = validated(s.DecklistCheckInput, request.data)
     event = None
     if clean.get("event"):
-        event = Tournament.objects.visible_to(request.user).filter(slug=clean["event"]).first()
+        event = event_visible(user=request.user, slug=clean["event"])
         if event is None or event.game != clean["game"]:
             raise ServiceError(
                 f"event: no {clean['game']} event {clean['event']!r}.", field="event"
@@ -270,7 +263,9 @@ class RegistrationDecklistView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     def _registration(self, request: Request, pk: int) -> Registration:
-        registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
+        registration = selectors.registration_get(pk)
+        if registration is None:
+            raise Http404("No such registration.")
         if not services.can_view_decklist(request.user, registration):
             raise Forbidden("You may not see this decklist.")
         return registration
@@ -278,9 +273,7 @@ class RegistrationDecklistView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, pk: int) -> Response:
         registration = self._registration(request, pk)
-        versions = DecklistVersion.objects.filter(
-            decklist__registration=registration
-        ).select_related("decklist__registration__player", "submitted_by")
+        versions = selectors.decklist_versions(registration)
         active = versions.first()
         decklist = getattr(registration, "decklist", None)
         return Response(
@@ -317,9 +310,7 @@ class DecklistVersionViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet)
     lookup_value_regex = r"\d+"  # anything else is a 404, not a crash
     serializer_class = s.DecklistVersionOutput
     permission_classes = [permissions.AllowAny]
-    queryset = DecklistVersion.objects.select_related(
-        "decklist__registration__tournament", "decklist__registration__player", "submitted_by"
-    )
+    queryset = selectors.decklist_version_list()
 
     def get_object(self) -> DecklistVersion:
         version = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
@@ -329,7 +320,7 @@ class DecklistVersionViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet)
 
 
 def _event(request: Request, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    return visible_event(request, slug)
 
 
 @extend_schema(responses={200: dict})
@@ -340,9 +331,7 @@ def event_decklists(request: Request, slug: str) -> Response:
     event = _event(request, slug)
     if not (perms.is_staff_of(request.user, event) or event.decklists_published_at):
         raise Forbidden("The decklists of this event are not published.")
-    registrations = event.registrations.filter(status=RegistrationStatus.REGISTERED).select_related(
-        "player"
-    )
+    registrations = selectors.registered_players(event)
     latest = services.latest_versions(event)
     rows = []
     for r in registrations:
@@ -377,7 +366,7 @@ class EventDeckChecksView(APIView):
     def get(self, request: Request, slug: str) -> Response:
         event = _event(request, slug)
         perms.require_staff(request.user, event)
-        checks = DeckCheck.objects.filter(tournament=event).prefetch_related(
+        checks = selectors.deck_check_list(event).prefetch_related(
             "results__registration__player", "results__version"
         )
         return Response(s.DeckCheckOutput(checks, many=True).data)

@@ -14,10 +14,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from decks.models import Card, CardImport, Catalog, EventCatalog
-from tournaments.models import Tournament
+from config.errors import ServiceError
+from decks.models import (
+    Card,
+    CardImport,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    Decklist,
+    DecklistVersion,
+    EventCatalog,
+)
+from engine.games import GAMES
+from tournaments import permissions
+from tournaments.models import Registration, RegistrationStatus, Tournament
 
 
 def default_catalog(game: str) -> Catalog | None:
@@ -59,7 +71,6 @@ def event_cards(tournament: Tournament) -> QuerySet[Card]:
 def card_imports_for(user: Any) -> QuerySet[CardImport]:
     """The card imports a person may see: their own; every one for the site-wide catalog
     role (site administrators). Another organiser's upload is not theirs to read."""
-    from tournaments import permissions
 
     imports = CardImport.objects.defer("payload").select_related("uploaded_by", "catalog")
     if not permissions.is_authenticated(user):
@@ -87,7 +98,6 @@ MAX_ATTRIBUTE_FILTERS = 5
 
 def attribute_filter_names(game: str | None) -> set[str]:
     """The card fields a game keeps in `Card.attributes` (every game's, without a game)."""
-    from engine.games import GAMES
 
     columns = {f.name for f in Card._meta.concrete_fields} | {"id", "set"}
     plugins = [GAMES[game]] if game in GAMES else list(GAMES.values())
@@ -104,7 +114,6 @@ def filter_by_attributes(
     """`attr=name:value` filters on a game's own card fields (`color:red`, `vim_cost:3`): a
     whole number matches the number, anything else the text. Bad filters are a ServiceError
     naming `attr`."""
-    from config.errors import ServiceError
 
     if len(filters) > MAX_ATTRIBUTE_FILTERS:
         raise ServiceError(f"attr: at most {MAX_ATTRIBUTE_FILTERS} filters.", field="attr")
@@ -168,8 +177,6 @@ def card_query(params: Mapping[str, Sequence[str]], *, also: Sequence[str] = ())
     card filter (nor one of `also`, the caller's own: pagination, the pool) or a number
     filter that is not a whole number is a ServiceError naming it: a misspelt filter never
     silently lists every card."""
-    from config.errors import ServiceError
-    from engine.games import GAMES
 
     allowed = {*CARD_FILTERS, *also}
     for name in params:
@@ -224,7 +231,6 @@ def card_query(params: Mapping[str, Sequence[str]], *, also: Sequence[str] = ())
 
 def card_text_fields(game: str) -> tuple[str, ...]:
     """The card fields holding rules text of a game (every game's, without a game)."""
-    from engine.games import GAMES
 
     plugins = [GAMES[game]] if game in GAMES else list(GAMES.values())
     return tuple(dict.fromkeys(f for p in plugins for f in p.card_text_fields))
@@ -237,7 +243,6 @@ def search_cards(cards: QuerySet[Card], query: CardQuery) -> QuerySet[Card]:
     text holds it; `text`: the rules text holds it (all case-insensitive). A kind, set or
     weapon that no card of the pool has, or `text` for a game that keeps no card text, is a
     ServiceError naming the field."""
-    from config.errors import ServiceError
 
     if query.game:
         cards = cards.filter(game=query.game)
@@ -281,3 +286,69 @@ def card_choices(cards: QuerySet[Card], column: str) -> list[str]:
     """The distinct values of a column in a pool (for a search form's choices), sorted."""
     values = cards.exclude(**{f"{column}__isnull": True}).exclude(**{column: ""})
     return sorted(set(values.values_list(column, flat=True).order_by().distinct()))
+
+
+# --- what a page and its API both show ------------------------------------------------------
+
+
+def catalog_list(*, game: str = "") -> QuerySet[Catalog]:
+    """Every catalog (of one game, when named) with its owner and its number of cards."""
+    catalogs = Catalog.objects.select_related("owner").annotate(card_count=Count("cards"))
+    return catalogs.filter(game=game) if game else catalogs
+
+
+def registration_get(pk: int) -> Registration | None:
+    """A registration with its event and player, for its decklist pages."""
+    registration: Registration | None = (
+        Registration.objects.select_related("tournament", "player").filter(pk=pk).first()
+    )
+    return registration
+
+
+def decklist_versions(registration: Registration) -> QuerySet[DecklistVersion]:
+    """A registration's versions, the active (latest) one first."""
+    return DecklistVersion.objects.filter(decklist__registration=registration).select_related(
+        "decklist__registration__player", "submitted_by"
+    )
+
+
+def decklist_version_list() -> QuerySet[DecklistVersion]:
+    """Versions with what a version's page shows beside the list (the player, the event)."""
+    return DecklistVersion.objects.select_related(
+        "decklist__registration__tournament", "decklist__registration__player", "submitted_by"
+    )
+
+
+def unlocked_decklists(tournament: Tournament) -> set[int]:
+    """The registrations whose list an organiser unlocked after the lock."""
+    return set(
+        Decklist.objects.filter(registration__tournament=tournament, unlocked=True).values_list(
+            "registration_id", flat=True
+        )
+    )
+
+
+def registered_players(tournament: Tournament) -> QuerySet[Registration]:
+    """The event's registered players (not waitlisted, withdrawn or removed): whose lists count."""
+    return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).select_related(
+        "player"
+    )
+
+
+def event_catalog_chosen(tournament: Tournament) -> bool:
+    """Whether the organiser chose the event's catalog (else it reads its game's default)."""
+    return bool(EventCatalog.objects.filter(tournament=tournament).exists())
+
+
+def deck_check_list(tournament: Tournament) -> QuerySet[DeckCheck]:
+    """The event's deck checks, newest first, with how many players each picked and how many
+    of them are pending or had a problem."""
+    return (
+        DeckCheck.objects.filter(tournament=tournament)
+        .select_related("created_by")
+        .annotate(
+            players=Count("results"),
+            problems=Count("results", filter=Q(results__outcome=DeckCheckResult.Outcome.PROBLEM)),
+            pending=Count("results", filter=Q(results__outcome=DeckCheckResult.Outcome.PENDING)),
+        )
+    )

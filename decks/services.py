@@ -26,6 +26,8 @@ from django.utils.translation import gettext as _
 
 from accounts.validators import check_name
 from config.errors import Forbidden, ServiceError
+from config.locks import for_update
+from config.outbox import send_after_commit
 from config.transactions import atomic
 from decks import selectors
 from decks.catalog import card_rows, catalog_for, catalog_for_event
@@ -51,9 +53,8 @@ from engine.games import (
     get_game,
 )
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services import audit
 from tournaments.status import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -269,7 +270,7 @@ def card_import_start(
             {"name": name, "data": base64.b64encode(data).decode("ascii")} for name, data in files
         ],
     )
-    from config.outbox import send_after_commit
+    # decks.tasks imports this module to run the import: the task is looked up when it is sent.
     from decks.tasks import run_card_import
 
     send_after_commit(run_card_import, card_import.pk)
@@ -737,6 +738,21 @@ def latest_versions(tournament: Tournament) -> dict[int, DecklistVersion]:
 def has_legal_decklist(registration: Registration) -> bool:
     version = active_version(registration)
     return version is not None and version.legal
+
+
+class EventDecklists:
+    """What tournaments asks of decklists (tournaments.extensions.Decklists): check-in and the
+    roster import. Provided in decks/apps.py."""
+
+    def has_legal_decklist(self, registration: Registration) -> bool:
+        return has_legal_decklist(registration)
+
+    def evaluate(self, tournament: Tournament, source: str) -> DeckEvaluation:
+        return decklist_evaluate_for_event(tournament, source)
+
+    def submit(self, *, actor: Any, registration: Registration, source: str) -> bool:
+        version = decklist_submit(actor=actor, registration=registration, source=source)
+        return bool(version.legal)
 
 
 # --- deck checks ---------------------------------------------------------------------------

@@ -15,8 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -24,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, int_or_none, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or
 from decks import charts, selectors, services
 from decks.forms import (
     CardImportForm,
@@ -38,17 +37,16 @@ from decks.forms import (
 from decks.models import (
     Card,
     CardImport,
-    Catalog,
     DeckCheck,
     DeckCheckResult,
     Decklist,
     DecklistVersion,
-    EventCatalog,
 )
 from engine.games import GAMES, ChartSeries, DeckSection, Text, default_game, get_game
 from tournaments import permissions as perms
-from tournaments import services as tournament_services
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.selectors import event_visible, visible_event
 
 MAX_NUMBERED_LINES = 2_000
 WIDE_CHART_BARS = 12  # more bars than this: the chart takes a full row (and may scroll)
@@ -233,11 +231,7 @@ def _numbered_lines(text: str, report: Mapping[str, Any] | None) -> list[dict[st
 def card_import_upload(request: HttpRequest) -> HttpResponse:
     if not perms.can_create_events(request.user):
         raise PermissionDenied
-    catalogs = [
-        c
-        for c in Catalog.objects.select_related("owner")
-        if services.can_import_into(request.user, c)
-    ]
+    catalogs = [c for c in selectors.catalog_list() if services.can_import_into(request.user, c)]
     site_wide = services.can_manage_shared_catalogs(request.user)
     form = CardImportForm(
         request.POST or None,
@@ -313,11 +307,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     URL query as `GET /api/cards/`."""
     params = dict(request.GET.lists())
     event_slug = request.GET.get("event", "").strip()
-    event = (
-        Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
-        if event_slug
-        else None
-    )
+    event = event_visible(user=request.user, slug=event_slug) if event_slug else None
     asked = request.GET.get("game", "").strip()
     game = event.game if event is not None else (asked if asked in GAMES else default_game())
     rules = get_game(game).deck_rules()
@@ -384,11 +374,7 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
     The game's official card list by default; `?game=`, `?catalog=` or `?event=` choose
     another game, card list or an event's list and format."""
     event_slug = request.GET.get("event", "")
-    event = (
-        Tournament.objects.visible_to(request.user).filter(slug=event_slug).first()
-        if event_slug
-        else None
-    )
+    event = event_visible(user=request.user, slug=event_slug) if event_slug else None
     asked = request.GET.get("game", "")
     game = event.game if event is not None else (asked if asked in GAMES else default_game())
     choices = [c for g in GAMES for c in selectors.catalogs_for_choice(g)]
@@ -462,7 +448,7 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
 def my_decklist(request: HttpRequest, slug: str) -> HttpResponse:
     """The current person's own decklist page for an event."""
     event = visible_event(request, slug)
-    registration = tournament_services.registration_for(user=request.user, tournament=event)
+    registration = tournament_selectors.registration_for(user=request.user, tournament=event)
     if registration is None:
         messages.info(request, _("You are not registered for this event."))
         return redirect(event.get_absolute_url())
@@ -473,19 +459,15 @@ def my_decklist(request: HttpRequest, slug: str) -> HttpResponse:
 def registration_decklist(request: HttpRequest, pk: int) -> HttpResponse:
     """A registration's decklist: submit (the player, or an organiser for them), lock state,
     report of the active version and the version history."""
-    registration = get_object_or_404(
-        Registration.objects.select_related("tournament", "player"), pk=pk
-    )
+    registration = selectors.registration_get(pk)
+    if registration is None:
+        raise Http404("No such registration.")
     event = registration.tournament
     if not perms.can_view_registration(request.user, registration):
         raise PermissionDenied
     is_organiser = perms.is_organiser_of(request.user, event)
     is_own = perms.is_own_registration(request.user, registration)
-    versions = list(
-        DecklistVersion.objects.filter(decklist__registration=registration).select_related(
-            "submitted_by"
-        )
-    )
+    versions = list(selectors.decklist_versions(registration))
     active = versions[0] if versions else None
     decklist = Decklist.objects.filter(registration=registration).first()
     unlocked = bool(decklist and decklist.unlocked)
@@ -583,12 +565,7 @@ def decklist_unlock(request: HttpRequest, pk: int) -> HttpResponse:
 def decklist_version(request: HttpRequest, pk: int) -> HttpResponse:
     """One version of a list: grouped and sorted, with charts; printable as a registration
     sheet. The player, the event's staff, or everyone once the lists are published."""
-    version = get_object_or_404(
-        DecklistVersion.objects.select_related(
-            "decklist__registration__tournament", "decklist__registration__player", "submitted_by"
-        ),
-        pk=pk,
-    )
+    version = get_object_or_404(selectors.decklist_version_list(), pk=pk)
     registration = version.decklist.registration
     event = registration.tournament
     if not services.can_view_decklist(request.user, registration):
@@ -627,16 +604,10 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
     if not (is_staff or event.decklists_published_at):
         return _refuse(request)
     is_organiser = perms.is_organiser_of(request.user, event)
-    registrations = (
-        event.registrations.filter(status=RegistrationStatus.REGISTERED)
-        .select_related("player")
-        .order_by("player__display_name", "walk_in_name", "pk")
+    registrations = selectors.registered_players(event).order_by(
+        "player__display_name", "walk_in_name", "pk"
     )
-    unlocked = set(
-        Decklist.objects.filter(registration__tournament=event, unlocked=True).values_list(
-            "registration_id", flat=True
-        )
-    )
+    unlocked = selectors.unlocked_decklists(event)
     latest = services.latest_versions(event)
     rows = []
     counts = {"none": 0, "legal": 0, "illegal": 0}
@@ -660,7 +631,7 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
         "is_staff": is_staff,
         "is_organiser": is_organiser,
         "catalog": selectors.event_catalog(event) if is_staff else None,
-        "catalog_chosen": is_staff and EventCatalog.objects.filter(tournament=event).exists(),
+        "catalog_chosen": is_staff and selectors.event_catalog_chosen(event),
         "catalog_choices": selectors.catalogs_for_choice(event.game, request.user)
         if is_organiser
         else [],
@@ -735,15 +706,7 @@ def event_deck_checks(request: HttpRequest, slug: str) -> HttpResponse:
                 _("%(n)s players picked for a deck check.") % {"n": deck_check.results.count()},
             )
             return redirect("decks:deck_check_detail", pk=deck_check.pk)
-    checks = (
-        DeckCheck.objects.filter(tournament=event)
-        .select_related("created_by")
-        .annotate(
-            players=Count("results"),
-            problems=Count("results", filter=Q(results__outcome=DeckCheckResult.Outcome.PROBLEM)),
-            pending=Count("results", filter=Q(results__outcome=DeckCheckResult.Outcome.PENDING)),
-        )
-    )
+    checks = selectors.deck_check_list(event)
     return render(
         request, "decks/event_deck_checks.html", {"event": event, "form": form, "checks": checks}
     )

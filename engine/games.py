@@ -8,6 +8,8 @@ re-exported here so `from engine.games import Text` keeps working.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.plugin import (
     BEST_OF_ONE,
     BEST_OF_THREE,
@@ -65,6 +67,9 @@ from engine.plugin import (
     json_object,
     summary_common,
 )
+
+if TYPE_CHECKING:
+    from engine.tiebreaker_entry import TiebreakerEntry
 
 __all__ = [
     "BEST_OF_ONE",
@@ -169,6 +174,12 @@ def _boba_adjudicator() -> Adjudicator:
     return ADJUDICATOR
 
 
+def _boba_tiebreakers() -> tuple[TiebreakerEntry, ...]:
+    from engine.boba.tiebreakers import TIEBREAKERS
+
+    return TIEBREAKERS
+
+
 def _boba_formats() -> tuple[FormatChoice, ...]:
     from engine.boba.deckbuilding.formats import FORMAT_PRESETS
 
@@ -190,6 +201,7 @@ BOBA = GamePlugin(
     load_deck_rules=_boba_deck_rules,
     # Battle differential last: trophies are BoBA's own measure of a close game.
     tiebreakers=("omw", "gw", "ogw", "battle_diff"),
+    load_tiebreakers=_boba_tiebreakers,
     # Equal trophies after seven battles is a drawn game (CR 4.4.2); sudden death decides a
     # game that must have a winner (CR 4.4.3).
     bracket_decided_rule="CR 4.4.3",

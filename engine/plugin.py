@@ -12,9 +12,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from engine.errors import BattledeskError
+
+if TYPE_CHECKING:
+    from engine.tiebreaker_entry import TiebreakerEntry
 
 
 def N_(message: str) -> str:
@@ -776,8 +779,13 @@ class GamePlugin:
     # Loaded lazily so that importing the registry stays cheap and free of the engines.
     load_formats: Callable[[], tuple[FormatChoice, ...]] = field(repr=False)
     load_deck_rules: Callable[[], DeckRules] = field(repr=False)
-    # Swiss tiebreakers after match points, in order (names of tournaments.standings).
+    # The default order of the Swiss tiebreakers after match points (keys of the registry,
+    # tournaments.tiebreakers); an event's organiser may choose another.
     tiebreakers: tuple[str, ...] = ("omw", "gw", "ogw")
+    # The game's own tiebreakers, registered beside the game-neutral ones.
+    load_tiebreakers: Callable[[], tuple[TiebreakerEntry, ...]] = field(
+        default=lambda: (), repr=False
+    )
     # The game's record replay, when it has one.
     load_replayer: Callable[[], Replayer] | None = field(default=None, repr=False)
     # Whether a single game may end drawn, and the rules cited when a draw is refused: a

@@ -32,6 +32,7 @@ from matches import serializers as s
 from matches.models import Match, RoundStatus
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import visible_event
 
 MAX_STANDINGS_PAGE = 5000
 STANDING_FIELDS = (
@@ -50,7 +51,7 @@ STANDING_FIELDS = (
 
 
 def _event(request: Request, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    return visible_event(request, slug)
 
 
 def _round_out(round_: Any, *, registration: int | None = None) -> dict[str, Any]:
@@ -115,6 +116,14 @@ def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
     registration = int_param(request, "registration", None, minimum=1, maximum=MAX_REGISTRATION_ID)
     if round_.status == RoundStatus.PAIRING or not _wants_json(request):
         return Response(_round_out(round_, registration=registration))
+    return round_copy_answer(request, round_, registration=registration, private=_private(request))
+
+
+def round_copy_answer(
+    request: Any, round_: Any, *, registration: int | None, private: bool
+) -> HttpResponseBase:
+    """The round's published copy as an answer (a 304 when the client has it): whole, or
+    one registration's match(es). matches.published_round serves it before DRF too."""
     version = selectors.round_shown_version(round_)
     if registration is not None:
         version = published.version_of(version, "registration", registration)
@@ -132,7 +141,7 @@ def _round_answer(request: Request, round_: Any) -> HttpResponseBase:
         render=render,
         changed_at=selectors.round_changed_at(round_),
         max_age=RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None,
-        private=_private(request),
+        private=private,
     )
 
 

@@ -8,7 +8,7 @@ The clock is a log of presses (matches.models.ClockEvent) with the server's time
 is replayed by the pure core (matches.clock). A press names the sequence number it expects to
 follow (``expected_seq``: the last one the client saw); anything else is a 409 carrying the
 current state, so two phones at one table, or a request retried on venue wifi, never press
-twice. Presses lock the match row (tournaments/locks.py: a flag, which may write the result,
+twice. Presses lock the match row (config/locks.py: a flag, which may write the result,
 locks what a result change locks: the event for a bracket match, the round, then the match).
 """
 
@@ -24,14 +24,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
+from config.locks import for_update
 from engine.games import ClockGame, get_game
 from matches import clock
 from matches import services as match_services
 from matches.models import ClockEvent, Match, MatchStatus, RoundStatus
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import ClockMode, Tournament
-from tournaments.services import audit
 
 # What each kind of press may carry in its payload (anything else is a 400 naming it).
 PAYLOAD_KEYS: dict[str, frozenset[str]] = {

@@ -15,6 +15,7 @@ from config.errors import NotFound
 from engine.games import get_game
 from matches import services
 from matches.models import Match, Round
+from tournaments import tiebreakers as tiebreaker_registry
 from tournaments.models import Registration, Tournament
 
 STANDINGS_COLUMNS = (
@@ -60,10 +61,10 @@ def _player_id(registration: Registration | None) -> str:
 
 def standings_csv(tournament: Tournament, round_number: int | None = None) -> str:
     """The standings after a finished Swiss round (default the latest), one line per player
-    with every tiebreaker of the event's game in its own column."""
+    with every tiebreaker of the event (that has a value) in its own column."""
     snapshot = services.standings_snapshot(tournament, round_number)
     number = snapshot.round.number
-    tiebreakers = [t for t in tournament.tiebreakers if t != "h2h"]
+    tiebreakers = tiebreaker_registry.shown(tournament.tiebreakers)
     ids = {
         r.pk: r.player.player_id if r.player else ""
         for r in tournament.registrations.select_related("player")

@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
+from engine.penalties import PenaltyError, infraction
 from tournaments.models import Registration, Tournament
 
 
@@ -197,6 +198,7 @@ class Match(models.Model):
         tournament = self.round.tournament
         if details is None or viewer == "staff" or tournament.decklists_published_at is not None:
             return details
+
         return get_game(tournament.game).match_rules().visible_details(details, viewer)
 
 
@@ -295,6 +297,9 @@ class StandingsSnapshot(models.Model):
     # The newest result version of the rounds it covers when it was computed: a correction
     # to any of those rounds makes a newer one, so a stale snapshot is never served.
     source_version = models.BigIntegerField(default=0)
+    # The tiebreaker configuration it was computed with (tournaments.tiebreakers.fingerprint):
+    # a changed order, or a deployed change to a tiebreaker, makes the next read recompute.
+    tiebreakers = models.CharField(max_length=200, blank=True, default="")
     computed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -464,8 +469,6 @@ class Penalty(models.Model):
 
     @property
     def infraction_label(self) -> str:
-        from engine.penalties import PenaltyError, infraction
-
         try:
             return infraction(self.infraction).label
         except PenaltyError:

@@ -30,8 +30,8 @@ from django.utils.translation import get_language
 
 from config import shared_copies
 from matches.models import OPEN_CALL_STATUSES, JudgeCall, MatchStatus, Report, Round
+from tournaments.audit import EVENT_COPIES
 from tournaments.models import Registration, Tournament
-from tournaments.services import EVENT_COPIES
 from tournaments.timer import RoundTimer, table_ends_at
 
 PANEL_LIST_LIMIT = 200

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -29,12 +29,13 @@ from rest_framework.response import Response
 
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
-from config.pages import int_or_none, visible_event
+from config.pages import int_or_none
 from matches import panel, services
 from matches.models import Match
 from matches.presenters import EN_DASH, mmss, score_text
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 NO_CACHE = "private, no-cache"
 
@@ -162,7 +163,7 @@ def round_panel_accept(request: HttpRequest, slug: str) -> HttpResponse:
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def round_panel_api(request: Request, slug: str) -> Response:
-    event = get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    event = visible_event(request, slug)
     perms.require_staff(request.user, event)
     copy = panel_for(event, request.user.pk)
     tag = panel.etag(copy, "json")

@@ -20,13 +20,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
-from config.pages import visible_event
 from engine import penalties as catalogue
 from matches import selectors, services
 from matches.models import Match, MatchStatus, RoundStage
 from matches.presenters import score_text
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import visible_event
 
 PAGE_SIZE = 100
 OTHER_EVENTS_SHOWN = 10

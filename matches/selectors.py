@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.published import version_of
@@ -33,6 +35,7 @@ from matches.models import (
 from tournaments import permissions
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.status import PUBLIC, EventStatus
+from tournaments.swiss import recommended_structure
 from tournaments.timer import RoundTimer, table_ends_at
 
 
@@ -312,8 +315,6 @@ def round_progress(round_: Round) -> RoundProgress:
 
 
 def swiss_rounds_planned(tournament: Tournament, players: int) -> int:
-    from tournaments.swiss import recommended_structure
-
     return tournament.planned_rounds or recommended_structure(max(players, 2))[0]
 
 
@@ -333,8 +334,6 @@ def records_hidden(round_: Round) -> bool:
     """Whether the pairings of `round_` leave out each player's record: with the event's
     option to hide the standings going into the final round, its records would show them
     (decided for everyone alike: the pairings are rendered once for all)."""
-    from django.contrib.auth.models import AnonymousUser
-
     tournament = round_.tournament
     if not tournament.hide_standings_before_final or round_.stage != RoundStage.SWISS:
         return False
@@ -343,8 +342,6 @@ def records_hidden(round_: Round) -> bool:
 
 def judged_events(user: Any) -> QuerySet[Tournament]:
     """The events whose calls reach this person today: running ones they judge or organise."""
-    from tournaments.status import EventStatus
-
     if not permissions.is_authenticated(user):
         return Tournament.objects.none()
     running = [EventStatus.RUNNING.value, EventStatus.TOP_CUT.value]
@@ -511,3 +508,11 @@ def current_table_of(user: Any) -> Match | None:
             -(m.round.published_at or epoch).timestamp(),
         ),
     )
+
+
+def current_table_landing(user: Any) -> str | None:
+    """Where a player signing in lands (accounts.extensions): their current table's page."""
+    match = current_table_of(user)
+    if match is None:
+        return None
+    return reverse("my_match", kwargs={"slug": match.round.tournament.slug})

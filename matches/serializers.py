@@ -16,6 +16,7 @@ from config.fields import FiniteFloatField, TextField
 from engine import penalties
 from matches import selectors
 from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
+from matches.services import pairing_progress, records_before_round
 
 MAX_ID = 2**63 - 1  # ids are BigAutoFields
 
@@ -161,15 +162,11 @@ class RoundOutput(serializers.ModelSerializer):
         return round_matches_data(obj, self.context.get("registration"))
 
     def get_progress(self, obj: Round) -> int:
-        from matches.services import pairing_progress
-
         return pairing_progress(obj)
 
 
 def round_matches_data(round_: Round, registration: int | None = None) -> list[dict[str, Any]]:
     """A round's `matches` (with `registration`, only that player's)."""
-    from matches.services import records_before_round
-
     # Computed once per round (the stored standings), not per match.
     records = None if selectors.records_hidden(round_) else records_before_round(round_)
     matches = selectors.round_matches(round_)

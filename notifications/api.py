@@ -6,7 +6,6 @@ Thin views over notifications.services and notifications.selectors; the page
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.decorators import api_view, permission_classes
@@ -22,6 +21,7 @@ from notifications import serializers as s
 from notifications.models import Channel, DeliveryStatus, Kind
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 
 class DeliveryPagination(LimitOffsetPagination):
@@ -35,7 +35,7 @@ class DeliveryPagination(LimitOffsetPagination):
 
 
 def _organiser_event(request: Request, slug: str) -> Tournament:
-    event = get_object_or_404(Tournament.objects.visible_to(request.user), slug=slug)
+    event = visible_event(request, slug)
     perms.require_organiser(request.user, event)
     return event
 

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     name = "notifications"
     verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        from notifications.services import player_dropped_receiver
+        from tournaments.extensions import player_dropped
+
+        player_dropped.connect(player_dropped_receiver, dispatch_uid="notifications.dropped")

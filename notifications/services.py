@@ -1,86 +1,54 @@
-"""Use cases for notifications: the only code that writes settings and deliveries.
+"""Use cases for notifications: the only code that writes settings and queues deliveries.
 
-Two halves:
+*Queueing* is game- and match-neutral and public, for the apps above that tell their news:
+``queue(tournament, kind, occurrence, emails=..., webhook=...)`` writes one ``Delivery`` row
+per message (e-mail to a player with an address, or the event's webhook) under a unique
+idempotency key, and schedules the Celery task that sends them with ``transaction.on_commit``,
+so nothing goes out for a change that is rolled back; ``safely(what, ...)`` runs the building
+and the queueing in a savepoint and never raises: a notification never stops a round being
+published. ``quiet()`` turns queueing off for a block. The messages about rounds and matches
+(pairings, a result to confirm, a dispute ruled or settled, a disqualification) are built in
+matches/notices.py; the drop's message is here, as tournaments.extensions.player_dropped's
+receiver.
 
-- *Queueing* (``notify_*``), called by other apps' services inside their transactions: each
-  writes one ``Delivery`` row per message (e-mail to a player with an address, or the event's
-  webhook) under a unique idempotency key, and schedules the Celery task that sends them with
-  ``transaction.on_commit``, so nothing goes out for a change that is rolled back. It runs in
-  a savepoint and never raises: a notification never stops a round being published.
-- *Sending* (``deliver``), called by the task: it claims the row with one conditional UPDATE
-  (pending or failed -> sending), so of two copies of the task only one sends; sends; and
-  marks it sent, or failed with the error and the time of the next attempt (exponential
-  backoff, at most ``MAX_ATTEMPTS``). A delivery left "sending" by a worker that died is never
-  sent again (``sweep`` marks it failed): at most once, never twice.
-
-Webhooks: https only, the host must resolve to public addresses, a short timeout, redirects are
-never followed. A Discord webhook URL gets Discord's JSON (``content``, mentions off); any other
-URL gets the same ``content`` with structured fields beside it.
+*Sending* (``deliver``, ``sweep``, the webhook's checks and post) is notifications/delivery.py.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import json
 import logging
-import socket
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.core.mail import EmailMessage
-from django.core.validators import URLValidator
-from django.db import transaction
-from django.db.models import F
-from django.urls import reverse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.names import unsafe_characters
 from config.errors import ServiceError
+from config.locks import for_update
 from config.outbox import send_after_commit
-from matches.models import CallKind, JudgeCall, Match, MatchStatus, Round, Ruling
-from notifications import selectors
+from notifications import selectors, tasks
+from notifications.delivery import check_webhook_url
 from notifications.models import (
-    MAX_WEBHOOK_URL,
     Channel,
     Delivery,
     DeliveryStatus,
     Kind,
     NotificationSettings,
-    SentVia,
-    email_sent_via,
 )
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import Registration, Tournament
 
 logger = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 5
-BACKOFF_SECONDS = 30  # then 60, 120, 240
-MAX_BACKOFF_SECONDS = 30 * 60
-WEBHOOK_TIMEOUT_SECONDS = 5.0
-# A delivery still "sending" after this long was cut off (the worker died mid-send).
-STALE_SENDING = timedelta(minutes=15)
-# A pending delivery older than this lost its task (the broker was down at commit).
-LOST_PENDING = timedelta(minutes=2)
-DISCORD_HOSTS = frozenset(
-    {"discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"}
-)
-DISCORD_MAX_CONTENT = 2000
-USER_AGENT = "Battledesk-notifications/1 (+https://github.com/battledesk)"
 MAX_SUBJECT = 200
-# HTTP answers that will not change by trying again.
-PERMANENT_HTTP = frozenset({400, 401, 403, 404, 405, 410, 413, 422})
 
 
 # --- settings --------------------------------------------------------------------------------
@@ -98,88 +66,6 @@ def _check_kinds(value: Any, name: str) -> list[str]:
         if item not in kinds:
             kinds.append(item)
     return kinds
-
-
-def check_webhook_url(value: Any) -> str:
-    """An https URL of at most MAX_WEBHOOK_URL characters on a public host, or ""."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ServiceError(_("webhook_url: a URL or empty."), field="webhook_url")
-    url = value.strip()
-    if not url:
-        return ""
-    if len(url) > MAX_WEBHOOK_URL:
-        raise ServiceError(
-            _("webhook_url: at most %(n)d characters.") % {"n": MAX_WEBHOOK_URL},
-            field="webhook_url",
-        )
-    if unsafe_characters(url) or any(c.isspace() for c in url):
-        raise ServiceError(
-            _("webhook_url: remove the spaces, control or invisible characters."),
-            field="webhook_url",
-        )
-    try:
-        URLValidator(schemes=["https"])(url)
-    except ValidationError:
-        raise ServiceError(
-            _("webhook_url: an https:// address, such as a Discord channel's webhook URL."),
-            field="webhook_url",
-        ) from None
-    parts = urlsplit(url)
-    if "@" in parts.netloc:
-        raise ServiceError(
-            _("webhook_url: no user name or password in the address (nothing before an @)."),
-            field="webhook_url",
-        )
-    try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    if port not in (None, 443):
-        raise ServiceError(
-            _("webhook_url: https on its standard port (443) only."), field="webhook_url"
-        )
-    host = (parts.hostname or "").lower()
-    if not _plain_host(host):
-        raise ServiceError(
-            _("webhook_url: the host name may hold only letters, digits, dots and hyphens."),
-            field="webhook_url",
-        )
-    if host == "localhost" or host.endswith(".localhost") or _is_private_ip(host):
-        raise ServiceError(
-            _("webhook_url: the address must be on the public internet."), field="webhook_url"
-        )
-    return url
-
-
-def _plain_host(host: str) -> bool:
-    """A host name that reads as it is: after IDNA encoding only letters, digits, dots and
-    hyphens (no bidirectional controls, invisible characters or spaces to disguise it), or an
-    IP address."""
-    if host.startswith("[") or _is_ip(host):
-        return True
-    try:
-        ascii_host = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return False
-    return bool(ascii_host) and all(c.isascii() and (c.isalnum() or c in ".-") for c in ascii_host)
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
-
-
-def _is_private_ip(host: str) -> bool:
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return not address.is_global
 
 
 def _settings_view(prefs: NotificationSettings) -> dict[str, Any]:
@@ -201,8 +87,6 @@ def settings_update(
 ) -> NotificationSettings:
     """The event's organisers set its webhook and which kinds go out on each channel; a field
     left as None keeps its value."""
-    from tournaments.services import audit
-
     permissions.require_organiser(actor, tournament)
     url = check_webhook_url(webhook_url) if webhook_url is not None else None
     emails = _check_kinds(list(email_kinds), "email_kinds") if email_kinds is not None else None
@@ -210,7 +94,7 @@ def settings_update(
         _check_kinds(list(webhook_kinds), "webhook_kinds") if webhook_kinds is not None else None
     )
     with transaction.atomic():
-        # The site's lock order (tournaments/locks.py): the event, then its settings.
+        # The site's lock order (config/locks.py): the event, then its settings.
         tournament = for_update(Tournament.objects).get(pk=tournament.pk)
         permissions.require_organiser(actor, tournament)
         prefs, _created = for_update(NotificationSettings.objects).get_or_create(
@@ -243,13 +127,29 @@ def settings_update(
 
 @dataclass(frozen=True)
 class Message:
-    """One message to queue: to a player (``recipient``) by e-mail, or (None) to the webhook."""
+    """One message to queue: to a player (``recipient``) by e-mail, or (None) to the webhook.
+
+    The recipient is an account (accounts.User) or a ``Recipient``: whatever has the ``pk``,
+    ``email`` and ``is_active`` that sending reads."""
 
     recipient: Any | None
     subject: str
     body: str
     payload: dict[str, Any] = field(default_factory=dict)
 
+
+@dataclass(frozen=True)
+class Recipient:
+    """What sending needs of a player's account, read as plain values (for messages built from
+    ``values_list`` rows rather than models)."""
+
+    pk: int
+    email: str
+    is_active: bool
+
+
+EmailBuilder = Callable[[], Iterable[Message]]
+WebhookBuilder = Callable[[], Message]
 
 _quiet: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
 
@@ -265,23 +165,33 @@ def quiet() -> Iterator[None]:
         _quiet.reset(token)
 
 
-def _link(path: str) -> str:
+def site_url(path: str) -> str:
+    """``path`` (a reverse()d URL) as an absolute link on the site (settings.SITE_URL)."""
     return str(getattr(settings, "SITE_URL", "") or "").rstrip("/") + path
 
 
-def _queue(
+def queue(
     tournament: Tournament,
     kind: str,
-    obj: str,
-    emails: Callable[[], Iterable[Message]],
-    webhook: Callable[[], Message],
+    occurrence: str,
+    *,
+    emails: EmailBuilder,
+    webhook: WebhookBuilder,
 ) -> int:
-    """Write the deliveries of one occurrence (kind + object + version) and send them after
-    commit. The builders run only for the channels that are on."""
+    """Write the deliveries of one occurrence and send them after commit; how many were written.
+
+    ``kind`` is a ``Kind``; ``occurrence`` names the object and its version (``round:12:v3``),
+    so that telling the same occurrence twice queues it once: every delivery's key is the event,
+    ``kind:occurrence`` and the recipient. The builders run only for the channels the event has
+    on for this kind: ``emails`` gives one message per player (players without an active account
+    with an address are skipped), ``webhook`` the one post.
+
+    Precondition: inside the caller's transaction; call it through ``safely`` so that a failure
+    rolls back its savepoint only. Inside ``quiet()`` it queues nothing."""
     if _quiet.get():
         return 0
     prefs = selectors.settings_for(tournament)
-    source = f"{kind}:{obj}"[:120]
+    source = f"{kind}:{occurrence}"[:120]
     rows: list[tuple[Any, ...]] = []
     if prefs.sends(Channel.EMAIL, kind):
         for message in emails():
@@ -294,8 +204,6 @@ def _queue(
     if not rows:
         return 0
     _insert(rows)
-    from notifications import tasks
-
     # In this savepoint: the task is sent after commit, or later if the broker is down.
     send_after_commit(tasks.dispatch_task, tournament.pk, source)
     return len(rows)
@@ -348,9 +256,6 @@ def _insert(rows: list[tuple[Any, ...]]) -> None:
     Multi-row INSERT ... ON CONFLICT DO NOTHING statements, not bulk_create: the ORM prepares
     each field of each row in Python (about half a second per thousand deliveries), and a
     round's worth of messages is written inside the transaction that publishes it."""
-    from django.core.serializers.json import DjangoJSONEncoder
-    from django.db import connection
-
     ops = connection.ops
     table = ops.quote_name(Delivery._meta.db_table)
     columns = ", ".join(ops.quote_name(c) for c in _COLUMNS)
@@ -372,305 +277,16 @@ def _insert(rows: list[tuple[Any, ...]]) -> None:
             )
 
 
-def _safely(what: str, queue: Callable[[], int]) -> int:
-    """Queue in a savepoint; a failure is logged and never undoes the caller's change."""
+def safely(what: str, build_and_queue: Callable[[], int]) -> int:
+    """Run ``build_and_queue`` (which reads what it needs and calls ``queue``) in a savepoint;
+    a failure is logged and never undoes the caller's change: a notification never stops a
+    round being published. ``what`` names it in the log."""
     try:
         with transaction.atomic():
-            return queue()
+            return build_and_queue()
     except Exception:
         logger.exception("notifications: could not queue %s", what)
         return 0
-
-
-def _person(registration: Registration | None) -> str:
-    return registration.name if registration is not None else _("nobody")
-
-
-def _result_text(match: Match, games: tuple[int, int, int] | None) -> str:
-    if games is None:
-        return _("no result")
-    text = f"{_person(match.a)} {games[0]}-{games[1]} {_person(match.b)}"
-    if games[2]:
-        text += " " + _("(%(n)d drawn)") % {"n": games[2]}
-    return text
-
-
-def _table_text(match: Match) -> str:
-    return _("table %(t)s") % {"t": match.table} if match.table else _("no table")
-
-
-@dataclass(frozen=True)
-class Recipient:
-    """What sending needs of a player's account, read as plain values."""
-
-    pk: int
-    email: str
-    is_active: bool
-
-
-@dataclass(frozen=True)
-class _Seat:
-    name: str
-    recipient: Recipient | None
-
-
-_PERSON_FIELDS = (
-    "id",
-    "walk_in_name",
-    "player_id",
-    "player__email",
-    "player__is_active",
-    "player__display_name",
-    "player__first_name",
-    "player__last_name",
-    "player__username",
-)
-_SEAT_FIELDS = tuple(f"a__{f}" for f in _PERSON_FIELDS) + tuple(f"b__{f}" for f in _PERSON_FIELDS)
-
-
-def _seat(values: tuple[Any, ...]) -> _Seat | None:
-    """A registration read by _PERSON_FIELDS (all None for a bye's missing opponent)."""
-    pk, walk_in, player_id, email, active, display_name, first, last, username = values
-    if pk is None:
-        return None
-    if player_id is None:
-        return _Seat(walk_in, None)
-    # As accounts.User.public_name.
-    name = display_name or f"{first or ''} {last or ''}".strip() or username
-    return _Seat(name, Recipient(player_id, email or "", bool(active)))
-
-
-def notify_pairings_published(round_: Round) -> int:
-    """Every player of the round: their table and opponent (or bye); the webhook: a link."""
-    return _safely("pairings", lambda: _pairings_published(round_))
-
-
-def _pairings_published(round_: Round) -> int:
-    tournament = round_.tournament
-    slug = tournament.slug
-    pairings_url = _link(reverse("round_pairings", args=[slug, round_.number]))
-    my_match_url = _link(reverse("my_match", args=[slug]))
-    heading = _("Round %(n)d of %(event)s is paired.") % {
-        "n": round_.number,
-        "event": tournament.name,
-    }
-
-    def emails() -> Iterable[Message]:
-        # Plain values, not models: a 2,048-player round is written inside the publishing
-        # transaction, so this stays a single query and a loop over tuples.
-        bye_subject = _("%(event)s round %(n)d: a bye") % {
-            "event": tournament.name,
-            "n": round_.number,
-        }
-        bye_seat = _("You have a bye this round.")
-        seat_text = _("You play %(name)s at %(table)s.")
-        subject_text = _("%(event)s round %(n)d: %(table)s")
-        links = "\n\n".join(
-            [
-                _("Your match: %(url)s") % {"url": my_match_url},
-                _("All pairings: %(url)s") % {"url": pairings_url},
-            ]
-        )
-        for row in Match.objects.filter(round=round_).values_list("table", *_SEAT_FIELDS):
-            table = _("table %(t)s") % {"t": row[0]} if row[0] else _("no table")
-            size = len(_PERSON_FIELDS)
-            a, b = _seat(row[1 : 1 + size]), _seat(row[1 + size :])
-            for me, them in ((a, b), (b, a)):
-                if me is None or me.recipient is None:
-                    continue
-                if them is None:
-                    seat, subject = bye_seat, bye_subject
-                else:
-                    seat = seat_text % {"name": them.name, "table": table}
-                    subject = subject_text % {
-                        "event": tournament.name,
-                        "n": round_.number,
-                        "table": table,
-                    }
-                yield Message(me.recipient, subject, f"{heading}\n\n{seat}\n\n{links}")
-
-    def webhook() -> Message:
-        text = f"{heading} {_('Pairings')}: {pairings_url}"
-        return Message(
-            None,
-            heading,
-            text,
-            {
-                "round": round_.number,
-                "stage": round_.stage,
-                "pairings_url": pairings_url,
-                "matches": round_.matches.count(),
-            },
-        )
-
-    return _queue(
-        tournament, Kind.PAIRINGS_PUBLISHED, f"round:{round_.pk}:v{round_.version}", emails, webhook
-    )
-
-
-def notify_result_to_confirm(match: Match) -> int:
-    """After a player's report (the match waits for one side): the opponent is asked to
-    confirm. Does nothing for any other state of the match."""
-    if match.status != MatchStatus.REPORTED or match.b_id is None:
-        return 0
-    return _safely("result to confirm", lambda: _result_to_confirm(match))
-
-
-def _result_to_confirm(match: Match) -> int:
-    match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
-        pk=match.pk
-    )
-    report = match.reports.first()
-    if report is None:
-        return 0
-    reporter = match.a if report.registration_id == match.a_id else match.b
-    confirmer = match.b if reporter == match.a else match.a
-    round_ = match.round
-    tournament = round_.tournament
-    result = _result_text(match, report.games)
-    report_url = _link(reverse("match_report_page", args=[match.pk]))
-    where = _("round %(n)d, %(table)s") % {"n": round_.number, "table": _table_text(match)}
-
-    def emails() -> Iterable[Message]:
-        if confirmer is None or confirmer.player is None:
-            return []
-        subject = _("%(event)s: confirm your result") % {"event": tournament.name}
-        body = "\n\n".join(
-            [
-                _("%(name)s reported the result of your match (%(where)s): %(result)s.")
-                % {"name": _person(reporter), "where": where, "result": result},
-                _("Confirm it, or report what happened if it is wrong: %(url)s")
-                % {"url": report_url},
-            ]
-        )
-        return [Message(confirmer.player, subject, body)]
-
-    def webhook() -> Message:
-        text = _("%(event)s, %(where)s: %(name)s reported %(result)s; %(other)s to confirm.") % {
-            "event": tournament.name,
-            "where": where,
-            "name": _person(reporter),
-            "result": result,
-            "other": _person(confirmer),
-        }
-        return Message(
-            None,
-            text[:MAX_SUBJECT],
-            text,
-            {
-                "round": round_.number,
-                "table": match.table,
-                "match": match.pk,
-                "reported_by": reporter.pk if reporter else None,
-                "games": list(report.games),
-            },
-        )
-
-    return _queue(
-        tournament,
-        Kind.RESULT_TO_CONFIRM,
-        f"match:{match.pk}:v{match.result_version}",
-        emails,
-        webhook,
-    )
-
-
-def notify_dispute_ruled(ruling: Ruling) -> int:
-    """Both players of a disputed match: the judge's ruling. Other calls: nothing."""
-    if ruling.call.kind != CallKind.DISPUTE:  # the caller's call, already loaded
-        return 0
-    return _safely("dispute ruling", lambda: _dispute_ruled(ruling))
-
-
-def _dispute_ruled(ruling: Ruling) -> int:
-    ruling = Ruling.objects.select_related(
-        "call__match__round__tournament", "call__match__a__player", "call__match__b__player"
-    ).get(pk=ruling.pk)
-    if ruling.call.kind != CallKind.DISPUTE:
-        return 0
-    match = ruling.call.match
-    tournament = match.round.tournament
-    where = _where(match)
-    decision = ruling.get_decision_display()
-    result = _result_text(match, match.games if match.status == MatchStatus.FINAL else None)
-    return _queue_dispute_outcome(
-        match,
-        f"ruling:{ruling.pk}",
-        subject=_("%(event)s: a judge ruled on your result") % {"event": tournament.name},
-        lines=[
-            _("A judge ruled on the disputed result of your match (%(where)s).") % {"where": where},
-            f"{decision}. {_('Result')}: {result}.",
-            ruling.text,
-        ],
-        webhook_text=_("%(event)s, %(where)s: dispute ruled. %(decision)s; result %(result)s.")
-        % {"event": tournament.name, "where": where, "decision": decision, "result": result},
-        decision=ruling.decision,
-    )
-
-
-def notify_dispute_settled(call: JudgeCall, match: Match) -> int:
-    """Both players of a disputed match whose dispute a staff result settled (an entry or a
-    correction rather than a ruling): the final result, as a ruling would tell them. Other
-    calls: nothing."""
-    if call.kind != CallKind.DISPUTE:
-        return 0
-    return _safely("dispute settled", lambda: _dispute_settled(call, match))
-
-
-def _dispute_settled(call: JudgeCall, match: Match) -> int:
-    match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
-        pk=match.pk
-    )
-    tournament = match.round.tournament
-    where = _where(match)
-    result = _result_text(match, match.games)
-    return _queue_dispute_outcome(
-        match,
-        f"call:{call.pk}:v{match.result_version}",
-        subject=_("%(event)s: your disputed result is settled") % {"event": tournament.name},
-        lines=[
-            _("Staff entered the final result of your disputed match (%(where)s).")
-            % {"where": where},
-            f"{_('Result')}: {result}.",
-        ],
-        webhook_text=_("%(event)s, %(where)s: dispute settled by staff; result %(result)s.")
-        % {"event": tournament.name, "where": where, "result": result},
-        decision="settled",
-    )
-
-
-def _where(match: Match) -> str:
-    return _("round %(n)d, %(table)s") % {"n": match.round.number, "table": _table_text(match)}
-
-
-def _queue_dispute_outcome(
-    match: Match, obj: str, *, subject: str, lines: list[str], webhook_text: str, decision: str
-) -> int:
-    """How a dispute ended (a ruling, or a staff result that settled it): an e-mail to each
-    player of the match with a link to it, and the webhook's post."""
-    round_ = match.round
-    tournament = round_.tournament
-    my_match_url = _link(reverse("my_match", args=[tournament.slug]))
-
-    def emails() -> Iterable[Message]:
-        body = "\n\n".join([*lines, _("Your match: %(url)s") % {"url": my_match_url}])
-        return [
-            Message(r.player, subject, body)
-            for r in (match.a, match.b)
-            if r is not None and r.player is not None
-        ]
-
-    def webhook() -> Message:
-        fields = {
-            "round": round_.number,
-            "table": match.table,
-            "match": match.pk,
-            "decision": decision,
-            "result": match.result_json(),
-        }
-        return Message(None, webhook_text[:MAX_SUBJECT], webhook_text, fields)
-
-    return _queue(tournament, Kind.DISPUTE_RULED, obj, emails, webhook)
 
 
 def _drop_object(registration: Registration) -> str:
@@ -680,7 +296,7 @@ def _drop_object(registration: Registration) -> str:
 
 def _dropped_messages(
     registration: Registration, infraction: str | None
-) -> tuple[Callable[[], Iterable[Message]], Callable[[], Message]]:
+) -> tuple[EmailBuilder, WebhookBuilder]:
     tournament = registration.tournament
     if infraction is None:
         subject = _("%(event)s: you have dropped") % {"event": tournament.name}
@@ -733,7 +349,12 @@ def _dropped_messages(
 
 def notify_player_dropped(registration: Registration) -> int:
     """The dropped player (and the webhook, when that kind is on for it)."""
-    return _safely("drop", lambda: _player_dropped(registration))
+    return safely("drop", lambda: _player_dropped(registration))
+
+
+def player_dropped_receiver(*, registration: Registration, **_: Any) -> None:
+    """tournaments.extensions.player_dropped: inside the drop's transaction, as before."""
+    notify_player_dropped(registration)
 
 
 def _player_dropped(registration: Registration) -> int:
@@ -743,28 +364,31 @@ def _player_dropped(registration: Registration) -> int:
     if registration.dropped_at is None:
         return 0
     emails, webhook = _dropped_messages(registration, None)
-    return _queue(
+    return queue(
         registration.tournament,
         Kind.PLAYER_DROPPED,
         _drop_object(registration),
-        emails,
-        webhook,
+        emails=emails,
+        webhook=webhook,
     )
 
 
-def notify_player_disqualified(penalty: Any) -> int:
-    """A disqualification: the drop's message, still pending in this transaction, says so;
-    a player who had dropped before is told separately. Other penalties: nothing."""
-    if penalty.penalty != "disqualification":
-        return 0
-    return _safely("disqualification", lambda: _player_disqualified(penalty))
+def notify_player_disqualified(*, registration_id: int, infraction: str, penalty_id: int) -> int:
+    """A player disqualified by the penalty ``penalty_id`` for ``infraction`` (its label): the
+    drop's message, still pending in this transaction, says so; a player who had dropped before
+    is told separately. The app that gives penalties (matches.notices) decides which ones
+    disqualify."""
+    return safely(
+        "disqualification",
+        lambda: _player_disqualified(registration_id, infraction, penalty_id),
+    )
 
 
-def _player_disqualified(penalty: Any) -> int:
+def _player_disqualified(registration_id: int, infraction: str, penalty_id: int) -> int:
     registration = Registration.objects.select_related("player", "tournament").get(
-        pk=penalty.registration_id
+        pk=registration_id
     )
-    emails, webhook = _dropped_messages(registration, str(penalty.infraction_label))
+    emails, webhook = _dropped_messages(registration, infraction)
     if registration.dropped_at is not None:
         source = f"{Kind.PLAYER_DROPPED}:{_drop_object(registration)}"[:120]
         pending = list(
@@ -783,227 +407,13 @@ def _player_disqualified(penalty: Any) -> int:
                     continue
                 delivery.subject = message.subject[:MAX_SUBJECT]
                 delivery.body = message.body
-                delivery.payload = {**message.payload, "penalty": penalty.pk}
+                delivery.payload = {**message.payload, "penalty": penalty_id}
                 delivery.save(update_fields=["subject", "body", "payload"])
             return len(pending)
-    return _queue(
-        registration.tournament, Kind.PLAYER_DROPPED, f"penalty:{penalty.pk}", emails, webhook
+    return queue(
+        registration.tournament,
+        Kind.PLAYER_DROPPED,
+        f"penalty:{penalty_id}",
+        emails=emails,
+        webhook=webhook,
     )
-
-
-# --- sending ---------------------------------------------------------------------------------
-
-
-class DeliveryError(Exception):
-    """A message could not be sent; ``permanent`` ones are not tried again."""
-
-    def __init__(
-        self, message: str, *, permanent: bool = False, retry_after: float | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.permanent = permanent
-        self.retry_after = retry_after
-
-
-def backoff(attempt: int) -> int:
-    """Seconds before attempt ``attempt + 1``: 30, 60, 120, 240 ... at most 30 minutes."""
-    return int(min(BACKOFF_SECONDS * 2 ** max(attempt - 1, 0), MAX_BACKOFF_SECONDS))
-
-
-def pending_of(tournament_id: int, source: str) -> list[int]:
-    """The deliveries of one occurrence still to send (the dispatch task's list)."""
-    return list(
-        Delivery.objects.filter(
-            tournament_id=tournament_id, source=source, status=DeliveryStatus.PENDING
-        )
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
-
-
-def claim(delivery_id: int, now: datetime | None = None) -> bool:
-    """Take the delivery for sending: one conditional UPDATE, so of two tasks (a retry and a
-    duplicate, or two workers) exactly one gets it."""
-    now = now or timezone.now()
-    claimed = Delivery.objects.filter(
-        pk=delivery_id,
-        status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED],
-        attempts__lt=MAX_ATTEMPTS,
-    ).update(
-        status=DeliveryStatus.SENDING,
-        attempts=F("attempts") + 1,
-        last_attempt_at=now,
-        next_attempt_at=None,
-    )
-    return claimed == 1
-
-
-def deliver(delivery_id: int) -> tuple[str, int | None]:
-    """Send one delivery if it is still to be sent. Returns its status and, after a failure
-    that will be tried again, the seconds to wait."""
-    if not claim(delivery_id):
-        status = Delivery.objects.filter(pk=delivery_id).values_list("status", flat=True).first()
-        return (status or "missing"), None
-    delivery = Delivery.objects.select_related("tournament", "recipient").get(pk=delivery_id)
-    mine = Delivery.objects.filter(pk=delivery_id, status=DeliveryStatus.SENDING)
-    try:
-        _send(delivery)
-    except Exception as exc:
-        failure = (
-            exc if isinstance(exc, DeliveryError) else DeliveryError(f"{type(exc).__name__}: {exc}")
-        )
-        again = not failure.permanent and delivery.attempts < MAX_ATTEMPTS
-        wait = max(backoff(delivery.attempts), int(failure.retry_after or 0)) if again else None
-        now = timezone.now()
-        mine.update(
-            status=DeliveryStatus.FAILED,
-            error=failure.message[:2000],
-            next_attempt_at=now + timedelta(seconds=wait) if wait is not None else None,
-        )
-        logger.warning(
-            "notifications: delivery %s failed (attempt %s): %s",
-            delivery_id,
-            delivery.attempts,
-            failure.message,
-        )
-        return DeliveryStatus.FAILED, wait
-    mine.update(
-        status=DeliveryStatus.SENT, sent_at=timezone.now(), error="", sent_via=_sent_via(delivery)
-    )
-    return DeliveryStatus.SENT, None
-
-
-def _sent_via(delivery: Delivery) -> str:
-    if delivery.channel == Channel.WEBHOOK:
-        return SentVia.WEBHOOK
-    return email_sent_via(settings.EMAIL_BACKEND)
-
-
-def sweep(now: datetime | None = None, limit: int = 1000) -> list[int]:
-    """Celery beat: deliveries whose task was lost or whose retry is due (to send again), after
-    marking those cut off mid-send as failed (not sent again: they may have gone out)."""
-    now = now or timezone.now()
-    Delivery.objects.filter(
-        status=DeliveryStatus.SENDING, last_attempt_at__lt=now - STALE_SENDING
-    ).update(
-        status=DeliveryStatus.FAILED,
-        error=_("Cut off while sending; not sent again in case it went out."),
-        next_attempt_at=None,
-    )
-    lost = Delivery.objects.filter(status=DeliveryStatus.PENDING, created_at__lt=now - LOST_PENDING)
-    due = Delivery.objects.filter(
-        status=DeliveryStatus.FAILED, next_attempt_at__lte=now, attempts__lt=MAX_ATTEMPTS
-    )
-    ids = list(lost.values_list("id", flat=True)[:limit])
-    ids += list(due.values_list("id", flat=True)[: max(limit - len(ids), 0)])
-    return ids
-
-
-def _send(delivery: Delivery) -> None:
-    if delivery.channel == Channel.EMAIL:
-        user = delivery.recipient
-        if user is None or not user.email:
-            raise DeliveryError(_("The player has no e-mail address."), permanent=True)
-        EmailMessage(
-            subject=delivery.subject,
-            body=delivery.body,
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            to=[user.email],
-        ).send()
-        return
-    prefs = NotificationSettings.objects.filter(tournament_id=delivery.tournament_id).first()
-    if prefs is None or not prefs.webhook_url:
-        raise DeliveryError(_("The event has no webhook any more."), permanent=True)
-    post_webhook(prefs.webhook_url, webhook_payload(delivery, prefs.webhook_url))
-
-
-def is_discord(url: str) -> bool:
-    parts = urlsplit(url)
-    return (parts.hostname or "").lower() in DISCORD_HOSTS and parts.path.startswith(
-        "/api/webhooks/"
-    )
-
-
-def webhook_payload(delivery: Delivery, url: str) -> dict[str, Any]:
-    """Discord's JSON for a Discord webhook (mentions off: a player's name is never a ping);
-    for any other webhook the same ``content`` with the structured fields beside it."""
-    if is_discord(url):
-        content = delivery.body
-        if len(content) > DISCORD_MAX_CONTENT:
-            content = content[: DISCORD_MAX_CONTENT - 1] + "…"
-        return {"content": content, "allowed_mentions": {"parse": []}}
-    tournament = delivery.tournament
-    return {
-        "content": delivery.body,
-        "kind": delivery.kind,
-        "event": {"slug": tournament.slug, "name": tournament.name},
-        "idempotency_key": delivery.key,
-        "created_at": delivery.created_at.isoformat(),
-        "data": delivery.payload,
-    }
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A webhook that answers with a redirect is refused, never followed elsewhere."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-def _resolve(host: str) -> list[str]:
-    return [str(info[4][0]) for info in socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)]
-
-
-def _open(request: urllib.request.Request, timeout: float) -> int:
-    opener = urllib.request.build_opener(_NoRedirects)
-    with opener.open(request, timeout=timeout) as response:
-        return int(response.status)
-
-
-def post_webhook(url: str, data: dict[str, Any], *, timeout: float | None = None) -> int:
-    """POST ``data`` as JSON; the HTTP status on success, else a DeliveryError."""
-    parts = urlsplit(url)
-    if parts.scheme != "https" or not parts.hostname:
-        raise DeliveryError(_("The webhook must be an https address."), permanent=True)
-    if not getattr(settings, "NOTIFICATIONS_ALLOW_PRIVATE_WEBHOOKS", False):
-        try:
-            addresses = _resolve(parts.hostname)
-        except OSError as exc:
-            raise DeliveryError(f"DNS: {exc}") from None
-        if not addresses or any(_is_private_ip(a) for a in addresses):
-            raise DeliveryError(
-                _("The webhook's host is not on the public internet."), permanent=True
-            )
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(data).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
-    )
-    try:
-        return _open(request, timeout or WEBHOOK_TIMEOUT_SECONDS)
-    except urllib.error.HTTPError as exc:
-        if 300 <= exc.code < 400:
-            raise DeliveryError(
-                _("The webhook answered with a redirect (HTTP %(code)d); not followed.")
-                % {"code": exc.code},
-                permanent=True,
-            ) from None
-        try:
-            detail = exc.read(300).decode("utf-8", "replace")
-        except Exception:
-            detail = ""
-        retry_after: float | None = None
-        try:
-            retry_after = float(exc.headers.get("Retry-After", "")) if exc.headers else None
-        except ValueError:
-            retry_after = None
-        raise DeliveryError(
-            f"HTTP {exc.code}: {detail}".strip(),
-            permanent=exc.code in PERMANENT_HTTP,
-            retry_after=retry_after,
-        ) from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise DeliveryError(f"{type(exc).__name__}: {reason}") from None

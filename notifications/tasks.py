@@ -8,12 +8,12 @@ task or a due retry left behind.
 
 from celery import shared_task
 
-from notifications import services
+from notifications import delivery
 
 
 @shared_task(name="notifications.dispatch", acks_late=True)
 def dispatch_task(tournament_id: int, source: str) -> int:
-    ids = services.pending_of(tournament_id, source)
+    ids = delivery.pending_of(tournament_id, source)
     for delivery_id in ids:
         deliver_task.delay(delivery_id)
     return len(ids)
@@ -21,7 +21,7 @@ def dispatch_task(tournament_id: int, source: str) -> int:
 
 @shared_task(name="notifications.deliver", acks_late=True)
 def deliver_task(delivery_id: int) -> str:
-    status, retry_in = services.deliver(delivery_id)
+    status, retry_in = delivery.deliver(delivery_id)
     if retry_in is not None:
         deliver_task.apply_async((delivery_id,), countdown=retry_in)
     return status
@@ -29,7 +29,7 @@ def deliver_task(delivery_id: int) -> str:
 
 @shared_task(name="notifications.sweep")
 def sweep_task() -> int:
-    ids = services.sweep()
+    ids = delivery.sweep()
     for delivery_id in ids:
         deliver_task.delay(delivery_id)
     return len(ids)

@@ -17,10 +17,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.pages import attempt, visible_event
+from config.pages import attempt
 from notifications import selectors, services
+from notifications.delivery import MAX_ATTEMPTS
 from notifications.models import DeliveryStatus, Kind
 from tournaments import permissions as perms
+from tournaments.selectors import visible_event
 
 PAGE_SIZE = 50
 
@@ -64,6 +66,6 @@ def event_notifications(request: HttpRequest, slug: str) -> HttpResponse:
             "status_filter": status,
             "counts": [(label, counts[value]) for value, label in DeliveryStatus.choices],
             "page": page.get_page(request.GET.get("page")),
-            "max_attempts": services.MAX_ATTEMPTS,
+            "max_attempts": MAX_ATTEMPTS,
         },
     )

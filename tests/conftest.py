@@ -7,11 +7,38 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-from tests.support import PHONE, SHARED, missing_service, missing_shared_data
+from decks.catalog import catalog_for
+from decks.services import demo_catalog_load
+from engine.games import get_game
+from tests import scenarios
+from tests.support import (
+    CHROMIUM_FLAGS,
+    PHONE,
+    SHARED,
+    OwnRedis,
+    missing_service,
+    missing_shared_data,
+)
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (.ci/run: "ci"; otherwise "dev"). Neither
+# has a deadline nor the too-slow health check: on a loaded machine (two cores shared by the
+# test workers and everything else) an example's time says nothing about the code, so timing
+# never fails a property test. A test's own max_examples still wins over the profile's.
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture
@@ -71,6 +98,55 @@ def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     yield
 
 
+# --- named scenarios (tests/scenarios.py; call its functions for other sizes) -----------------
+
+
+@pytest.fixture
+def published_round(db: None) -> scenarios.PublishedRound:
+    """A running 4-player event with a judge and its round 1 published."""
+    return scenarios.published_round()
+
+
+@pytest.fixture
+def finished_swiss(db: None) -> scenarios.FinishedSwiss:
+    """An 8-player event whose 3 Swiss rounds are played and finished."""
+    return scenarios.finished_swiss()
+
+
+@pytest.fixture
+def running_top_cut(db: None) -> scenarios.RunningTopCut:
+    """An 8-player event after 1 Swiss round, its top 4's semi-finals published."""
+    return scenarios.running_top_cut()
+
+
+# --- the demo catalog and lists of the BoBA demo (decks and the player import) ----------------
+
+
+@pytest.fixture
+def demo_catalog(db):  # type: ignore[no-untyped-def]
+    demo_catalog_load(game="boba")
+    return catalog_for("boba")
+
+
+@pytest.fixture
+def deck_rules():  # type: ignore[no-untyped-def]
+    return get_game("boba").deck_rules()
+
+
+@pytest.fixture
+def legal_list(demo_catalog, deck_rules) -> str:  # type: ignore[no-untyped-def]
+    fmt = deck_rules.resolve_format("playmaker")
+    return deck_rules.export(deck_rules.sample(demo_catalog, fmt, 7), demo_catalog)
+
+
+@pytest.fixture
+def illegal_list(legal_list: str) -> str:
+    """A readable list one Hero short of 60 (CR 4.1.1 / Formats: hero deck size)."""
+    lines = legal_list.splitlines()
+    hero_line = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "\n".join(lines[:hero_line] + lines[hero_line + 1 :])
+
+
 @pytest.fixture
 def shared_data() -> Path:
     path = SHARED / "data"
@@ -101,13 +177,41 @@ def fresh_cache():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def browser_page() -> Iterator[object]:
+    """A phone-sized page of a headless Debian chromium (tests/test_browser.py)."""
+    import shutil
+
+    from django.db import connections
+
+    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(executable):
+        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
+    # between page actions are still synchronous and safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            yield page
+            browser.close()
+            # Playwright runs the test in a greenlet with its own context, so the ORM calls made
+            # there hold a connection of their own; close it before the test database goes.
+            connections.close_all()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
 def chromium():  # type: ignore[no-untyped-def]
     """A headless Debian chromium; skips (locally) or fails (CI) exactly as test_browser.py."""
     import shutil
 
     from django.db import connections
-
-    from tests.test_browser import CHROMIUM_FLAGS
 
     executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
     if not os.path.exists(executable):
@@ -147,70 +251,6 @@ def open_page(chromium, live_server):  # type: ignore[no-untyped-def]
         return context.new_page()
 
     return opener
-
-
-# --- a Redis of the test's own (the outage tests stop and restart it) ------------------------
-
-
-class OwnRedis:
-    """A redis-server on a free local port, started and stopped by the test (never the
-    shared server: stopping that would stop everyone's)."""
-
-    def __init__(self, binary: str, directory: Path) -> None:
-        import socket
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.binary = binary
-        self.directory = directory
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: Any = None
-
-    def start(self) -> None:
-        import subprocess
-        import time
-
-        import redis
-
-        self.process = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.directory),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Kill it, as a crash would (no shutdown, nothing saved)."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def client(self) -> Any:
-        import redis
-
-        return redis.Redis.from_url(self.url)
 
 
 @pytest.fixture

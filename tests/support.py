@@ -6,17 +6,37 @@ Locally a missing service or ../shared skips such a test with the reason; in CI
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.db import connection
+from django.test import Client
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
+# Debian's chromium as the browser tests launch it (headless, nothing phoning home).
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 # A phone-sized browser context (Playwright's new_context arguments) for the browser tests.
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -52,3 +72,249 @@ def fresh_manage(database: Path) -> Callable[..., subprocess.CompletedProcess[st
         )
 
     return manage
+
+
+# --- threads started together (the race tests) -----------------------------------------------
+
+
+def run_at_once(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Start every call together (a barrier) and collect each result or exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def worker(i: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as exc:  # collected and asserted on by the test
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+# --- a fake clock for the match clock service ------------------------------------------------
+
+T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """The server's time as the clock service sees it."""
+
+    def __init__(self) -> None:
+        self.current = T0
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, seconds: float) -> None:
+        self.current += timedelta(seconds=seconds)
+
+
+# --- the accessibility basics of a page (tests/test_accessibility.py) ------------------------
+
+LABELLABLE = {"input", "select", "textarea"}
+UNLABELLED_INPUT_TYPES = {"hidden", "submit", "button", "reset", "image"}
+
+
+class PageAudit(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.label_for: set[str] = set()
+        self.controls: list[dict[str, str | None]] = []
+        self.label_depth = 0
+        self.problems: list[str] = []
+        self.h1 = 0
+        self.html_lang = False
+        self.viewport = False
+        self.button_text: list[str] | None = None
+        self.button_attrs: dict[str, str | None] = {}
+        self.svg_ok_stack: list[bool] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.html_lang = bool(a.get("lang"))
+        if tag == "meta" and a.get("name") == "viewport":
+            self.viewport = True
+        if tag == "h1":
+            self.h1 += 1
+        if tag == "label":
+            self.label_depth += 1
+            if a.get("for"):
+                self.label_for.add(a["for"] or "")
+        if tag in LABELLABLE and not (tag == "input" and a.get("type") in UNLABELLED_INPUT_TYPES):
+            self.controls.append({**a, "_tag": tag, "_wrapped": "1" if self.label_depth else None})
+        if (
+            tag == "input"
+            and a.get("type") in {"submit", "button", "image"}
+            and not (a.get("value") or a.get("aria-label") or a.get("alt"))
+        ):
+            self.problems.append(f"input button without a name: {a}")
+        if tag == "img" and a.get("alt") is None:
+            self.problems.append(f"img without alt: {a.get('src')}")
+        if tag == "svg":
+            named = bool(
+                a.get("aria-label") or a.get("aria-labelledby") or a.get("aria-hidden") == "true"
+            )
+            self.svg_ok_stack.append(named)
+        if tag == "title" and self.svg_ok_stack:
+            self.svg_ok_stack[-1] = True
+        if tag == "button":
+            self.button_text = []
+            self.button_attrs = a
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "label":
+            self.label_depth = max(0, self.label_depth - 1)
+        if tag == "svg" and self.svg_ok_stack and not self.svg_ok_stack.pop():
+            self.problems.append("svg without a title or aria label")
+        if tag == "button" and self.button_text is not None:
+            text = "".join(self.button_text).strip()
+            if not (text or self.button_attrs.get("aria-label")):
+                self.problems.append(f"button without a name: {self.button_attrs}")
+            self.button_text = None
+
+    def handle_data(self, data: str) -> None:
+        if self.button_text is not None:
+            self.button_text.append(data)
+
+    def report(self) -> list[str]:
+        problems = list(self.problems)
+        for c in self.controls:
+            if c["_wrapped"] or c.get("aria-label") or c.get("aria-labelledby"):
+                continue
+            if c.get("id") and c["id"] in self.label_for:
+                continue
+            problems.append(f"{c['_tag']} without a label: name={c.get('name')} id={c.get('id')}")
+        if self.h1 != 1:
+            problems.append(f"{self.h1} <h1> elements")
+        if not self.html_lang:
+            problems.append("<html> without lang")
+        if not self.viewport:
+            problems.append("no viewport meta")
+        return problems
+
+
+def audit(client: Client, url: str) -> list[str]:
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    parser = PageAudit()
+    parser.feed(response.content.decode())
+    return [f"{url}: {p}" for p in parser.report()]
+
+
+# --- a Redis of the test's own (the outage tests stop and restart it) ------------------------
+
+
+class OwnRedis:
+    """A redis-server on a free local port, started and stopped by the test (never the
+    shared server: stopping that would stop everyone's)."""
+
+    def __init__(self, binary: str, directory: Path) -> None:
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.binary = binary
+        self.directory = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Any = None
+
+    def start(self) -> None:
+        import subprocess
+        import time
+
+        import redis
+
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Kill it, as a crash would (no shutdown, nothing saved)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def client(self) -> Any:
+        import redis
+
+        return redis.Redis.from_url(self.url)
+
+
+# --- colour contrast of the stylesheet (WCAG) -------------------------------------------------
+
+CSS = (Path(__file__).resolve().parent.parent / "static" / "css" / "battledesk.css").read_text()
+
+
+VARIABLES = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", CSS))
+
+
+def colour(name_or_hex: str) -> str:
+    return name_or_hex if name_or_hex.startswith("#") else VARIABLES[name_or_hex]
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(fg: str, bg: str) -> float:
+    a, b = sorted((luminance(colour(fg)), luminance(colour(bg))), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+# --- the imports of a module, read from its syntax (the purity tests) --------------------------
+
+NOT_IN_PURE_CODE = ("django", "rest_framework")
+
+
+def imported_names(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") == "__import__"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names.append(str(node.args[0].value))
+    return names

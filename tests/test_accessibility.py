@@ -9,7 +9,6 @@ are easy to make and easy to catch.
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -25,98 +24,9 @@ from tests.factories import (
     logged_in,
     organiser_of,
 )
+from tests.support import PageAudit, audit
 
 pytestmark = pytest.mark.django_db
-
-LABELLABLE = {"input", "select", "textarea"}
-UNLABELLED_INPUT_TYPES = {"hidden", "submit", "button", "reset", "image"}
-
-
-class PageAudit(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.label_for: set[str] = set()
-        self.controls: list[dict[str, str | None]] = []
-        self.label_depth = 0
-        self.problems: list[str] = []
-        self.h1 = 0
-        self.html_lang = False
-        self.viewport = False
-        self.button_text: list[str] | None = None
-        self.button_attrs: dict[str, str | None] = {}
-        self.svg_ok_stack: list[bool] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if tag == "html":
-            self.html_lang = bool(a.get("lang"))
-        if tag == "meta" and a.get("name") == "viewport":
-            self.viewport = True
-        if tag == "h1":
-            self.h1 += 1
-        if tag == "label":
-            self.label_depth += 1
-            if a.get("for"):
-                self.label_for.add(a["for"] or "")
-        if tag in LABELLABLE and not (tag == "input" and a.get("type") in UNLABELLED_INPUT_TYPES):
-            self.controls.append({**a, "_tag": tag, "_wrapped": "1" if self.label_depth else None})
-        if (
-            tag == "input"
-            and a.get("type") in {"submit", "button", "image"}
-            and not (a.get("value") or a.get("aria-label") or a.get("alt"))
-        ):
-            self.problems.append(f"input button without a name: {a}")
-        if tag == "img" and a.get("alt") is None:
-            self.problems.append(f"img without alt: {a.get('src')}")
-        if tag == "svg":
-            named = bool(
-                a.get("aria-label") or a.get("aria-labelledby") or a.get("aria-hidden") == "true"
-            )
-            self.svg_ok_stack.append(named)
-        if tag == "title" and self.svg_ok_stack:
-            self.svg_ok_stack[-1] = True
-        if tag == "button":
-            self.button_text = []
-            self.button_attrs = a
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "label":
-            self.label_depth = max(0, self.label_depth - 1)
-        if tag == "svg" and self.svg_ok_stack and not self.svg_ok_stack.pop():
-            self.problems.append("svg without a title or aria label")
-        if tag == "button" and self.button_text is not None:
-            text = "".join(self.button_text).strip()
-            if not (text or self.button_attrs.get("aria-label")):
-                self.problems.append(f"button without a name: {self.button_attrs}")
-            self.button_text = None
-
-    def handle_data(self, data: str) -> None:
-        if self.button_text is not None:
-            self.button_text.append(data)
-
-    def report(self) -> list[str]:
-        problems = list(self.problems)
-        for c in self.controls:
-            if c["_wrapped"] or c.get("aria-label") or c.get("aria-labelledby"):
-                continue
-            if c.get("id") and c["id"] in self.label_for:
-                continue
-            problems.append(f"{c['_tag']} without a label: name={c.get('name')} id={c.get('id')}")
-        if self.h1 != 1:
-            problems.append(f"{self.h1} <h1> elements")
-        if not self.html_lang:
-            problems.append("<html> without lang")
-        if not self.viewport:
-            problems.append("no viewport meta")
-        return problems
-
-
-def audit(client: Client, url: str) -> list[str]:
-    response = client.get(url)
-    assert response.status_code == 200, (url, response.status_code)
-    parser = PageAudit()
-    parser.feed(response.content.decode())
-    return [f"{url}: {p}" for p in parser.report()]
 
 
 @pytest.fixture

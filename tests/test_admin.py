@@ -53,7 +53,7 @@ def test_the_readme_demo_logins_admin_has_the_admin_and_the_organiser_is_told_no
     """README, "Demo logins": `admin` is the site administrator at /admin/; the demo
     organiser runs the event from its pages and the admin says they may not enter."""
     from accounts.models import User
-    from tournaments.demo import DEMO_PASSWORD, load_demo
+    from eventdata.demo import DEMO_PASSWORD, load_demo
 
     load_demo()
     admin_user = User.objects.get(username="admin")

@@ -13,7 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 
 pytestmark = pytest.mark.django_db
 

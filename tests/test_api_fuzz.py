@@ -47,7 +47,7 @@ from decks.services import demo_catalog_load
 from matches import services
 from matches.models import Match
 from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 
 # CI's figure; API_FUZZ_EXAMPLES=200 API_FUZZ_COVERAGE=1 searches much deeper (tens of minutes).
 EXAMPLES_PER_OPERATION = int(os.environ.get("API_FUZZ_EXAMPLES", "8"))

@@ -23,7 +23,7 @@ from engine.games import get_game
 from matches.models import ResultVersion
 from tests.engine.bos.factory import attack, record, start, summon
 from tests.factories import OrganiserFactory, UserFactory
-from tests.matches.conftest import client_for
+from tests.scenarios import client_for
 from tournaments.models import AuditEntry, Registration, Tournament
 from tournaments.standings import MatchRecord, Player, Scoring, compute_standings
 

@@ -12,7 +12,7 @@ from decks.models import Catalog
 from matches import services
 from matches.models import RulingDecision
 from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 
 pytestmark = pytest.mark.django_db
 

@@ -6,56 +6,14 @@ the test skips locally and fails in CI (REQUIRE_SERVICES=1), where .ci/run insta
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
 
 import pytest
-from django.db import connections
 
 from tests.factories import TournamentFactory
-from tests.support import missing_service
 from tournaments.models import Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-
-
-@pytest.fixture
-def browser_page() -> Iterator[object]:
-    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(executable):
-        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
-    # between page actions are still synchronous and safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            yield page
-            browser.close()
-            # Playwright runs the test in a greenlet with its own context, so the ORM calls made
-            # there hold a connection of their own; close it before the test database goes.
-            connections.close_all()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 def test_a_player_signs_up_and_registers_through_the_pages(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]

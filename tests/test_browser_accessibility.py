@@ -201,9 +201,9 @@ def demo_places() -> dict[str, Any]:
     from decks import services as deck_services
     from decks.models import DecklistVersion
     from engine.games import get_game
+    from eventdata.demo import DEMO_EVENT_SLUG, game_demo_slug
     from matches import services as match_services
     from matches.models import JudgeCall, Match, Round
-    from tournaments.demo import DEMO_EVENT_SLUG, game_demo_slug
     from tournaments.models import Registration, Tournament
 
     call_command("load_demo", stdout=None)
@@ -228,7 +228,7 @@ def demo_places() -> dict[str, Any]:
         actor=organiser, tournament=event, round_number=round_.number, count=2, seed=1
     )
     # A finished card import with a rejected row: the import page's table of rejects.
-    from tests.decks.test_catalog_import import CSV
+    from tests.decks.card_samples import CSV
 
     card_import = deck_services.card_import_start(
         actor=organiser, game=event.game, files=[("cards.csv", CSV.encode())]
@@ -329,19 +329,18 @@ def test_the_projector_shows_the_next_round_in_place_without_reloading(
     from playwright.sync_api import expect
 
     from matches.views import projector_page
-    from tests.matches.conftest import running_event
-    from tests.matches.test_pages_public import finish, pair
+    from tests.scenarios import finish_round, pair_and_publish, running_event
 
     monkeypatch.setattr(projector_page, "PROJECTOR_POLL_SECONDS", 1)
     event, organiser, regs = running_event(4)
-    finish(pair(event, organiser), organiser)
+    finish_round(pair_and_publish(event, organiser), organiser)
     page = open_page(None, DESK)
     page.goto(f"{live_server.url}/events/{event.slug}/projector/")
     heading = page.locator("h1")
     assert heading.inner_text().endswith("Round 1")
     page.evaluate("window.notReloaded = true")
 
-    pair(event, organiser)
+    pair_and_publish(event, organiser)
 
     expect(heading).to_contain_text("Round 2")
     assert page.evaluate("window.notReloaded === true")

@@ -11,7 +11,6 @@ import pytest
 
 from decks import services as deck_services
 from tests.factories import OrganiserFactory
-from tests.test_browser import browser_page  # noqa: F401  (the fixture)
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,7 +23,7 @@ def _shot(page: Any, name: str) -> None:
         page.screenshot(path=os.path.join(folder, f"{name}-full.png"), full_page=True)
 
 
-def test_check_page_switching_to_bos_picks_its_format_and_help(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_check_page_switching_to_bos_picks_its_format_and_help(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]
     deck_services.demo_catalog_load()
     page = browser_page
     page.set_viewport_size({"width": 360, "height": 740})
@@ -44,7 +43,7 @@ def test_check_page_switching_to_bos_picks_its_format_and_help(live_server, brow
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_new_event_page_switching_to_bos_fills_in_its_defaults(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_new_event_page_switching_to_bos_fills_in_its_defaults(live_server, browser_page) -> None:  # type: ignore[no-untyped-def]
     organiser = OrganiserFactory()
     page = browser_page
     page.set_viewport_size({"width": 360, "height": 740})

@@ -305,10 +305,7 @@ def test_a_judge_builds_a_playmaker_record_from_two_overlapping_lists_in_the_pag
     from playwright.sync_api import expect
 
     from decks import services as deck_services
-    from tests.matches.test_adjudication_shared_cards import (
-        import_real_cards,
-        real_overlapping_lists,
-    )
+    from tests.matches.real_cards import import_real_cards, real_overlapping_lists
 
     organiser = OrganiserFactory()
     event = TournamentFactory(

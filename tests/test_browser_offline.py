@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from matches.models import MatchStatus, Report
+from tests.browser_scenes import NAMES, match_of, pair_and_publish, running_event
 from tests.support import PHONE
-from tests.test_browser_rounds import NAMES, match_of, pair_and_publish, running_event
 
 pytestmark = [
     pytest.mark.browser,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from matches import services
+from tests.browser_scenes import NAMES, pair_and_publish, running_event
 from tests.support import PHONE
-from tests.test_browser_rounds import NAMES, pair_and_publish, running_event
 
 pytestmark = [
     pytest.mark.browser,

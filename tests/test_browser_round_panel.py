@@ -16,7 +16,7 @@ import pytest
 
 from matches import services
 from matches.models import MatchStatus, ResultChange
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 from tournaments.models import AuditEntry
 
 pytestmark = [

@@ -18,15 +18,12 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from django.db.models import Q
 from django.urls import reverse
 
 from matches import services
-from matches.models import Match, MatchStatus, Round, RoundStatus
-from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
+from matches.models import MatchStatus, RoundStatus
+from tests.browser_scenes import NAMES, match_of, pair_and_publish, running_event
 from tests.support import PHONE
-from tournaments.models import Registration
-from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 
 pytestmark = [
@@ -35,8 +32,6 @@ pytestmark = [
     pytest.mark.usefixtures("fresh_cache"),
 ]
 
-NAMES = ["Ada Lovelace", "Brian Kernighan", "Carol Shaw", "Dennis Ritchie", "Edsger Dijkstra",
-         "Frances Allen"]  # fmt: skip
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
 CLOCK = re.compile(r"^(?:(\d+):)?(\d{2}):(\d{2}) left$")
 
@@ -45,35 +40,6 @@ CLOCK = re.compile(r"^(?:(\d+):)?(\d{2}):(\d{2}) left$")
 def phone(open_page: Callable[..., Any]) -> Callable[..., Any]:
     """A phone-sized page, logged in as ``user`` when given."""
     return lambda user=None: open_page(user, PHONE)
-
-
-def running_event(names: list[str]) -> tuple[Any, Any, list[Registration]]:
-    organiser = OrganiserFactory()
-    event = TournamentFactory(
-        name="Phone Rounds Open", organisers=[organiser], status=EventStatus.RUNNING.value
-    )
-    regs = [
-        RegistrationFactory(
-            tournament=event,
-            player=UserFactory(username=name.split()[0].lower(), display_name=name),
-        )
-        for name in names
-    ]
-    return event, organiser, regs
-
-
-def pair_and_publish(event: Any, organiser: Any) -> Round:
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    round_ = services.round_publish(actor=organiser, round_=round_)
-    assert round_.status == RoundStatus.PUBLISHED
-    assert RoundTimer.from_json(round_.timer).state == "running"  # started on publishing
-    return round_
-
-
-def match_of(round_: Round, registration: Registration) -> Match:
-    return round_.matches.select_related("a__player", "b__player").get(
-        Q(a=registration) | Q(b=registration)
-    )
 
 
 def cells(row: Any) -> dict[str, str]:

@@ -16,7 +16,7 @@ import pytest
 from matches import services
 from matches.models import Match, MatchStatus, ResultChange, ResultVersion
 from tests.factories import RegistrationFactory, UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 from tests.support import PHONE
 
 pytestmark = [

@@ -21,7 +21,7 @@ import pytest
 
 from config.storage_url import LOCAL_BACKEND, S3_BACKEND, StorageURLError, storage_from_url
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tests.support import REPO_ROOT
 
 PREFIX = "site-a"
@@ -138,13 +138,13 @@ def _settings_probe(**env: str) -> subprocess.CompletedProcess[str]:
 def test_without_a_storage_url_the_archive_is_kept_in_the_media_folder(
     settings: Any, tmp_path: Path, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from tests.tournaments.test_archive import _play_round
+    from tests.tournaments.archive_scenes import play_round
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.STORAGES = {**settings.STORAGES, "default": storage_from_url("")}
     event, organiser, _regs = running_event(2, planned_rounds=3, top_cut_size=0)
     with django_capture_on_commit_callbacks(execute=True):
-        _play_round(event, organiser, 1)
+        play_round(event, organiser, 1)
     kept = tmp_path / "media" / "archives" / event.slug / "round-swiss-1.json"
     assert _files_under(tmp_path) == [kept]
     download = client_for(organiser).get(f"/api/events/{event.slug}/archives/round-swiss-1.json")
@@ -238,14 +238,14 @@ def test_the_archive_after_a_round_is_kept_in_the_object_store_for_organisers_on
     tmp_path: Path,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from tests.tournaments.test_archive import _play_round
+    from tests.tournaments.archive_scenes import play_round
     from tournaments import services as ts
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.STORAGES = {**settings.STORAGES, "default": storage_from_url(object_store.url)}
     event, organiser, regs = running_event(4, planned_rounds=3, top_cut_size=0)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = _play_round(event, organiser, 1)
+        round_ = play_round(event, organiser, 1)
     assert round_.status == "finished"
 
     key = f"{PREFIX}/archives/{event.slug}/round-swiss-1.json"
@@ -451,6 +451,9 @@ def two_hosts(
 
 
 @pytest.mark.services
+# Its Celery worker consumes the shared Redis broker's queue that test_several_hosts.py's hosts
+# also use: under pytest-xdist (make test) the two run on the same worker, one after the other.
+@pytest.mark.xdist_group("hosts_on_the_shared_redis")
 def test_the_archive_the_worker_writes_in_another_folder_is_the_one_the_organiser_downloads(
     two_hosts: TwoHosts, object_store: ObjectStore
 ) -> None:
@@ -493,7 +496,7 @@ def test_the_archive_the_worker_writes_in_another_folder_is_the_one_the_organise
     rounds = json.loads(stored)["rounds"]
     assert [(r["number"], r["status"]) for r in rounds] == [(1, "finished")]
     worker_log = two_hosts.worker.log_text()
-    assert "Task tournaments.archive_round[" in worker_log and "succeeded" in worker_log
+    assert "Task eventdata.archive_round[" in worker_log and "succeeded" in worker_log
 
     # Downloaded through the web host, exactly those bytes: the API and the organiser's page.
     status, through_api = _http(f"{web}{kept[0]['download']}", token=token)

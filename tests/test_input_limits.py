@@ -17,7 +17,7 @@ from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE
 from config.parsers import MAX_JSON_BYTES, MAX_JSON_DEPTH
 from decks.services import demo_catalog_load
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
-from tests.matches.conftest import client_for
+from tests.scenarios import client_for
 from tournaments.status import EventStatus
 
 pytestmark = pytest.mark.django_db

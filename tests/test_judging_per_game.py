@@ -13,7 +13,7 @@ from engine.games import GAMES, get_game
 from matches import services
 from matches.models import MatchStatus
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 
 pytestmark = pytest.mark.django_db
 

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from config.errors import Conflict, ServiceError
+from config.locks import LOCK_ORDER, for_update
 from matches import services as match_services
 from matches.models import Match, MatchStatus
 from tests.factories import TournamentFactory, UserFactory, organiser_of
-from tests.matches.conftest import running_event
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.scenarios import running_event
+from tests.support import run_at_once
 from tournaments import services
-from tournaments.locks import LOCK_ORDER, for_update
 from tournaments.models import Registration, RegistrationStatus
 from tournaments.status import EventStatus
 
@@ -149,13 +149,21 @@ def test_every_row_lock_goes_through_the_sites_lock_helper() -> None:
     root = Path(__file__).resolve().parent.parent
     bare = [
         f"{path.relative_to(root)}:{n}"
-        for app in ("accounts", "config", "decks", "matches", "notifications", "tournaments")
+        for app in (
+            "accounts",
+            "config",
+            "decks",
+            "matches",
+            "notifications",
+            "tournaments",
+            "eventdata",
+        )
         for path in sorted((root / app).rglob("*.py"))
         if "migrations" not in path.parts and path.name != "locks.py"
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if "select_for_update(" in line
     ]
-    assert not bare, f"lock rows with tournaments.locks.for_update: {bare}"
+    assert not bare, f"lock rows with config.locks.for_update: {bare}"
 
 
 def test_the_lock_helper_takes_a_no_key_lock_on_its_own_table_only(db: None) -> None:

@@ -19,7 +19,7 @@ from config.models import OutboxTask
 from matches import services as match_services
 from notifications.models import Delivery, DeliveryStatus, SentVia, email_sent_via
 from tests.factories import logged_in
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 
 pytestmark = pytest.mark.django_db
 

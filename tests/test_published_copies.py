@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from config import published
 from config.cache import CACHE_BREAKER
 from matches.models import Round
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db

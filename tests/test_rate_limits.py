@@ -21,8 +21,8 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from config.cache import CACHE_BREAKER, CircuitBreaker
 from config.throttling import LOCAL_COUNTERS, AnonThrottle, UserThrottle
-from tests.conftest import OwnRedis
 from tests.factories import UserFactory
+from tests.support import OwnRedis
 
 RIGHT = "correct-horse-battery"
 _addresses = itertools.count(1)

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from config.rulings import MAX_Q, PAGE_SIZE
 from engine.boba import rulings
 from tests.factories import UserFactory, logged_in
-from tests.test_accessibility import audit
+from tests.support import audit
 
 pytestmark = pytest.mark.django_db
 

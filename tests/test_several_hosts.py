@@ -42,7 +42,9 @@ from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFac
 from tests.support import REPO_ROOT, missing_service
 from tournaments.status import EventStatus
 
-pytestmark = pytest.mark.services
+# The hosts share the machine's Redis (cache and Celery broker) with test_file_storage.py's
+# worker: under pytest-xdist (make test) the two run on the same worker, one after the other.
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("hosts_on_the_shared_redis")]
 
 PLAYERS = 16
 WORKERS_PER_HOST = 2

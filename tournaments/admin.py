@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from config.admin_audit import AuditedAdmin
+from tournaments.admin_audit import AuditedAdmin
 from tournaments.models import AuditEntry, Registration, Tournament
 
 

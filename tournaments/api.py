@@ -12,11 +12,12 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.player_ids import normalise_player_id
 from config.api import validated
 from config.errors import Forbidden, ServiceError
 from tournaments import permissions as perms
+from tournaments import roster_import, selectors, services
 from tournaments import serializers as s
-from tournaments import services
 from tournaments.models import Registration, Tournament
 
 
@@ -104,7 +105,6 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def judges(self, request: Request, slug: str) -> Response:
         event = self.get_object()
         data = validated(s.JudgeInput, request.data)
-        from accounts.player_ids import normalise_player_id
 
         user = (
             get_user_model()
@@ -126,7 +126,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["get"])
     def registrations(self, request: Request, slug: str) -> Response:
         event = self.get_object()
-        qs = services.registration_list(actor=request.user, tournament=event)
+        qs = selectors.registration_list(actor=request.user, tournament=event)
         page = self.paginate_queryset(qs)
         if perms.is_staff_of(request.user, event):
             organiser = perms.is_organiser_of(request.user, event)
@@ -171,7 +171,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         event = self.get_object()
         data = validated(s.RosterImportInput, request.data)
         source = data["file"].read() if data.get("file") else data["csv"]
-        preview = services.registrations_import(
+        preview = roster_import.registrations_import(
             actor=request.user,
             tournament=event,
             data=source,

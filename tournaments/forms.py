@@ -2,9 +2,11 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import GAMES, FormatChoice, GamePlugin, default_game, game_choices, get_game
+from tournaments import tiebreakers
 from tournaments.models import Tournament, default_clock_mode
 from tournaments.roster_csv import MAX_ROSTER_BYTES
 from tournaments.services import EDITABLE_FIELDS
@@ -125,6 +127,39 @@ class DateTimeInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
+class TiebreakerOrderField(forms.CharField):
+    """An event's tiebreaker order typed as keys separated by commas ("omw, gw, ogw")."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(key) for key in value)
+        if isinstance(value, str) and value.startswith("["):
+            try:  # the model field's own text (JSON), shown again as keys
+                keys = json.loads(value)
+            except ValueError:
+                return value
+            return ", ".join(str(key) for key in keys) if isinstance(keys, list) else value
+        return value
+
+    def to_python(self, value: Any) -> list[str]:
+        text = super().to_python(value)
+        return [key.strip() for key in text.replace(";", ",").split(",") if key.strip()]
+
+
+def tiebreaker_order_help(game: str | None) -> str:
+    """The keys an event of ``game`` may order (each with its label) and the game's order."""
+    plugin = GAMES.get(game or "")
+    if plugin is None:
+        return str(_("Tiebreaker keys separated by commas, in order. Blank: the game's order."))
+    available = ", ".join(
+        f"{entry.key} ({entry.label.render(gettext)})" for entry in tiebreakers.for_game(plugin.key)
+    )
+    return _(
+        "Tiebreaker keys separated by commas, in order, after match points. Blank: the "
+        "game's order (%(default)s). %(game)s offers: %(available)s."
+    ) % {"default": ", ".join(plugin.tiebreakers), "game": plugin.name, "available": available}
+
+
 class EventForm(forms.ModelForm):
     """The organiser's event form; the service validates, this only shapes the widgets."""
 
@@ -147,6 +182,7 @@ class EventForm(forms.ModelForm):
         widget=GameGroupedSelect,
         help_text=_("Best of one or three, as the chosen game allows (grouped by game)."),
     )
+    tiebreaker_order = TiebreakerOrderField(label=_("Tiebreakers"), required=False)
 
     class Meta:
         model = Tournament
@@ -182,6 +218,9 @@ class EventForm(forms.ModelForm):
         shown = shown or (self.instance.game if self.instance.pk else self.fields["game"].initial)
         self.fields["shown_game"].initial = shown
         self._clock_recommendation(shown if shown in GAMES else game or self.instance.game)
+        self.fields["tiebreaker_order"].help_text = tiebreaker_order_help(
+            shown if shown in GAMES else game or self.instance.game
+        )
         if shown in GAMES:
             for name in ("mode", "format_key", "match_structure"):
                 self.fields[name].widget.game_name = GAMES[shown].name
@@ -267,6 +306,9 @@ class EventForm(forms.ModelForm):
                     continue
                 field = Tournament._meta.get_field(name)
                 cleaned[name] = getattr(self.instance, name, None) or field.get_default()
+        # Blank is a choice here (the game's order); a form without the field keeps the order.
+        if "tiebreaker_order" not in self.data:
+            cleaned["tiebreaker_order"] = list(self.instance.tiebreaker_order or [])
         return cleaned
 
     def _check_game_choices(self, cleaned: dict[str, Any]) -> None:

@@ -15,11 +15,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import display_safe
 from accounts.validators import validate_name
 from engine.games import GAMES, default_game, game_choices, get_game
+from tournaments import tiebreakers
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
 STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
@@ -67,6 +69,22 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
         if user is not None and user.is_authenticated:
             return self.filter(public | Q(organisers=user) | Q(judges=user)).distinct()
         return self.filter(public)
+
+
+def tiebreaker_order_refusal(order: object, game: str) -> str:
+    """Why ``order`` cannot be an event's tiebreaker order for ``game`` ("" when it can)."""
+    if order in (None, ""):
+        return ""
+    if not isinstance(order, list | tuple):
+        return str(_("A list of tiebreaker keys, in order."))
+    try:
+        tiebreakers.check_order(order, game)
+    except tiebreakers.TiebreakerOrderError as exc:
+        return gettext("Tiebreaker %(n)d: %(reason)s.") % {
+            "n": exc.index + 1,
+            "reason": exc.reason.render(gettext),
+        }
+    return ""
 
 
 class Tournament(models.Model):
@@ -159,6 +177,14 @@ class Tournament(models.Model):
     hide_standings_before_final = models.BooleanField(
         _("hide standings before the final Swiss round"), default=False
     )
+    # The organiser's order of the Swiss tiebreakers after match points (keys of the
+    # registry, tournaments.tiebreakers); empty: the game's order (`tiebreakers`).
+    tiebreaker_order = models.JSONField(
+        _("tiebreakers"),
+        default=list,
+        blank=True,
+        help_text=_("Blank: the game's order."),
+    )
     judges_may_check_in = models.BooleanField(
         _("judges may check players in"),
         default=False,
@@ -239,6 +265,9 @@ class Tournament(models.Model):
                     game.deck_rules().resolve_format(self.format_key, self.format_params)
                 except ValueError as exc:
                     errors["format_params"] = str(exc)
+            refusal = tiebreaker_order_refusal(self.tiebreaker_order, self.game)
+            if refusal:
+                errors["tiebreaker_order"] = refusal
             if game.match_structure(self.match_structure) is None:
                 errors["match_structure"] = _("Unknown match structure.")
             if self.clock_mode != ClockMode.OFF and not self.clock_minutes and game.clock is None:
@@ -280,7 +309,15 @@ class Tournament(models.Model):
 
     @property
     def tiebreakers(self) -> tuple[str, ...]:
+        """The order the standings rank by: the organiser's, or the game's by default."""
+        if self.tiebreaker_order:
+            return tuple(self.tiebreaker_order)
         return get_game(self.game).tiebreakers
+
+    @property
+    def tiebreaker_fingerprint(self) -> str:
+        """What the event's tiebreakers compute (stored standings keep the one they had)."""
+        return tiebreakers.fingerprint(self.tiebreakers)
 
     @property
     def structure(self):  # type: ignore[no-untyped-def]

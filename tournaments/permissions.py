@@ -67,6 +67,29 @@ def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
     return answer
 
 
+def with_roles_of(user: Any, events: Any) -> Any:
+    """`events` (a queryset of Tournament) with the person's roles read in the same query, as
+    `reader_organiser` and `reader_judge`: `remember_roles` then spares the request the
+    query `_roles` would make."""
+    if not is_authenticated(user):
+        return events
+    organisers = Tournament.organisers.through.objects.filter(
+        tournament_id=OuterRef("pk"), user_id=user.pk
+    )
+    judges = Tournament.judges.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)
+    return events.annotate(reader_organiser=Exists(organisers), reader_judge=Exists(judges))
+
+
+def remember_roles(user: Any, tournament: Tournament) -> None:
+    """The roles `with_roles_of` read with the event, remembered for this request."""
+    memo = _roles_this_request.get()
+    if memo is not None and is_authenticated(user) and hasattr(tournament, "reader_organiser"):
+        memo[(user.pk, tournament.pk)] = (
+            bool(tournament.reader_organiser),
+            bool(tournament.reader_judge),
+        )
+
+
 def is_organiser_of(user: Any, tournament: Tournament) -> bool:
     if not is_authenticated(user):
         return False

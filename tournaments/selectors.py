@@ -3,11 +3,53 @@ matches.selectors)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from typing import Any
 
-from tournaments.models import RegistrationStatus, Tournament
-from tournaments.status import EventFacts, EventStatus, RoundFacts
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from config.errors import Forbidden
+from tournaments import permissions
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.status import PUBLIC, EventFacts, EventStatus, RoundFacts
 from tournaments.swiss import recommended_structure
+
+
+def event_visible(*, user: Any, slug: str) -> Tournament | None:
+    """The event with this slug if this person may see it (drafts: its staff only), else None:
+    the one rule every page and API endpoint that names an event by its slug follows.
+
+    One indexed lookup for a public event (the pages everyone loads at once); the staff check
+    only for a draft."""
+    event: Tournament | None = Tournament.objects.filter(slug=slug).first()
+    return event if event is not None and may_see(user, event) else None
+
+
+def may_see(user: Any, event: Tournament) -> bool:
+    """The rule itself: a public event, or a draft to its staff."""
+    return event.status in PUBLIC or permissions.is_staff_of(user, event)
+
+
+def visible_event(request: HttpRequest, slug: str) -> Tournament:
+    """``event_visible`` for a request, else 404 (pages show their 404 page, the API its 404)."""
+    event = event_visible(user=request.user, slug=slug)
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
+    """``visible_event`` with the reader's roles read in the same query (the event page, which
+    everyone loads at once, asks them anyway)."""
+    events = permissions.with_roles_of(request.user, Tournament.objects.filter(slug=slug))
+    event: Tournament | None = events.first()
+    if event is None:
+        raise Http404("No such event.")
+    permissions.remember_roles(request.user, event)
+    if not may_see(request.user, event):
+        raise Http404("No such event.")
+    return event
 
 
 def event_facts(tournament: Tournament) -> EventFacts:
@@ -46,3 +88,32 @@ def event_facts_without_rounds(tournament: Tournament) -> EventFacts:
         registration_opens_at=tournament.registration_opens_at,
         registration_closes_at=tournament.registration_closes_at,
     )
+
+
+# --- registrations ---------------------------------------------------------------------------
+
+
+def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registration]:
+    """Organisers and judges see everyone; a player sees only their own registration."""
+    qs = tournament.registrations.select_related("player")
+    if permissions.is_staff_of(actor, tournament):
+        return qs
+    if permissions.is_authenticated(actor):
+        return qs.filter(player=actor)
+    raise Forbidden(_("Log in to see registrations."))
+
+
+def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
+    if not permissions.is_authenticated(user):
+        return None
+    return tournament.registrations.filter(player=user).first()
+
+
+def registration_counts(tournament: Tournament) -> dict[str, int]:
+    counts = {status: 0 for status in RegistrationStatus.values}
+    for row in tournament.registrations.values("status").order_by().annotate(n=Count("id")):
+        counts[row["status"]] = row["n"]
+    counts["checked_in"] = tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
+    ).count()
+    return counts

@@ -26,6 +26,12 @@ from tournaments.status import EventStatus
 
 class EventOutput(serializers.ModelSerializer):
     format_label = serializers.CharField(read_only=True)
+    tiebreaker_order = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="The organiser's order of the Swiss tiebreakers (registry keys); empty: the "
+        "game's order.",
+    )
     registered_count = serializers.SerializerMethodField()
     organisers = serializers.SerializerMethodField()
 
@@ -110,6 +116,14 @@ class EventInput(serializers.Serializer):
         max_value=600,
         help_text="The delay each turn before a player's time runs; null: the game's "
         "recommendation (0 when it has none).",
+    )
+
+    tiebreaker_order = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=20,
+        help_text="The Swiss tiebreakers after match points, in order (keys such as omw, gw, "
+        "ogw, h2h, and the game's own: battle_diff for BoBA); empty: the game's order.",
     )
 
     def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]

@@ -11,41 +11,34 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-import notifications.services
-from accounts import names
-from accounts.player_ids import normalise_player_id
+from accounts.player_ids import ALPHABET, normalise_player_id
 from accounts.validators import check_name
-from config import shared_copies
 from config.errors import Conflict, Forbidden, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
 from engine.games import default_game
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
+from tournaments.extensions import decklists, player_dropped
 from tournaments.models import (
     ACTIVE_STATUSES,
-    AuditEntry,
     Registration,
     RegistrationStatus,
     Tournament,
     default_clock_mode,
 )
-from tournaments.roster_csv import Roster, RosterRow, RowProblem, read_roster
-from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.selectors import event_facts, event_facts_without_rounds, registration_counts
 from tournaments.status import (
     ON_THE_DAY,
     EventStatus,
@@ -83,6 +76,7 @@ EDITABLE_FIELDS = (
     "clock_mode",
     "clock_minutes",
     "clock_delay_seconds",
+    "tiebreaker_order",
 )
 # What players build their decks for: it may change until the first decklist is in (an
 # organiser who opened registration with the wrong mode can still fix it), never once the
@@ -113,50 +107,7 @@ def _check_format_may_change(tournament: Tournament, field: str) -> None:
         )
 
 
-# The kind of shared page copy (config.shared_copies) that follows every audited change of
-# an event (the organiser dashboard's player list).
-EVENT_COPIES = "event"
-
-
-def audit(
-    *,
-    tournament: Tournament,
-    actor: Any,
-    action: str,
-    target: Any = None,
-    registration: Registration | None = None,
-    **data: Any,
-) -> AuditEntry:
-    target_label = f"{target._meta.model_name}:{target.pk}" if target is not None else ""
-    if tournament is not None:
-        # Every change to an event is audited: the event's shared page copies follow it.
-        shared_copies.changed(
-            EVENT_COPIES, tournament.pk, actor.pk if permissions.is_authenticated(actor) else None
-        )
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        event_slug=tournament.slug if tournament is not None else "",
-        registration=registration,
-        actor=actor if permissions.is_authenticated(actor) else None,
-        action=action,
-        target=target_label,
-        data=_jsonable(data),
-    )
-
-
-def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, datetime):
-            out[key] = value.isoformat()
-        elif isinstance(value, dict):
-            out[key] = _jsonable(value)
-        else:
-            out[key] = value
-    return out
-
-
-def _locked(tournament: Tournament) -> Tournament:
+def event_locked(tournament: Tournament) -> Tournament:
     """Re-read the event under a row lock; every registration write goes through this."""
     return for_update(Tournament.objects).get(pk=tournament.pk)
 
@@ -217,7 +168,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
 
 @atomic
 def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     changes: dict[str, Any] = {}
     if "format_params" in fields and fields["format_params"] is None:
@@ -274,7 +225,7 @@ def event_transition(
     """Move the event on. Cancelling is final, so it needs ``confirm``; starting (Running)
     with some players checked in and others not needs a decision on the others:
     ``no_shows="drop"`` drops them (each recorded), ``"keep"`` leaves them in."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     # The same words the dashboard shows beside a move it does not offer now.
     refusal = transition_refusal(event_facts(tournament), to)
@@ -376,13 +327,13 @@ def _settle_no_shows(actor: Any, tournament: Tournament, decision: str | None) -
             action="registration.dropped_no_show",
             registration=registration,
         )
-        notifications.services.notify_player_dropped(registration)
+        player_dropped.send(sender=Registration, registration=registration)
     audit(tournament=tournament, actor=actor, action="event.no_shows_dropped", count=len(dropped))
 
 
 @atomic
 def event_set_player_check_in(*, actor: Any, tournament: Tournament, open: bool) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     refusal = players_refusal(tournament.status) if open else None
     if refusal is not None:
@@ -404,7 +355,7 @@ def event_set_judge(
 ) -> None:
     """Assign or remove a judge; ``head`` also makes them the head judge (escalated calls
     go to them). Removing the head judge leaves the event without one."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     if assigned:
         tournament.judges.add(user)
@@ -428,7 +379,7 @@ def event_set_judge(
 
 @atomic
 def event_add_organiser(*, actor: Any, tournament: Tournament, user: Any) -> None:
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     tournament.organisers.add(user)
     audit(tournament=tournament, actor=actor, action="event.organiser_added", target=user)
@@ -453,17 +404,17 @@ def _require_registration_open(tournament: Tournament) -> None:
         )
 
 
-def _registered_count(tournament: Tournament) -> int:
+def registered_count(tournament: Tournament) -> int:
     return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
 
 
-def _has_room(tournament: Tournament) -> bool:
-    return tournament.capacity is None or _registered_count(tournament) < tournament.capacity
+def has_room(tournament: Tournament) -> bool:
+    return tournament.capacity is None or registered_count(tournament) < tournament.capacity
 
 
 def _enter(registration: Registration, tournament: Tournament) -> None:
     """Register if there is room, else join the end of the waitlist."""
-    if _has_room(tournament):
+    if has_room(tournament):
         registration.status = RegistrationStatus.REGISTERED
         registration.queued_at = None
     else:
@@ -476,7 +427,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     """Register the acting player; beyond capacity they join the waitlist."""
     if not permissions.is_authenticated(actor):
         raise Forbidden(_("Log in to register."))
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     _require_registration_open(tournament)
     registration = (
         for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
@@ -513,7 +464,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
 
 
 def _locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
-    tournament = _locked(registration.tournament)
+    tournament = event_locked(registration.tournament)
     registration = for_update(Registration.objects).get(pk=registration.pk)
     registration.tournament = tournament
     return tournament, registration
@@ -663,7 +614,7 @@ def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registratio
         .order_by("queued_at", "id")
     )
     free = (
-        None if tournament.capacity is None else tournament.capacity - _registered_count(tournament)
+        None if tournament.capacity is None else tournament.capacity - registered_count(tournament)
     )
     for registration in waiting:
         if free is not None and free <= 0:
@@ -688,7 +639,7 @@ def registration_add_walk_in(
     *, actor: Any, tournament: Tournament, name: str, over_capacity: bool = False
 ) -> Registration:
     """An organiser adds a person who has no account; an account can claim it later."""
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
     check_name("name", name)
     name = " ".join(name.split())
@@ -704,7 +655,7 @@ def registration_add_walk_in(
             field="tournament",
             code=refusal.code,
         )
-    if not over_capacity and not _has_room(tournament):
+    if not over_capacity and not has_room(tournament):
         raise ServiceError(
             _("capacity: the event is full. Confirm to add the walk-in over capacity."),
             field="capacity",
@@ -713,7 +664,7 @@ def registration_add_walk_in(
     registration = Registration.objects.create(
         tournament=tournament,
         walk_in_name=name,
-        claim_code=_new_claim_code(),
+        claim_code=new_claim_code(),
         status=RegistrationStatus.REGISTERED,
     )
     audit(
@@ -727,9 +678,7 @@ def registration_add_walk_in(
     return registration
 
 
-def _new_claim_code() -> str:
-    from accounts.player_ids import ALPHABET
-
+def new_claim_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(8))
 
 
@@ -743,7 +692,7 @@ def registration_claim(*, actor: Any, claim_code: str) -> Registration:
     found = unclaimed.select_related("tournament").first()
     # The site's lock order: the event first, then the registration, re-read under its lock
     # (another account may have claimed it, or an organiser removed it, meanwhile).
-    tournament = _locked(found.tournament) if found is not None else None
+    tournament = event_locked(found.tournament) if found is not None else None
     registration = for_update(unclaimed).filter(pk=found.pk).first() if found else None
     if tournament is None or registration is None:
         raise ServiceError(
@@ -817,16 +766,16 @@ def _check_in(
         raise ServiceError(_("Check-in is over for this event."), field="checked_in")
     if checked_in == registration.checked_in:
         return registration
-    if checked_in and tournament.require_legal_decklist:
-        # The decks app owns decklists; imported here to keep the dependency one-way at load.
-        from decks.services import has_legal_decklist
-
-        if not has_legal_decklist(registration):
-            raise ServiceError(
-                _("A legal decklist is needed to check in: submit or fix the list first."),
-                field="decklist",
-                code="decklist_required",
-            )
+    if (
+        checked_in
+        and tournament.require_legal_decklist
+        and not decklists().has_legal_decklist(registration)
+    ):
+        raise ServiceError(
+            _("A legal decklist is needed to check in: submit or fix the list first."),
+            field="decklist",
+            code="decklist_required",
+        )
     registration.checked_in_at = timezone.now() if checked_in else None
     registration.save(update_fields=["checked_in_at", "updated_at"])
     audit(
@@ -862,7 +811,7 @@ def registrations_check_in(
             _("registrations: at most %(n)d at a time.") % {"n": MAX_BULK_CHECK_IN},
             field="registrations",
         )
-    tournament = _locked(tournament)
+    tournament = event_locked(tournament)
     if not permissions.can_run_check_in(actor, tournament):
         raise Forbidden(_("Only this event's organisers (and judges, when allowed) check in."))
     locked = list(
@@ -893,8 +842,6 @@ def registrations_check_in(
 def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
     """The check-in desk's search: a name (any part), a player id (as people type it), or a
     table number of the event's latest round."""
-    from accounts.player_ids import normalise_player_id
-
     registrations = tournament.registrations.order_by("player__display_name", "walk_in_name", "id")
     query = query.strip()
     if not query:
@@ -918,8 +865,6 @@ def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
 def find_for_check_in(tournament: Tournament, code: str) -> Registration | None:
     """The registration a scanned or typed code names: a player id (as people type it, or
     inside a QR code's text) or a walk-in's claim code; None when it names nobody here."""
-    from accounts.player_ids import normalise_player_id
-
     text = (code or "").strip()[:200]
     if not text:
         return None
@@ -979,7 +924,7 @@ def registration_drop(
         registration=registration,
         round=round_number,
     )
-    notifications.services.notify_player_dropped(registration)
+    player_dropped.send(sender=Registration, registration=registration)
     return registration
 
 
@@ -999,434 +944,3 @@ def registration_reinstate(*, actor: Any, registration: Registration) -> Registr
         registration=registration,
     )
     return registration
-
-
-# --- selectors -----------------------------------------------------------------------------
-
-
-def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registration]:
-    """Organisers and judges see everyone; a player sees only their own registration."""
-    qs = tournament.registrations.select_related("player")
-    if permissions.is_staff_of(actor, tournament):
-        return qs
-    if permissions.is_authenticated(actor):
-        return qs.filter(player=actor)
-    raise Forbidden(_("Log in to see registrations."))
-
-
-def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
-    if not permissions.is_authenticated(user):
-        return None
-    return tournament.registrations.filter(player=user).first()
-
-
-def registration_counts(tournament: Tournament) -> dict[str, int]:
-    counts = {status: 0 for status in RegistrationStatus.values}
-    for row in tournament.registrations.values("status").order_by().annotate(n=Count("id")):
-        counts[row["status"]] = row["n"]
-    counts["checked_in"] = tournament.registrations.filter(
-        status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
-    ).count()
-    return counts
-
-
-# --- bulk player import --------------------------------------------------------------------
-# Bulk player import: an organiser adds many players at once from a roster CSV.
-#
-# The one service behind the organiser's import page and `POST
-# /api/events/{slug}/registrations/import/`. A preview (`dry_run`) names every row's problem
-# (row, column, reason) and saves nothing; an import with any problem saves nothing either (all
-# or nothing). Accounts are matched by e-mail or player id, never created or duplicated: a row
-# that matches no account is a walk-in (with a claim code, as one added at the desk), a row whose
-# e-mail and player id name two different accounts is a problem, and a player already in the
-# event is left as they are. A decklist in the row goes through the same deck service as a
-# player's own submission: a list that cannot be read is the row's problem, a readable list that
-# breaks the format is saved marked illegal, with a warning.
-#
-# Players are imported while the event takes walk-ins (registration open or closed, or running);
-# more new players than places left is a problem unless the organiser confirms going over
-# capacity, as for a walk-in.
-
-REGISTER = "register"  # an account joins the event
-WALK_IN = "walk_in"  # a person without an account joins, with a claim code
-SKIP = "skip"  # already in the event: left as they are
-
-
-@dataclass
-class ImportRow:
-    """One roster row as the import reads it: what it would do, and why it cannot."""
-
-    row: int
-    name: str
-    email: str
-    player_id: str
-    action: str = ""
-    account: Any = None
-    decklist: str = ""
-    decklist_legal: bool | None = None
-    problems: list[RowProblem] = dataclass_field(default_factory=list)
-    warnings: list[RowProblem] = dataclass_field(default_factory=list)
-    registration: Registration | None = None
-
-    @property
-    def shown_name(self) -> str:
-        return str(self.account.public_name) if self.account is not None else self.name
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "row": self.row,
-            "name": self.shown_name,
-            "email": self.email,
-            "player_id": self.account.player_id if self.account is not None else self.player_id,
-            "action": self.action,
-            "account": self.account is not None,
-            "decklist": bool(self.decklist),
-            "decklist_legal": self.decklist_legal,
-            "registration": self.registration.pk if self.registration is not None else None,
-            "claim_code": self.registration.claim_code if self.registration is not None else None,
-            "problems": [p.to_dict() for p in self.problems],
-            "warnings": [w.to_dict() for w in self.warnings],
-        }
-
-
-@dataclass
-class ImportPreview:
-    rows: list[ImportRow]
-    problems: list[RowProblem]
-    places_left: int | None
-    saved: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and not any(r.problems for r in self.rows)
-
-    @property
-    def all_problems(self) -> list[RowProblem]:
-        return [*self.problems, *(p for r in self.rows for p in r.problems)]
-
-    def counts(self) -> dict[str, int]:
-        return {
-            "rows": len(self.rows),
-            "accounts": sum(1 for r in self.rows if r.action == REGISTER),
-            "walk_ins": sum(1 for r in self.rows if r.action == WALK_IN),
-            "skipped": sum(1 for r in self.rows if r.action == SKIP),
-            "decklists": sum(1 for r in self.rows if r.decklist and r.action != SKIP),
-            "problems": len(self.all_problems),
-        }
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "saved": self.saved,
-            "ok": self.ok,
-            "counts": self.counts(),
-            "places_left": self.places_left,
-            "problems": [p.to_dict() for p in self.problems],
-            "rows": [r.to_dict() for r in self.rows],
-        }
-
-
-class RosterImportRefused(ServiceError):
-    """The import has problems, so nothing was saved; the preview names each one."""
-
-    def __init__(self, preview: ImportPreview) -> None:
-        first = preview.all_problems[0]
-        super().__init__(
-            _("rows: nothing was imported; row %(row)d, %(column)s: %(reason)s")
-            % {"row": first.row, "column": first.column, "reason": first.reason},
-            field="rows",
-            code="import_refused",
-        )
-        self.preview = preview
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "preview": self.preview.to_dict()}
-
-
-@atomic
-def registrations_import(
-    *,
-    actor: Any,
-    tournament: Tournament,
-    data: str | bytes,
-    dry_run: bool,
-    over_capacity: bool = False,
-) -> ImportPreview:
-    """Preview (dry_run) or import a roster; raises RosterImportRefused (nothing saved) when
-    any row or the file has a problem."""
-    # The event's lock first, as a walk-in takes it: places left and "already registered"
-    # cannot change between the check and the import.
-    tournament = _locked(tournament)
-    permissions.require_organiser(actor, tournament)
-    roster = read_roster(data)
-    preview = _preview(tournament, roster, over_capacity=over_capacity)
-    if dry_run:
-        return preview
-    if not preview.ok:
-        raise RosterImportRefused(preview)
-    _save(actor, tournament, preview, over_capacity=over_capacity)
-    preview.saved = True
-    return preview
-
-
-def _preview(tournament: Tournament, roster: Roster, *, over_capacity: bool) -> ImportPreview:
-    problems = [p.translated(_) for p in roster.problems]
-    refusal = players_refusal(tournament.status)
-    if refusal is not None:
-        problems.append(
-            RowProblem(
-                0,
-                "event",
-                _("players are imported only while the event takes players. %(why)s")
-                % {"why": refusal.render(_)},
-            )
-        )
-    rows = [
-        ImportRow(
-            r.row,
-            r.name,
-            r.email,
-            r.player_id,
-            decklist=r.decklist,
-            problems=[p.translated(_) for p in r.problems],
-        )
-        for r in roster.rows
-    ]
-    _match_accounts(rows, roster.rows)
-    _match_registrations(tournament, rows)
-    _check_decklists(tournament, rows)
-    joining = sum(1 for r in rows if r.action in (REGISTER, WALK_IN) and not r.problems)
-    places = (
-        None
-        if tournament.capacity is None
-        else max(tournament.capacity - _registered_count(tournament), 0)
-    )
-    if places is not None and joining > places and not over_capacity:
-        problems.append(
-            RowProblem(
-                0,
-                "capacity",
-                _(
-                    "%(n)d new players but %(places)d places left; remove rows, raise the "
-                    "capacity or confirm going over capacity"
-                )
-                % {"n": joining, "places": places},
-            )
-        )
-    return ImportPreview(rows=rows, problems=problems, places_left=places)
-
-
-def _match_accounts(rows: list[ImportRow], source: tuple[RosterRow, ...]) -> None:
-    """Find each row's account by e-mail and by player id (two queries for the file)."""
-    user_model = get_user_model()
-    emails = {r.email.lower() for r in rows if r.email}
-    ids = {normalise_player_id(r.player_id) for r in rows if r.player_id}
-    by_email: dict[str, list[Any]] = {}
-    for user in user_model.objects.annotate(email_key=Lower("email")).filter(
-        email_key__in=emails, is_active=True
-    ):
-        by_email.setdefault(user.email_key, []).append(user)
-    by_id = {u.player_id: u for u in user_model.objects.filter(player_id__in=ids, is_active=True)}
-    for row in rows:
-        from_email = from_id = None
-        if row.email:
-            try:
-                validate_email(row.email)
-            except ValidationError:
-                row.problems.append(RowProblem(row.row, "email", _("not an e-mail address")))
-            found = by_email.get(row.email.lower(), [])
-            if len(found) > 1:
-                row.problems.append(
-                    RowProblem(
-                        row.row,
-                        "email",
-                        _("several accounts have this e-mail; give the player id instead"),
-                    )
-                )
-            elif found:
-                from_email = found[0]
-        if row.player_id:
-            from_id = by_id.get(normalise_player_id(row.player_id))
-            if from_id is None:
-                row.problems.append(
-                    RowProblem(
-                        row.row,
-                        "player_id",
-                        _(
-                            "no account has this player id; leave it empty to add the "
-                            "player as a walk-in"
-                        ),
-                    )
-                )
-        if from_email is not None and from_id is not None and from_email.pk != from_id.pk:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "player_id",
-                    _(
-                        "the e-mail is the account of %(a)s but the player id is %(b)s's; "
-                        "which one is it?"
-                    )
-                    % {"a": from_email.public_name, "b": from_id.public_name},
-                )
-            )
-            continue
-        row.account = from_email or from_id
-        if row.name:
-            codes = names.unsafe_characters(row.name)
-            if codes:
-                row.problems.append(
-                    RowProblem(row.row, "name", _("the name holds characters a name may not"))
-                )
-        if row.account is None and not row.name:
-            row.problems.append(
-                RowProblem(row.row, "name", _("no account matches: a walk-in needs a name"))
-            )
-        if row.account is None and row.email and not row.problems:
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "email",
-                    _("no account has this e-mail: added as a walk-in with a claim code"),
-                )
-            )
-
-
-def _match_registrations(tournament: Tournament, rows: list[ImportRow]) -> None:
-    """Who is in the event already (left as they are) and who is twice in the file."""
-    existing = {
-        r.player_id: r
-        for r in Registration.objects.filter(
-            tournament=tournament, player_id__in=[r.account.pk for r in rows if r.account]
-        )
-    }
-    walk_ins = {
-        " ".join(name.split()).casefold()
-        for name in Registration.objects.filter(
-            tournament=tournament, player__isnull=True, status__in=ACTIVE_STATUSES
-        ).values_list("walk_in_name", flat=True)
-    }
-    seen: dict[object, int] = {}
-    for row in rows:
-        if row.problems:
-            continue
-        key: object = ("account", row.account.pk) if row.account else ("name", row.name.casefold())
-        if key in seen:
-            row.problems.append(
-                RowProblem(row.row, "row", _("the same player as row %(n)d") % {"n": seen[key]})
-            )
-            continue
-        seen[key] = row.row
-        if row.account is None:
-            row.action = WALK_IN
-            if row.name.casefold() in walk_ins:
-                row.action = SKIP
-                row.warnings.append(
-                    RowProblem(row.row, "name", _("a walk-in of this name is already in the event"))
-                )
-            continue
-        registration = existing.get(row.account.pk)
-        if registration is None:
-            row.action = REGISTER
-        elif registration.status in ACTIVE_STATUSES:
-            row.action = SKIP
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("already %(status)s: left as they are")
-                    % {"status": registration.get_status_display().lower()},
-                )
-            )
-        elif registration.status == RegistrationStatus.REMOVED:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("an organiser removed this player; add them back from the players list"),
-                )
-            )
-        else:
-            row.problems.append(
-                RowProblem(
-                    row.row,
-                    "row",
-                    _("this player withdrew; reactivate them from the players list"),
-                )
-            )
-
-
-def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
-    from decks import services as deck_services
-
-    for row in rows:
-        if not row.decklist or row.problems:
-            continue
-        if row.action == SKIP:
-            row.warnings.append(
-                RowProblem(
-                    row.row,
-                    "decklist",
-                    _("not imported: the player is in the event; submit it from their decklist"),
-                )
-            )
-            continue
-        try:
-            result = deck_services.decklist_evaluate_for_event(tournament, row.decklist)
-        except ServiceError as exc:
-            row.problems.append(RowProblem(row.row, "decklist", exc.message))
-            continue
-        violations = result.report.get("violations") or []
-        first = str(violations[0].get("message", "")) if violations else ""
-        if not result.readable:
-            row.problems.append(
-                RowProblem(row.row, "decklist", _("the list cannot be read: %s") % first)
-            )
-        elif not result.legal:
-            row.decklist_legal = False
-            row.warnings.append(
-                RowProblem(row.row, "decklist", _("saved, but not legal: %s") % first)
-            )
-        else:
-            row.decklist_legal = True
-
-
-def _save(
-    actor: Any, tournament: Tournament, preview: ImportPreview, *, over_capacity: bool
-) -> None:
-    from decks import services as deck_services
-
-    # The new registrations are this transaction's own rows (no other transaction sees them
-    # before the commit), so each one's decklist after the next one's row cannot deadlock.
-    for row in preview.rows:
-        if row.action not in (REGISTER, WALK_IN):
-            continue
-        full = not _has_room(tournament)
-        registration = Registration.objects.create(
-            tournament=tournament,
-            player=row.account,
-            walk_in_name="" if row.account is not None else row.name,
-            claim_code=None if row.account is not None else _new_claim_code(),
-            status=RegistrationStatus.REGISTERED,
-        )
-        row.registration = registration
-        audit(
-            tournament=tournament,
-            actor=actor,
-            action="registration.imported",
-            registration=registration,
-            row=row.row,
-            walk_in=row.account is None,
-            over_capacity=full,
-        )
-        if row.decklist:
-            version = deck_services.decklist_submit(
-                actor=actor, registration=registration, source=row.decklist
-            )
-            row.decklist_legal = version.legal
-    audit(
-        tournament=tournament,
-        actor=actor,
-        action="registrations.imported",
-        over_capacity=over_capacity,
-        counts=preview.counts(),
-    )

@@ -77,20 +77,15 @@ from operator import (
 )
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, overload
 
+import tournaments.tiebreakers as tiebreaker_registry
 from engine.errors import BattledeskError
+from engine.tiebreaker_entry import Column, TiebreakerEntry
 
 Result = Literal["a", "b", "draw"]
-Tiebreaker = Literal["omw", "gw", "ogw", "battle_diff", "h2h"]
 
-TIEBREAKERS: tuple[Tiebreaker, ...] = ("omw", "gw", "ogw", "battle_diff", "h2h")
-DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = ("omw", "gw", "ogw")
-TIEBREAKER_LABELS: Mapping[str, str] = {
-    "omw": "opponents' match-win %",
-    "gw": "game-win %",
-    "ogw": "opponents' game-win %",
-    "battle_diff": "battle differential",
-    "h2h": "head-to-head",
-}
+# The tiebreakers are the registry's (tournaments.tiebreakers): these names read it.
+TIEBREAKERS: tuple[str, ...] = tiebreaker_registry.keys()
+DEFAULT_TIEBREAKERS: tuple[str, ...] = tiebreaker_registry.DEFAULT_ORDER
 
 _T = TypeVar("_T")
 
@@ -770,6 +765,8 @@ class _Standings(NamedTuple):
     omw: list[float]
     ogw: list[float]
     battle_diff: list[int]
+    # each tiebreaker's values in the event's order (None for head-to-head: no value)
+    tiebreaker_values: list[Sequence[float | int | None]]
     line_starts: list[int]  # each player's first line among the lines below
     line_ends: list[int]  # each player's end of lines
     match_win_of: dict[str | None, float]  # floored MW% by player id, as used in OMW%
@@ -782,7 +779,7 @@ def _compute(
     players: Sequence[Player],
     history: _History,
     scoring: Scoring,
-    order: Sequence[str],
+    order: Sequence[TiebreakerEntry],
 ) -> _Standings:
     totals = _accumulate(players, history, scoring)
     counts = totals.counts
@@ -828,23 +825,43 @@ def _compute(
     ogw = _means(
         map(game_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
     )
+    # the row's trophy balance (StandingRow.battle_differential), whatever the tiebreakers
     battle_diff = list(map(sub, totals.trophies_won, totals.trophies_lost))
 
-    values: dict[str, list[float] | list[int]] = {
+    # The columns a registered tiebreaker ranks by or computes from (engine.tiebreaker_entry).
+    columns: dict[str, Column] = {
+        "points": points,
+        "rounds_played": played,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "games_won": won,
+        "games_lost": lost,
+        "games_drawn": drawn,
+        "match_win": match_win,
+        "game_win": game_win_pct,
         "omw": omw,
-        "gw": game_win_pct,
         "ogw": ogw,
-        "battle_diff": battle_diff,
+        "trophies_won": totals.trophies_won,
+        "trophies_lost": totals.trophies_lost,
     }
-    # Values are compared after rounding (see _KEY_DIGITS); the battle differential is whole.
-    criteria: list[list[float] | list[int]] = [points]
-    for name in order:
-        if name == "battle_diff":
-            criteria.append(battle_diff)
-        elif name != "h2h":
-            criteria.append(list(map(round, values[name], repeat(_KEY_DIGITS))))
-        else:
+    # Values are compared after rounding (see _KEY_DIGITS); whole numbers as they are.
+    criteria: list[Sequence[float]] = [points]
+    tiebreaker_values: list[Sequence[float | int | None]] = []
+    for entry in order:
+        if entry.head_to_head:
             criteria.append(_head_to_head_column(totals, criteria))
+            tiebreaker_values.append([None] * len(ids))
+            continue
+        if entry.column is not None:
+            column = columns[entry.column]
+        else:
+            assert entry.compute is not None
+            column = entry.compute(columns)
+        tiebreaker_values.append(column)
+        criteria.append(
+            column if _only(column, int) else list(map(round, column, repeat(_KEY_DIGITS)))
+        )
     ranked, ranks = _rank(ids, criteria)
     return _Standings(
         totals,
@@ -855,6 +872,7 @@ def _compute(
         omw,
         ogw,
         battle_diff,
+        tiebreaker_values,
         line_starts,
         line_ends,
         match_win_of,
@@ -942,7 +960,8 @@ def compute_standings(
 ) -> list[StandingRow]:
     """Rank every player (dropped ones included) by match points, then ``tiebreakers`` in order.
 
-    ``tiebreakers`` is any order of "omw", "gw", "ogw", "battle_diff" and "h2h". Players tied
+    ``tiebreakers`` is any order of the registered tiebreakers' keys (tournaments.tiebreakers:
+    "omw", "gw", "ogw", "h2h", and the games' own, such as BoBA's "battle_diff"). Players tied
     on everything share a rank and are listed by id.
     """
     with _collector_paused():
@@ -986,15 +1005,7 @@ def _standings(
     s = _compute(players, history, scoring, order)
     totals, counts = s.totals, s.totals.counts
 
-    # head-to-head has no per-player value: it shows in the order of the rows
-    shown: dict[str, Sequence[float | int | None]] = {
-        "omw": s.omw,
-        "gw": s.game_win,
-        "ogw": s.ogw,
-        "battle_diff": s.battle_diff,
-        "h2h": [None] * len(players),
-    }
-    tiebreaker_source = _TiebreakerSource(order, [shown[name] for name in order])
+    tiebreaker_source = _TiebreakerSource([e.key for e in order], s.tiebreaker_values)
     n = len(players)
     source = _LineSource(s)
     byes = [0] * n
@@ -1185,11 +1196,8 @@ def rank_summary(
     ]
 
 
-def _check_tiebreakers(tiebreakers: Sequence[str]) -> tuple[str, ...]:
-    order = tuple(tiebreakers)
-    for i, name in enumerate(order):
-        if name not in TIEBREAKERS:
-            raise StateError(f"tiebreakers[{i}]", f"unknown tiebreaker {name!r}")
-        if name in order[:i]:
-            raise StateError(f"tiebreakers[{i}]", f"duplicate tiebreaker {name!r}")
-    return order
+def _check_tiebreakers(tiebreakers: Sequence[str]) -> tuple[TiebreakerEntry, ...]:
+    try:
+        return tiebreaker_registry.resolve(tiebreakers)
+    except tiebreaker_registry.TiebreakerOrderError as exc:
+        raise StateError(f"tiebreakers[{exc.index}]", exc.reason.render()) from None

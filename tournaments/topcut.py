@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from engine.errors import BattledeskError
+from tournaments.tiebreakers import is_head_to_head
+from tournaments.tiebreakers import label as tiebreaker_label
 
 BRACKET_SIZES = (2, 4, 8, 16)
 MAX_BRACKET: Final = 64
@@ -39,15 +41,6 @@ BY_POINTS: Final = "points"
 BY_HEAD_TO_HEAD: Final = "head-to-head"
 BY_LIST_ORDER: Final = "list order"
 
-# Mirrors standings.TIEBREAKER_LABELS (a test keeps them equal); kept here so that this module
-# does not depend on the standings module.
-TIEBREAKER_LABELS: Mapping[str, str] = {
-    "omw": "opponents' match-win %",
-    "gw": "game-win %",
-    "ogw": "opponents' game-win %",
-    "battle_diff": "battle differential",
-    "h2h": "head-to-head",
-}
 _KEY_DIGITS = 9  # the standings core compares tiebreaker values rounded to 9 digits
 
 
@@ -125,8 +118,8 @@ def cut_rows_from_standings(rows: Iterable[StandingLike]) -> list[CutRow]:
 class Separation:
     """Why one player is placed directly above the next player who can play the cut.
 
-    ``criterion`` is ``"points"``, a tiebreaker name from the rows' ``tiebreakers`` (``"omw"``,
-    ``"gw"``, ``"ogw"``, ``"battle_diff"``), ``"head-to-head"``, or ``"list order"`` when
+    ``criterion`` is ``"points"``, a tiebreaker key from the rows' ``tiebreakers`` (the
+    registry's, tournaments.tiebreakers: ``"omw"``, ``"gw"``, ...), ``"head-to-head"``, or ``"list order"`` when
     nothing separated them (a full tie: ``tied`` is True). ``above_value``/``below_value`` are
     the two values of that criterion (match points; the tiebreaker values; each one's net
     result against the other for head-to-head; None for list order). Seeds count only players
@@ -151,7 +144,7 @@ class Separation:
         """The criterion in words: "match points", "opponents' match-win %", ..."""
         if self.criterion == BY_POINTS:
             return "match points"
-        return TIEBREAKER_LABELS.get(self.criterion, self.criterion)
+        return tiebreaker_label(self.criterion).render()
 
     def sentence(self, names: Mapping[str, str] | None = None) -> str:
         """Plain English, e.g. "8th place (p8, 12 pts) is ahead of 9th (p9, 12 pts) on
@@ -309,7 +302,7 @@ def _separation(x: CutRow, y: CutRow, seed: int, everyone: Sequence[CutRow]) -> 
     values_y = dict(y.tiebreakers)
     for i, (name, vx) in enumerate(x.tiebreakers):
         vy = values_y.get(name)
-        if name == "h2h":
+        if is_head_to_head(name):
             verdict = _head_to_head(x, y, x.tiebreakers[:i], everyone)
             if verdict is not None:
                 return made(BY_HEAD_TO_HEAD, verdict, -verdict)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import archive_views, views
+from tournaments import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,26 +30,6 @@ urlpatterns = [
         name="event_player_check_in",
     ),
     path("events/<slug:slug>/manage/judges/", views.event_judge, name="event_judge"),
-    path(
-        "events/<slug:slug>/manage/archive/",
-        archive_views.event_archive_page,
-        name="event_archive",
-    ),
-    path(
-        "events/<slug:slug>/manage/archive.json",
-        archive_views.event_archive_download,
-        name="event_archive_download",
-    ),
-    path(
-        "events/<slug:slug>/manage/archives/<str:name>",
-        archive_views.event_archive_stored,
-        name="event_archive_stored",
-    ),
-    path(
-        "events/<slug:slug>/manage/exports/<slug:kind>.csv",
-        archive_views.event_export_csv,
-        name="event_export_csv",
-    ),
     path(
         "registrations/<int:pk>/withdraw/",
         views.registration_withdraw,

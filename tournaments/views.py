@@ -7,7 +7,6 @@ import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -21,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -29,9 +28,11 @@ from django.views.decorators.http import require_POST
 from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, int_or_none, next_or, visible_event
+from config.pages import attempt, int_or_none, next_or
+from tournaments import event_page, extensions, roster_import, selectors, services
 from tournaments import permissions as perms
-from tournaments import services
+from tournaments.audit import EVENT_COPIES
+from tournaments.event_page import check_in_qr  # noqa: F401  (its old import path)
 from tournaments.forms import (
     ClaimForm,
     EventForm,
@@ -41,19 +42,16 @@ from tournaments.forms import (
     game_switch_data,
 )
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.selectors import event_facts, event_facts_without_rounds
+from tournaments.selectors import event_facts, visible_event
 from tournaments.status import (
     LABELS,
-    ON_THE_DAY,
     EventStatus,
     allowed_transitions,
     players_refusal,
-    registration_refusal,
     top_cut_refusal,
     transition_offers,
     transition_refusal,
 )
-from tournaments.swiss import recommended_structure
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -72,56 +70,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    event = visible_event(request, slug)
-    registration = services.registration_for(user=request.user, tournament=event)
-    # Everyone loads the event page at once when a round is published: its one aggregate is
-    # counted once per change of the event and shared (config.shared_copies); whoever just
-    # registered or withdrew sees their own change at once.
-    counts: dict[str, int] = shared_copies.shared_copy(
-        key=f"event-counts:{event.pk}",
-        kind=services.EVENT_COPIES,
-        object_ids=[event.pk],
-        user_id=request.user.pk,
-        render=lambda: {"counts": services.registration_counts(event)},
-        grace=settings.DASHBOARD_MAX_STALE_SECONDS,
-        ttl=60,
-    )["counts"]
-    # Offer only what can be done now: the same words as the service's refusal.
-    registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
-    context = {
-        "event": event,
-        "registration": registration,
-        "counts": counts,
-        "registration_open": registration_closed is None,
-        "registration_closed": registration_closed.render(_) if registration_closed else "",
-        "player_check_in_offered": event.player_check_in_open
-        and players_refusal(event.status) is None,
-        "is_organiser": perms.is_organiser_of(request.user, event),
-        "is_staff": perms.is_staff_of(request.user, event),
-        "status_label": LABELS[event.status_enum],
-        "claim_form": ClaimForm(),
-        "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
-    }
-    if (
-        registration is not None
-        and registration.player_id is not None
-        and registration.status == RegistrationStatus.REGISTERED
-        and event.status_enum in ON_THE_DAY
-    ):
-        context["check_in_qr"] = check_in_qr(registration.player.player_id)
-    if event.status != EventStatus.CANCELLED:
-        from matches.views import rounds_section
-
-        context["rounds_info"] = rounds_section(request, event, counts["registered"])
-    return render(request, "tournaments/event_detail.html", context)
-
-
-def check_in_qr(player_id: str) -> SafeString:
-    """The player's id as a QR code: a scanner at the desk types it like a keyboard."""
-    svg = segno.make(player_id, error="m").svg_inline(
-        scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
-    )
-    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # segno escapes the title
+    # A stored copy with the reader's own part put in (tournaments/event_page.py).
+    return event_page.event_page(request, slug)
 
 
 @require_POST
@@ -297,7 +247,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     players = shared_copies.shared_copy(
         key=f"dashboard-players:{get_language()}:{event.pk}:{event.status}:{role}:{digest}:"
         f"{page_number}",
-        kind=services.EVENT_COPIES,
+        kind=EVENT_COPIES,
         object_ids=[event.pk],
         user_id=request.user.pk,
         render=render_players,
@@ -311,7 +261,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "query": query,
         "status_filter": status_filter,
         "status_choices": RegistrationStatus.choices,
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "is_organiser": is_organiser,
         "transition_values": [s.value for s in allowed_transitions(event.status)],
         **_offers_context(event),
@@ -321,7 +271,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
     }
     if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
-        context.update(_panel_context(request, event))
+        context.update(extensions.rounds_pages().dashboard_panel(request, event))
     return render(request, "tournaments/dashboard.html", context)
 
 
@@ -351,19 +301,6 @@ def _offers_context(event: Tournament) -> dict[str, Any]:
         "not_now": not_now,
         "top_cut_ready": top_cut,
         "players_refusal": players.render(_) if players is not None else "",
-    }
-
-
-def _panel_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
-    from matches.panel import etag
-    from matches.panel_views import panel_for
-
-    copy = panel_for(event, request.user.pk)
-    return {
-        "panel_html": mark_safe(shared_copies.personal(request, copy["html"])),
-        "panel_etag": etag(copy, "html"),
-        "panel_poll_seconds": settings.ROUND_PANEL_POLL_SECONDS,
-        "panel_now": timezone.now(),
     }
 
 
@@ -410,7 +347,7 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "here": here,
         "keep_query": urlencode(keep),
-        "counts": services.registration_counts(event),
+        "counts": selectors.registration_counts(event),
         "filters": [
             ("waiting", _("Not checked in")),
             ("checked_in", _("Checked in")),
@@ -502,14 +439,14 @@ def event_roster_import(request: HttpRequest, slug: str) -> HttpResponse:
         roster_text = roster if isinstance(roster, str) else ""
         confirm = request.POST.get("confirm") == "yes"
         try:
-            preview = services.registrations_import(
+            preview = roster_import.registrations_import(
                 actor=request.user,
                 tournament=event,
                 data=roster,
                 dry_run=not confirm,
                 over_capacity=form.cleaned_data["over_capacity"],
             )
-        except services.RosterImportRefused as refused:
+        except roster_import.RosterImportRefused as refused:
             preview = refused.preview
             messages.error(request, _("Nothing was imported: fix the problems below first."))
         except Forbidden as exc:
@@ -566,7 +503,7 @@ def event_transition(request: HttpRequest, slug: str) -> HttpResponse:
                     "event": event,
                     "absent": absent[:NO_SHOWS_LISTED],
                     "absent_count": absent_count,
-                    "counts": services.registration_counts(event),
+                    "counts": selectors.registration_counts(event),
                 },
             )
     if target == EventStatus.CANCELLED and not confirm:

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "decks",
     "matches",
     "notifications",
+    "eventdata",
 ]
 
 MIDDLEWARE = [
@@ -67,7 +68,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the account read from the cache when the session verifies against it.
+    "accounts.cached_auth.CachedAuthenticationMiddleware",
     "tournaments.permissions.RolesPerRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "config.middleware.RequestBodyLimitMiddleware",

@@ -6,6 +6,10 @@
 results, choices) by asking the engine: an action that lacks an outcome raises
 IllegalActionError with ``needs``, which the generator supplies from its own decks and
 generator before trying again. The same seed always gives the same record.
+
+:func:`deal` is the start of such a game (the record without actions, its position and the
+hidden decks); :meth:`Deal.choose` picks and completes one action at random: what
+:func:`random_game` plays with, and what every game's protocol tests drive BoBA with.
 """
 
 from __future__ import annotations
@@ -139,14 +143,43 @@ class _Dealer:
         return None
 
 
-def random_game(
+@dataclass(slots=True)
+class Deal:
+    """A dealt game: its ``record`` (no actions yet), the position after setup, and the
+    hidden decks and random generator that fill in what the engine cannot know."""
+
+    record: dict[str, Any]
+    state: GameState
+    dealer: _Dealer
+    rng: random.Random
+    runs: int = 0  # plays run in a row by the current player (kept under MAX_PLAYS_PER_TURN)
+
+    def choose(self, state: GameState) -> tuple[GameState, Action] | None:
+        """A legal action for ``state``, picked at random and completed (the next card of a
+        deck, coins, dice, choices), with the position after it (a copy: ``state`` itself is
+        not changed); None when none can be completed (the game cannot go on)."""
+        legal = state.legal_actions()
+        if not legal:
+            return None
+        action = _pick(self.rng, legal, self.runs < MAX_PLAYS_PER_TURN)
+        done = _try(state, action, self.dealer, self.rng)
+        if done is None:
+            # cannot complete this one (e.g. a required discard it can't make): pass instead
+            fallback = [a for a in legal if a.do in ("pass", "draw", "reveal")]
+            done = _try(state, fallback[0], self.dealer, self.rng) if fallback else None
+            if done is None:
+                return None
+        self.runs = self.runs + 1 if done[1].do == "run" else 0
+        return done
+
+
+def deal(
     seed: int,
     mode: str = "playmaker",
     catalog: Catalog | None = None,
     options: dict[str, bool] | None = None,
-    max_actions: int = 600,
-) -> dict[str, Any]:
-    """A legal game record (decoded JSON) played out at random from ``seed``."""
+) -> Deal:
+    """The start of a random game from ``seed``: decks dealt, honors and direction drawn."""
     rng = random.Random(seed)
     catalog = catalog or default_catalog()
     dealer = _Dealer(rng, catalog, mode)
@@ -174,25 +207,27 @@ def random_game(
         "setup": setup,
         "actions": [],
     }
-    state = GameState.initial(parse_record(record))
+    return Deal(record, GameState.initial(parse_record(record)), dealer, rng)
+
+
+def random_game(
+    seed: int,
+    mode: str = "playmaker",
+    catalog: Catalog | None = None,
+    options: dict[str, bool] | None = None,
+    max_actions: int = 600,
+) -> dict[str, Any]:
+    """A legal game record (decoded JSON) played out at random from ``seed``."""
+    game = deal(seed, mode, catalog, options)
+    state = game.state
     actions: list[dict[str, Any]] = []
-    runs = 0
     while not state.is_terminal() and len(actions) < max_actions:
-        legal = state.legal_actions()
-        if not legal:
-            break
-        runs_ok = runs < MAX_PLAYS_PER_TURN
-        action = _pick(rng, legal, runs_ok)
-        done = _try(state, action, dealer, rng)
+        done = game.choose(state)
         if done is None:
-            # cannot complete this one (e.g. a required discard it can't make): pass instead
-            fallback = [a for a in legal if a.do in ("pass", "draw", "reveal")]
-            done = _try(state, fallback[0], dealer, rng) if fallback else None
-            if done is None:
-                break
+            break
         state, action = done
-        runs = runs + 1 if action.do == "run" else 0
         actions.append(action.to_json())
+    record = dict(game.record)
     record["actions"] = actions
     return record
 

@@ -7,7 +7,24 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from engine import game_state
+
 from .rules import PLAYERS
+
+
+class BobaTermination(game_state.Termination):
+    """How a BoBA game ends (CR 4.4 Winning the Game).
+
+    - ``BATTLES_WON``: a player won the majority of the seven battles (CR 4.4.1), whether the
+      game stopped at four trophies or all seven were played (README decision 5).
+    - ``TIE``: both won the same number of battles and the game allows a tie: a drawn game
+      (CR 4.4.2).
+    - ``SUDDEN_DEATH``: tied on battles, decided by revealing heroes (CR 4.4.3).
+    """
+
+    BATTLES_WON = ("battles_won", "CR 4.4.1")
+    TIE = ("tie", "CR 4.4.2")
+    SUDDEN_DEATH = ("sudden_death", "CR 4.4.3")
 
 
 class Ongoing(NamedTuple):
@@ -82,3 +99,14 @@ class Outcome(NamedTuple):
             "decided_after_battle": self.decided_after_battle,
             "sudden_death": [r.to_json() for r in self.sudden_death],
         }
+
+    def game_outcome(self) -> game_state.Outcome:
+        """This result as every game's :class:`~engine.game_state.Outcome`."""
+        if self.sudden_death:
+            termination = BobaTermination.SUDDEN_DEATH
+        elif self.winner is None:
+            termination = BobaTermination.TIE
+        else:
+            termination = BobaTermination.BATTLES_WON
+        winner = None if self.winner is None else PLAYERS[self.winner]
+        return game_state.Outcome(winner, termination)

@@ -19,10 +19,13 @@ modifiers
     hero and are lost when it leaves the battle zone (CR 3.2); ongoing ones (auras) live in
     ``ongoing`` and apply to whichever hero they reach (CR 5.1.1).
 
-API: :meth:`GameState.initial` (from a record), :meth:`legal_actions`, :meth:`apply`,
-:meth:`is_terminal`, :meth:`outcome`, :meth:`clone`, :meth:`next_expected`.
+API: :meth:`GameState.initial` (from a record), then every game's protocol
+(:class:`engine.game_state.GameState`): :meth:`legal_actions`, :meth:`apply`,
+:meth:`is_terminal`, :meth:`outcome`, :meth:`clone`; and :meth:`next_expected`.
 ``apply`` mutates the state and raises :class:`IllegalActionError`; when it raises, the state
 may be partly changed, so clone first if you need the position before (``replay`` does).
+``outcome()`` is the game-neutral :class:`~engine.game_state.Outcome`; ``result`` keeps
+BoBA's own (the battle it was decided after, the sudden-death reveals) for the replay.
 
 :class:`GameState` applies the players' actions (CR 4 decisions); it builds on
 :class:`~engine.boba.battle_flow.BattleFlow` (a battle from start to result),
@@ -32,7 +35,9 @@ dogs included) and :class:`~engine.boba.position.Position` (the data and its boo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from engine import game_state
 
 from .actions import Action
 from .battle_flow import BattleFlow, _compare
@@ -98,8 +103,8 @@ class GameState(BattleFlow):
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
-    def outcome(self) -> Outcome | None:
-        return self.result
+    def outcome(self) -> game_state.Outcome | None:
+        return None if self.result is None else self.result.game_outcome()
 
     # ------------------------------------------------------------------ legal actions
 
@@ -468,3 +473,9 @@ def _cannot_run(why: str, s: GameState, pi: int, play: Play) -> IllegalActionErr
         "run unless its full cost is paid.",
         Need("hot_dogs"),
     )
+
+
+if TYPE_CHECKING:  # mypy holds the state to every game's protocol
+
+    def _as_game_state(state: GameState) -> game_state.GameState[Action]:
+        return state

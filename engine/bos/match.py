@@ -36,6 +36,10 @@ from typing import Any, Literal, TypeGuard
 from engine.bos.cards import BosCard, CardType, Catalog, normalize_name
 from engine.bos.decklist import SECTION_TYPE, DeckLine, Decklist, decklist_from_dict
 from engine.bos.formats import Format
+from engine.bos.start import GOING_FIRST as GOING_FIRST  # re-exported: was defined here
+from engine.bos.start import MAX_BID as MAX_BID
+from engine.bos.start import ether_for as ether_for
+from engine.bos.start import higher_bid
 from engine.bos.validation import Violation, validate_decklist
 from engine.plugin import (
     N_,
@@ -58,12 +62,10 @@ End = Literal["played", "time"]
 SIDES: tuple[Side, Side] = ("a", "b")
 ENDS: tuple[End, ...] = ("played", "time")
 
-GOING_FIRST = "BOS: Going First"
 BEST_OF_3 = "BOS: Best of 3 Match"
 RESERVES = "BOS: Reserves"
 DECAY = "BOS: Decay"
 
-MAX_BID = 99
 # The clock takes the deciding bids with a game's start; a tie is bid again (docs/bos-matches.md).
 CLOCK_RULES = ClockRules(asks_bids=True, bids=BidRange(maximum=MAX_BID, rule=GOING_FIRST))
 MAX_SWAPS = 20  # swap lines per player per game (the reserves hold at most 10 cards)
@@ -155,20 +157,9 @@ def _side(value: object, where: str, rule: str, *, optional: bool = False) -> Si
     )
 
 
-def ether_for(bids: tuple[int, int]) -> tuple[int, int]:
-    """The lower bidder receives ether equal to their bid, the other none (BOS: Going First)."""
-    bid_a, bid_b = bids
-    if bid_a < bid_b:
-        return (bid_a, 0)
-    if bid_b < bid_a:
-        return (0, bid_b)
-    return (0, 0)
-
-
 def higher_bidder(bids: tuple[int, int]) -> Side | None:
-    if bids[0] == bids[1]:
-        return None
-    return "a" if bids[0] > bids[1] else "b"
+    high = higher_bid(bids)
+    return None if high is None else SIDES[high]
 
 
 def _pair(value: object, where: str, what: str) -> tuple[int, int]:

@@ -2,7 +2,9 @@
 
 :func:`parse_record` turns decoded JSON into a :class:`Record`, checking every field's type; a
 malformed record raises :class:`RecordError` naming the field (replay exit status 2). Rules
-are not checked here: that is :mod:`engine.bos.state` (exit status 1).
+of play are not checked here: that is :mod:`engine.bos.state` (exit status 1); what the
+record states about the game's start is (three different wizards, BOS: Starting Info; bids
+that decide who chose the first player, BOS: Going First: :mod:`engine.bos.start`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any
 
 from engine.errors import RecordError as RecordError  # the family's, shared by every game
 from engine.errors import decode_record_json
+
+from .start import GOING_FIRST, MAX_BID, STARTING_LIFE, STARTING_VIM, higher_bid, rules_start
 
 RECORD_FORMAT = "bos-game-record/1"
 PLAYERS = ("A", "B")
@@ -72,6 +76,18 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
+class GoingFirst:
+    """The ether bidding game (BOS: Going First): each player's bid, and the higher bidder,
+    who chose who goes first (the record's ``first``)."""
+
+    bids: dict[str, int]
+    chose_first: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bids": dict(self.bids), "chose_first": self.chose_first}
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
     players: dict[str, str]
     first: str
@@ -81,6 +97,12 @@ class Record:
     vim: int
     ether: dict[str, int]
     actions: tuple[Action, ...]
+    going_first: GoingFirst | None = None  # None: the record does not say how it was decided
+    note: str | None = None  # initial.note: why a starting value is not the rules'
+
+    def starting_values(self) -> dict[str, dict[str, int]]:
+        """Each player's starting life, vim and ether as the record states them."""
+        return {p: {"life": self.life, "vim": self.vim, "ether": self.ether[p]} for p in PLAYERS}
 
 
 def _obj(v: Any, f: str) -> dict[str, Any]:
@@ -253,6 +275,35 @@ def _action(v: Any, f: str, cards: dict[str, Card]) -> Action:
     return Action(str(t), p, out)
 
 
+def _going_first(v: Any) -> GoingFirst:
+    d = _obj(v, "going_first")
+    raw = _obj(d.get("bids"), "going_first.bids")
+    bids: dict[str, int] = {}
+    for p in PLAYERS:
+        bid = raw.get(p)
+        if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= MAX_BID:
+            raise RecordError(
+                f"going_first.bids.{p}",
+                f"must be a whole number from 0 to {MAX_BID} ({GOING_FIRST})",
+            )
+        bids[p] = bid
+    high = higher_bid((bids["A"], bids["B"]))
+    if high is None:
+        raise RecordError(
+            "going_first.bids",
+            f"equal bids decide nothing: the players bid again; record the deciding bids "
+            f"({GOING_FIRST})",
+        )
+    chose = PLAYERS[high]
+    stated = d.get("chose_first")
+    if stated is not None and _player(stated, "going_first.chose_first") != chose:
+        raise RecordError(
+            "going_first.chose_first",
+            f"the higher bidder ({chose}) chooses who goes first ({GOING_FIRST})",
+        )
+    return GoingFirst(bids, chose)
+
+
 def parse_record(data: Any) -> Record:
     """Check and convert decoded JSON (RecordError naming the field when malformed)."""
     d = _obj(data, "record")
@@ -275,16 +326,22 @@ def parse_record(data: Any) -> Record:
             )
     raw_decks = _obj(d.get("decks"), "decks")
     decks = {p: _deck(raw_decks.get(p), f"decks.{p}", cards) for p in PLAYERS}
+    going_first = None if d.get("going_first") is None else _going_first(d["going_first"])
     initial = _obj(d.get("initial", {}), "initial")
-    life = _int(initial.get("life", 30), "initial.life", 1)
-    vim = _int(initial.get("vim", 1), "initial.vim")
+    life = _int(initial.get("life", STARTING_LIFE), "initial.life", 1)
+    vim = _int(initial.get("vim", STARTING_VIM), "initial.vim")
     raw_ether = _obj(initial.get("ether", {}), "initial.ether")
-    ether = {p: _int(raw_ether.get(p, 0), f"initial.ether.{p}") for p in PLAYERS}
+    # Left out, a player's ether is what the bids give (none without bids).
+    by_rules = rules_start(PLAYERS, going_first.bids if going_first else None)
+    ether = {
+        p: _int(raw_ether.get(p, by_rules[p]["ether"] or 0), f"initial.ether.{p}") for p in PLAYERS
+    }
+    note = None if initial.get("note") is None else _str(initial["note"], "initial.note")
     acts = _list(d.get("actions"), "actions")
     if len(acts) > MAX_ACTIONS:
         raise RecordError("actions", f"has more than {MAX_ACTIONS} actions")
     actions = tuple(_action(a, f"actions[{i}]", cards) for i, a in enumerate(acts))
-    return Record(names, first, cards, decks, life, vim, ether, actions)
+    return Record(names, first, cards, decks, life, vim, ether, actions, going_first, note)
 
 
 def load_record(text: str | bytes) -> Record:

@@ -1,16 +1,23 @@
 """The BOS game state and its legal-action checks (rules: BOS starter guide, Competitive Rules).
 
-:meth:`GameState.apply` checks one action and applies it, or raises
+:meth:`GameState.apply` checks one action and applies it in place, or raises
 :class:`IllegalActionError` with a stable code and the rule it breaks (``BOS: Main Phase``).
 Only the core rules are checked; anything else a record states through a ``judge`` step.
+
+The state is every game's (:class:`engine.game_state.GameState`): :meth:`legal_actions` lists
+the core-rule actions allowed now (starting and ending turns, summons, the boss, attacks with
+every block the defender may choose, spells with every split of vim and ether); an
+``abilities`` or ``judge`` step is the record's statement, checked by ``apply`` alone and never
+listed. :meth:`outcome` says how the game ended (:class:`BosTermination`).
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine import game_state
 from engine.errors import BattledeskError
 
 from .record import PLAYERS, Action, Record
@@ -29,6 +36,25 @@ R_GAMEPLAY = "BOS: Gameplay"
 R_START = "BOS: Starting Info"
 
 DECAY_AFTER = 10  # decay once for each turn started after the 10th (BOS: Decay)
+
+
+class BosTermination(game_state.Termination):
+    """How a BOS game ends: a player's life reaches 0 (BOS: Starting Info, "Bring your
+    opponent's life down to 0 to win!"), by one of three causes.
+
+    - ``LIFE``: an attack or an ability took it to 0 (BOS: Starting Info).
+    - ``DECAY``: the player's own decay halved it to 0 at the end of their startup phase
+      (BOS: Decay, "a mechanic to ensure a winner is declared every game").
+    - ``JUDGE``: a ``judge`` step set it to 0, a value set by hand (BOS: Starting Info is still
+      the rule that ends the game; the replay flags the judge's value).
+
+    A game lost on time (BOS: Time Control) is not in a game record: the match's result
+    records it (``"end": "time"``, docs/bos-matches.md).
+    """
+
+    LIFE = ("life", R_START)
+    DECAY = ("decay", R_DECAY)
+    JUDGE = ("judge", R_START)
 
 
 class IllegalActionError(BattledeskError):
@@ -76,6 +102,11 @@ def _other(p: str) -> str:
     return "B" if p == "A" else "A"
 
 
+def _action(kind: str, player: str, **fields: Any) -> Action:
+    """An action as :func:`engine.bos.record.parse_record` makes it from a record."""
+    return Action(kind, player, {"type": kind, "player": player, **fields})
+
+
 @dataclass(slots=True)
 class GameState:
     sides: dict[str, Side]
@@ -85,6 +116,7 @@ class GameState:
     phase: str = "before"  # before, summoning, main, ended
     turn: int = 0  # turns started in the game
     winner: str | None = None
+    termination: BosTermination | None = None  # set with the winner
     turns: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
@@ -107,6 +139,94 @@ class GameState:
     def clone(self) -> GameState:
         # The card definitions never change during a game: share them, copy the rest.
         return copy.deepcopy(self, {id(self.cards): self.cards})
+
+    # ------------------------------------------------------------------ the protocol
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def outcome(self) -> game_state.Outcome | None:
+        if self.winner is None or self.termination is None:
+            return None
+        return game_state.Outcome(self.winner, self.termination)
+
+    def legal_actions(self) -> list[Action]:
+        """The core-rule actions ``apply`` accepts now (see the module's notes)."""
+        if self.winner is not None:
+            return []
+        if self.active is None or self.phase == "ended":
+            nxt = self.first if self.active is None else _other(self.active)
+            return [_action("start_turn", nxt)]
+        p = self.active
+        side = self.sides[p]
+        out: list[Action] = []
+        if self.phase == "summoning":
+            for col in range(3):
+                if side.wizard_state[col] != "ready" or side.summons[col] is not None:
+                    continue
+                wizard = self.cards[side.wizards[col]]
+                for card_id in dict.fromkeys(side.castle):
+                    card = self.cards[card_id]
+                    if card.condition_wizard not in (None, wizard.id):
+                        continue
+                    if card.condition_colour not in (None, wizard.colour):
+                        continue
+                    out.append(_action("summon", p, wizard=col, card=card_id))
+        if side.boss_unit is None and not side.boss_defeated:
+            out.append(_action("summon_boss", p))
+        out.extend(self._legal_attacks(p))
+        for card_id in dict.fromkeys(side.spellbook):
+            cost = int(self.cards[card_id].vim_cost)
+            for ether in range(min(cost, side.ether) + 1):
+                if cost - ether <= side.vim:
+                    out.append(_action("cast", p, card=card_id, vim=cost - ether, ether=ether))
+        out.append(_action("end_turn", p))
+        return out
+
+    def _units(self, p: str) -> list[tuple[str | int, Unit]]:
+        side = self.sides[p]
+        units: list[tuple[str | int, Unit]] = [
+            (col, u) for col, u in enumerate(side.summons) if u is not None
+        ]
+        if side.boss_unit is not None:
+            units.append(("boss", side.boss_unit))
+        return units
+
+    def _legal_attacks(self, p: str) -> list[Action]:
+        out: list[Action] = []
+        for slot, attacker in self._units(p):
+            if attacker.acted:
+                continue
+            for tp in PLAYERS:
+                for target_slot, _ in self._units(tp):
+                    if not (tp == p and target_slot == slot):
+                        target = {"player": tp, "slot": target_slot}
+                        out.append(_action("attack", p, attacker=slot, target=target, blocker=None))
+            for tp in PLAYERS:
+                if not self._player_attack_open(p, slot, attacker, tp):
+                    continue
+                blockers: list[str | int | None] = [None]
+                if tp != p:
+                    blockers.extend(
+                        b
+                        for b, _ in self._units(tp)
+                        if b == "boss" or (slot != "boss" and abs(int(b) - int(slot)) == 1)
+                    )
+                for blocker in blockers:
+                    target = {"player": tp}
+                    out.append(_action("attack", p, attacker=slot, target=target, blocker=blocker))
+        return out
+
+    def _player_attack_open(self, p: str, slot: str | int, attacker: Unit, tp: str) -> bool:
+        """Whether ``attacker`` may attack player ``tp`` (BOS: Player Attack, BOS: Summon Your
+        Boss): the same conditions ``_do_attack`` checks."""
+        opp = self.sides[tp]
+        if opp.turns_started == 0:
+            return False
+        if slot == "boss":
+            return tp == p or opp.battlefield_empty()
+        front = opp.summons[int(slot)]
+        return front is None or front is attacker
 
     # ------------------------------------------------------------------ checks
 
@@ -174,7 +294,7 @@ class GameState:
             {"turn": self.turn, "player": a.player, "player_turn": side.turns_started}
             | {"decay": times, "after_startup": self.snapshot_players()}
         )
-        self._check_end()
+        self._check_end(BosTermination.DECAY)
 
     def _do_summon(self, a: Action) -> None:
         side = self._expect_active(a)
@@ -271,10 +391,18 @@ class GameState:
                     R_PLAYER_ATTACK,
                     f"{tp} has a summon in column {slot}: no player attack from that column.",
                 )
+        if blocker_slot is not None and tp == a.player:
+            # Only an opponent defends ("Your opponent ... may choose to defend"); a block of
+            # one's own attack would also move the blocker onto the attacker's column.
+            raise IllegalActionError(
+                "block_not_allowed",
+                R_PLAYER_ATTACK,
+                "Only an opponent blocks a player attack: an attack on yourself is not blocked.",
+            )
         attacker.acted = True
         if blocker_slot is None:
             opp.life = max(0, opp.life - attacker.strength)
-            self._check_end()
+            self._check_end(BosTermination.LIFE)
             return
         defender = self._unit(tp, blocker_slot, "blocker")
         if defender is attacker:
@@ -368,7 +496,7 @@ class GameState:
                 side.vim = max(0, side.vim + amount)
             else:
                 side.ether = max(0, side.ether + amount)
-            self._check_end()
+            self._check_end(BosTermination.LIFE)
             return
         slot = target["slot"]
         if (slot == "boss") != (e["affects"] == "boss"):
@@ -397,18 +525,19 @@ class GameState:
         for p, vals in a.data["adjust"].items():
             for key, n in vals.items():
                 setattr(self.sides[p], key, int(n))
-        self._check_end()
+        self._check_end(BosTermination.JUDGE)
 
-    def _check_end(self) -> None:
+    def _check_end(self, cause: BosTermination) -> None:
+        """A player at 0 life loses (BOS: Starting Info); ``cause`` is what took it there."""
         if self.winner is not None:
             return
         if self.active is not None and self.sides[self.active].life == 0:
             # The active player's own loss of life (decay, attacking itself) is checked first.
-            self.winner = _other(self.active)
+            self.winner, self.termination = _other(self.active), cause
             return
         for p in PLAYERS:
             if self.sides[p].life == 0:
-                self.winner = _other(p)
+                self.winner, self.termination = _other(p), cause
                 return
 
     # ------------------------------------------------------------------ reports
@@ -448,3 +577,9 @@ class GameState:
         if self.phase == "summoning":
             return {"player": self.active, "expects": ["summon", *main]}
         return {"player": self.active, "expects": main}
+
+
+if TYPE_CHECKING:  # mypy holds the state to every game's protocol
+
+    def _as_game_state(state: GameState) -> game_state.GameState[Action]:
+        return state

@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config import shared_copies
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
+from config.locks import for_update
+from matches import notices
 from matches.models import (
     OPEN_CALL_STATUSES,
     CallKind,
@@ -26,11 +27,10 @@ from matches.selectors import QUEUE_COPIES, judged_events
 from matches.services.locks import _lock_call, _lock_for_result, _lock_match, _match_result
 from matches.services.result_checks import _acting_side, games_text
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Tournament,
 )
-from tournaments.services import audit
 
 MAX_QUESTION = 500
 
@@ -252,7 +252,7 @@ def _settle_result_calls(match: Match, actor: Any, change: str) -> list[JudgeCal
             call.holder = actor
         call.notes = (call.notes + "\n" if call.notes else "") + note
         call.save(update_fields=["status", "resolved_at", "holder", "notes"])
-        notifications.services.notify_dispute_settled(call, match)
+        notices.notify_dispute_settled(call, match)
         _queue_changed(call, actor)
         audit(
             tournament=call.tournament,

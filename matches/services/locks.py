@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
+from config.locks import for_update
 from engine.games import MatchRules, NoGameDetails, get_game
 from matches.models import (
     JudgeCall,
@@ -26,7 +27,6 @@ from matches.models import (
     RoundStage,
 )
 from tournaments import permissions
-from tournaments.locks import for_update
 from tournaments.models import (
     Tournament,
 )

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.errors import Conflict, ServiceError
+from config.locks import for_update
 from config.outbox import send_after_commit
 from config.transactions import atomic
 from matches.models import (
@@ -37,12 +38,11 @@ from matches.services.history import (
 )
 from matches.services.locks import _lock_event, _lock_round, _match_result, _round_shown_changed
 from tournaments import permissions, swiss, topcut
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.standings import Player
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer

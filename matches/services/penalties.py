@@ -9,11 +9,12 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.csvfile import csv_text
 from config.errors import Conflict, Forbidden, ServiceError
+from config.locks import for_update
 from engine import penalties as catalogue
 from engine.games import get_game
+from matches import notices
 from matches.models import (
     Match,
     MatchStatus,
@@ -26,12 +27,12 @@ from matches.services.locks import _lock_event, _lock_for_result, _match_result
 from matches.services.result_checks import _checked, games_text
 from matches.services.results import _staff_result
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit, registration_drop
+from tournaments.services import registration_drop
 from tournaments.status import EventStatus
 
 MAX_PENALTY_NOTE = 2000
@@ -226,7 +227,7 @@ def penalty_give(
             applied_to_result=applied,
             outcome=outcome[:300],
         )
-        notifications.services.notify_player_disqualified(given)
+        notices.notify_player_disqualified(given)
         audit(
             tournament=tournament,
             actor=actor,

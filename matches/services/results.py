@@ -13,11 +13,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
+from config.locks import for_update
 from engine.games import (
     get_game,
 )
+from matches import notices
 from matches.models import (
     CallKind,
     Match,
@@ -45,12 +46,11 @@ from matches.services.result_checks import (
 )
 from matches.services.round_end import _finish_round_if_done
 from tournaments import permissions, results
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.timer import RoundTimer
 
 
@@ -234,7 +234,7 @@ def _player_report(
     _save_result_change(
         match, change=change, actor=actor, before=before, registration=mine.registration
     )
-    notifications.services.notify_result_to_confirm(match)
+    notices.notify_result_to_confirm(match)
     return match
 
 
@@ -344,7 +344,7 @@ def _refresh_later_rounds(round_: Round) -> None:
     going into the round): their cached copies are keyed by round version, so the later
     rounds get a new one. After commit and in a statement of its own, so no round row is
     locked after the match rows this transaction holds (the lock order of
-    tournaments/locks.py)."""
+    config/locks.py)."""
     tournament_id, number = round_.tournament_id, round_.number
 
     def bump() -> None:

@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, ServiceError
+from config.locks import for_update
 from config.transactions import atomic
+from matches import notices
 from matches.models import (
     Match,
     Round,
@@ -25,11 +26,10 @@ from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
 from tournaments import permissions
-from tournaments.locks import for_update
+from tournaments.audit import audit
 from tournaments.models import (
     RegistrationStatus,
 )
-from tournaments.services import audit
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 
@@ -270,6 +270,6 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         target=round_,
         round=round_.number,
     )
-    notifications.services.notify_pairings_published(round_)
+    notices.notify_pairings_published(round_)
     _finish_round_if_done(round_)
     return round_

@@ -14,11 +14,11 @@ from matches.models import (
 from matches.services.locks import _lock_event, _round_shown_changed
 from matches.services.standings import _warm_standings
 from tournaments import results
+from tournaments.audit import audit
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.status import EventStatus
 from tournaments.tasks import schedule_round_archive
 from tournaments.timer import RoundTimer

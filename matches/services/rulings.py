@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import notifications.services
 from config.errors import Conflict, ServiceError
 from engine.games import (
     Replayer,
     get_game,
 )
+from matches import notices
 from matches.models import (
     CallStatus,
     JudgeCall,
@@ -29,7 +29,7 @@ from matches.services.locks import _lock_call, _lock_for_result, _match_result
 from matches.services.result_checks import _checked, _checked_details, details_input
 from matches.services.results import _staff_result
 from tournaments import permissions
-from tournaments.services import audit
+from tournaments.audit import audit
 
 MAX_CITATIONS = 20
 
@@ -195,7 +195,7 @@ def call_ruling(
             call.holder = actor
         call.resolved_at = timezone.now()
         call.save(update_fields=["status", "holder", "resolved_at"])
-        notifications.services.notify_dispute_ruled(ruling)
+        notices.notify_dispute_ruled(ruling)
         _queue_changed(call, actor)
         audit(
             tournament=tournament,

@@ -24,7 +24,7 @@ from matches.models import (
 )
 from matches.services.history import SwissHistory, scoring, swiss_history
 from matches.services.result_checks import _checked, _checked_details, details_input
-from tournaments import permissions, results
+from tournaments import permissions, results, tiebreakers
 from tournaments.models import (
     Tournament,
 )
@@ -47,6 +47,7 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
     rows = compute_standings(
         history.players, history.rounds, scoring(tournament), tournament.tiebreakers
     )
+    shown = frozenset(tiebreakers.shown(tournament.tiebreakers))
     names = {str(pk): r.name for pk, r in history.registrations.items()}
     registration_ids = {pid: int(pid) for pid in names}
     names_get, ids_get = names.get, registration_ids.get
@@ -60,7 +61,7 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
                 "points": row.points,
                 "record": row.record,
                 "dropped": row.dropped,
-                "tiebreakers": {name: value for name, value in row.tiebreakers if name != "h2h"},
+                "tiebreakers": {name: value for name, value in row.tiebreakers if name in shown},
                 "byes": row.byes,
                 "match_win_pct": row.match_win_pct,
                 "rounds_played": row.rounds_played,
@@ -143,7 +144,9 @@ def standings_snapshot(
     tournament: Tournament, round_number: int | None = None
 ) -> StandingsSnapshot:
     """The standings after a finished Swiss round (default: the latest), computed once and
-    stored; recomputed only when a result of those rounds has changed since."""
+    stored; recomputed only when a result of those rounds has changed since, or the event's
+    tiebreaker configuration differs from the one they were computed with (the organiser's
+    order changed, or a deploy changed what a tiebreaker computes)."""
     if round_number is None:
         round_ = last_finished_swiss_round(tournament)
     else:
@@ -162,12 +165,18 @@ def standings_snapshot(
     snapshot = (
         StandingsSnapshot.objects.filter(round=round_).defer("rows").select_related("round").first()
     )
-    if snapshot is not None and snapshot.source_version == source:
+    configuration = tournament.tiebreaker_fingerprint
+    if (
+        snapshot is not None
+        and snapshot.source_version == source
+        and snapshot.tiebreakers == configuration
+    ):
         return snapshot
     history = swiss_history(tournament, upto=round_.number)
     rows = standings_rows(tournament, history)
     snapshot, _created = StandingsSnapshot.objects.update_or_create(
-        round=round_, defaults={"rows": rows, "source_version": source}
+        round=round_,
+        defaults={"rows": rows, "source_version": source, "tiebreakers": configuration},
     )
     return snapshot
 

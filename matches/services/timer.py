@@ -17,7 +17,7 @@ from matches.models import (
 )
 from matches.services.locks import _lock_match, _lock_round, _round_shown_changed
 from tournaments import permissions
-from tournaments.services import audit
+from tournaments.audit import audit
 from tournaments.timer import RoundTimer, TimerError
 
 MAX_EXTENSION_MINUTES = 60

@@ -21,12 +21,12 @@ from matches.services.locks import _lock_event
 from matches.services.pairing import _write_bracket
 from matches.services.standings import standings_snapshot
 from tournaments import permissions, swiss, topcut
+from tournaments.audit import audit
 from tournaments.cutcalc import cut_outlook
 from tournaments.models import (
     Registration,
     Tournament,
 )
-from tournaments.services import audit
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 

@@ -45,8 +45,6 @@ from matches.views.standings_pages import (
 )
 from matches.views.tiebreaker_explanation import (
     FLOOR,
-    PERCENT_TIEBREAKERS,
-    TIEBREAKER_NAMES,
     _explanations,
     pct,
     tiebreaker_label,
@@ -59,14 +57,12 @@ __all__ = [
     "NO_RECORD",
     "ONE_TAP_GAMES",
     "PAIRINGS_CACHE_SECONDS",
-    "PERCENT_TIEBREAKERS",
     "POLICY_LABELS",
     "PROJECTOR_POLL_SECONDS",
     "RESULT_LABELS",
     "SCHEDULE_BREAK_MINUTES",
     "STANDINGS_CACHE_SECONDS",
     "STANDINGS_PER_PAGE",
-    "TIEBREAKER_NAMES",
     "VERDICT_LABELS",
     "BracketBox",
     "Seat",

@@ -11,12 +11,12 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 
-from config.pages import visible_event
 from matches import selectors, services
 from matches.bracket_drawing import bracket_columns, bracket_svg
 from matches.models import Match, Round, RoundStage
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 POLICY_LABELS = {
     "strict": gettext_lazy(

@@ -5,10 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 
+from config import shared_copies
 from matches import selectors
 from matches.models import VISIBLE_TO_PLAYERS, RoundStage, RoundStatus
+from matches.panel import etag
+from matches.panel_views import panel_for
 from matches.views.common import timer_context
 from tournaments.models import Tournament
 
@@ -50,3 +56,26 @@ def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> 
             r.stage == RoundStage.SWISS and r.status == RoundStatus.FINISHED for r in rounds
         ),
     }
+
+
+def dashboard_panel(request: HttpRequest, event: Tournament) -> dict[str, Any]:
+    """The organiser dashboard's round panel, from its shared copy (matches.panel_views)."""
+    copy = panel_for(event, request.user.pk)
+    return {
+        "panel_html": mark_safe(shared_copies.personal(request, copy["html"])),
+        "panel_etag": etag(copy, "html"),
+        "panel_poll_seconds": settings.ROUND_PANEL_POLL_SECONDS,
+        "panel_now": timezone.now(),
+    }
+
+
+class RoundsPagesOfMatches:
+    """What tournaments' pages show of the rounds (tournaments.extensions.RoundsPages)."""
+
+    def rounds_section(
+        self, request: HttpRequest, event: Tournament, registered: int
+    ) -> dict[str, Any]:
+        return rounds_section(request, event, registered)
+
+    def dashboard_panel(self, request: HttpRequest, event: Tournament) -> dict[str, Any]:
+        return dashboard_panel(request, event)

@@ -15,11 +15,11 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from config.pages import visible_event
 from matches import selectors, services
 from matches.models import Match, Round
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key, timer_context
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
-from config.pages import visible_event
 from matches.models import VISIBLE_TO_PLAYERS, Round
 from matches.views.common import timer_context
 from matches.views.pairings import pairings_fragment
 from matches.views.qr import qr_svg
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 PROJECTOR_POLL_SECONDS = 15
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
-from config.pages import attempt, next_or, visible_event
+from config.pages import attempt, next_or
 from engine.games import get_game
 from matches import clock_services, selectors, services
 from matches.models import JudgeCall, Match, MatchStatus, RoundStage, RoundStatus
@@ -29,6 +29,7 @@ from matches.report_forms import (
 )
 from matches.views.common import games_to_win_of, registration_of, timer_context
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 
 def _my_registration_id(user: Any, match: Match) -> int:

@@ -21,12 +21,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.player_ids import normalise_player_id
-from config.pages import int_or_none, visible_event
+from config.pages import int_or_none
 from matches import selectors
 from matches.models import Match, MatchStatus, ResultChange, ResultVersion, Round
 from matches.views.common import round_timer_context
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 RECENT_ENTRIES = 15
 # "2-0", "2-1", "1-1-1", "0-2", "1-0"; dashes, slashes, dots or spaces between the numbers.

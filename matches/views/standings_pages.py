@@ -15,7 +15,6 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
-from config.pages import visible_event
 from matches import selectors, services
 from matches.models import RoundStage, RoundStatus, StandingsSnapshot
 from matches.presenters import EN_DASH, score_text
@@ -30,10 +29,11 @@ from matches.views.tiebreaker_explanation import (
     FLOOR,
     _explanations,
     pct,
-    tiebreaker_label,
+    tiebreaker_columns,
     tiebreaker_value,
 )
 from tournaments.models import Tournament
+from tournaments.selectors import visible_event
 
 VERDICT_LABELS = {
     "certain": gettext_lazy("makes the cut"),
@@ -82,7 +82,7 @@ def _swiss_rounds_left(event: Tournament, after: int) -> int:
 
 
 def _tiebreaker_columns(event: Tournament) -> list[tuple[str, str]]:
-    return [(key, tiebreaker_label(key)) for key in event.tiebreakers if key != "h2h"]
+    return tiebreaker_columns(event.tiebreakers)
 
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from django.test import Client
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts import names
@@ -173,7 +173,6 @@ def test_a_name_stored_before_the_check_is_shown_neutralised() -> None:
     assert str(user) == "Eve\ufffdevE"
 
 
-@settings(deadline=None)  # the first call builds the pattern (half a second)
 @given(st.text(alphabet=st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",))))
 def test_the_schema_pattern_matches_exactly_the_names_without_unsafe_characters(
     text: str,

@@ -172,7 +172,7 @@ def test_card_search_page_costs_a_handful_of_queries(client, django_assert_max_n
         assert client.get("/cards/?q=a&kind=hero&power_min=100&page=2").status_code == 200
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(
     st.dictionaries(
         st.sampled_from([*CARD_FILTERS, "limit", "zzz"]),

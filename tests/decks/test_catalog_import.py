@@ -13,16 +13,10 @@ from config.errors import Forbidden, ServiceError
 from decks import services
 from decks.catalog import catalog_for
 from decks.models import Card, CardImport
+from tests.decks.card_samples import CSV
 from tests.factories import OrganiserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-CSV = (
-    "name,set,card_number,weapon,power,parallel\n"
-    "Test Hero,Test Set,1,Fire,120,Paper\n"
-    "Test Hero,Test Set,2,Ice,125,Paper\n"
-    "Broken Hero,Test Set,3,Laser,130,Paper\n"
-)
 
 
 def test_the_whole_real_list_imports_and_a_second_run_changes_nothing(shared_data: Path) -> None:

@@ -415,15 +415,16 @@ def _migrate_through(connection: Any, before: Any, after: Any, with_cards: bool)
 
 
 def test_the_adjudication_card_search_reads_only_the_events_catalog(demo_catalog) -> None:  # type: ignore[no-untyped-def]
-    from tests.matches.test_adjudication import _client, _scene, _url
+    from tests.factories import logged_in
+    from tests.scenarios import adjudication_url, open_call_scene
 
     _import_official()
     demo_name = _a_demo_hero()
-    scene = _scene()
-    client = _client(scene["judge"])
-    demo = client.post(_url(scene["call"]), {"op": "search", "q": demo_name})
+    scene = open_call_scene()
+    client = logged_in(scene["judge"])
+    demo = client.post(adjudication_url(scene["call"]), {"op": "search", "q": demo_name})
     assert demo.status_code == 200 and demo.context["search_results"] == []
-    real = client.post(_url(scene["call"]), {"op": "search", "q": "Test Hero"})
+    real = client.post(adjudication_url(scene["call"]), {"op": "search", "q": "Test Hero"})
     assert [r["label"].split(" · ")[0] for r in real.context["search_results"]] == ["Test Hero"]
 
 

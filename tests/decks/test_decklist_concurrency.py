@@ -10,7 +10,7 @@ import pytest
 from decks import services
 from decks.models import Decklist, DecklistVersion
 from tests.factories import RegistrationFactory, TournamentFactory, organiser_of
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.support import run_at_once
 from tournaments import services as tournament_services
 from tournaments.models import Registration
 from tournaments.status import EventStatus

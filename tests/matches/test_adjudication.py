@@ -15,8 +15,8 @@ from django.utils.html import escape
 from decks.models import Card
 from matches import services
 from matches.models import JudgeCall, Ruling
-from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.factories import UserFactory, logged_in
+from tests.scenarios import adjudication_url, open_call_scene, running_event
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
@@ -26,49 +26,28 @@ def golden(name: str) -> str:
     return (GOLDEN / f"{name}.json").read_text()
 
 
-def _scene() -> dict[str, Any]:
-    event, organiser, _ = running_event(4)
-    judge = UserFactory()
-    event.judges.add(judge)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    match = round_.matches.filter(b__isnull=False).select_related("a__player", "b__player")[0]
-    call, _ = services.call_open(actor=match.a.player, match=match, question="Can he sub twice?")
-    return {"event": event, "judge": judge, "match": match, "call": call}
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _url(call: JudgeCall) -> str:
-    return f"/judge/calls/{call.pk}/adjudicate/"
-
-
 @pytest.fixture
 def scene() -> dict[str, Any]:
-    return _scene()
+    return open_call_scene()
 
 
 def test_the_page_is_for_the_events_judges_only(scene: dict[str, Any]) -> None:
     call = scene["call"]
-    ok = _client(scene["judge"]).get(_url(call))
+    ok = logged_in(scene["judge"]).get(adjudication_url(call))
     assert ok.status_code == 200
     assert "Can he sub twice?" in ok.content.decode()
-    assert _client(scene["match"].a.player).get(_url(call)).status_code == 403
-    other = _scene()
-    assert _client(other["judge"]).get(_url(call)).status_code == 404
-    assert _client(UserFactory()).get(_url(call)).status_code == 404
-    assert Client().get(_url(call)).status_code == 302  # to the login page
+    assert logged_in(scene["match"].a.player).get(adjudication_url(call)).status_code == 403
+    other = open_call_scene()
+    assert logged_in(other["judge"]).get(adjudication_url(call)).status_code == 404
+    assert logged_in(UserFactory()).get(adjudication_url(call)).status_code == 404
+    assert Client().get(adjudication_url(call)).status_code == 302  # to the login page
 
 
 def test_an_illegal_second_substitution_is_highlighted_with_its_rule(
     scene: dict[str, Any],
 ) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]),
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
         {"op": "replay", "record": golden("playmaker_illegal_second_substitution")},
     )
     assert response.status_code == 200
@@ -92,8 +71,8 @@ def test_an_illegal_second_substitution_is_highlighted_with_its_rule(
 
 
 def test_a_legal_record_shows_seven_zones_and_the_result(scene: dict[str, Any]) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]),
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
         {"op": "replay", "record": golden("playmaker_full_game_all_seven")},
     )
     assert response.status_code == 200
@@ -112,14 +91,15 @@ def test_a_legal_record_shows_seven_zones_and_the_result(scene: dict[str, Any]) 
 
 
 def test_a_step_can_be_chosen_without_javascript(scene: dict[str, Any]) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]),
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
         {"op": "show", "step": "2", "record": golden("playmaker_full_game_all_seven")},
     )
     current = [p for p in response.context["analysis"]["panels"] if p["current"]]
     assert [p["step"] for p in current] == [2]
-    goto = _client(scene["judge"]).post(
-        _url(scene["call"]), {"goto": "5", "record": golden("playmaker_full_game_all_seven")}
+    goto = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
+        {"goto": "5", "record": golden("playmaker_full_game_all_seven")},
     )
     assert goto.context["analysis"]["step"] == 5
 
@@ -128,15 +108,15 @@ def test_an_uploaded_file_is_replayed(scene: dict[str, Any]) -> None:
     upload = SimpleUploadedFile(
         "game.json", golden("playmaker_illegal_second_substitution").encode(), "application/json"
     )
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]), {"op": "replay", "record": "", "record_file": upload}
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": "", "record_file": upload}
     )
     assert '<mark class="adj-rule">CR 4.3.2</mark>' in response.content.decode()
 
 
 def test_a_substitution_without_hot_dogs_cites_cr_4_2_2(scene: dict[str, Any]) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]),
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
         {"op": "replay", "record": golden("substitution_not_enough_hot_dogs")},
     )
     html = response.content.decode()
@@ -145,26 +125,31 @@ def test_a_substitution_without_hot_dogs_cites_cr_4_2_2(scene: dict[str, Any]) -
 
 
 def test_a_malformed_record_names_the_field(scene: dict[str, Any]) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]), {"op": "replay", "record": golden("malformed_short_lineup")}
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
+        {"op": "replay", "record": golden("malformed_short_lineup")},
     )
     html = response.content.decode()
     assert "Malformed record" in html
     assert response.context["analysis"]["malformed"].field == "setup.A.battles"
     assert '<code class="adj-field">setup.A.battles</code>' in html
-    bad = _client(scene["judge"]).post(_url(scene["call"]), {"op": "replay", "record": "{nope"})
+    bad = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": "{nope"}
+    )
     assert bad.status_code == 400 and "is not valid JSON" in bad.content.decode()
 
 
 def test_a_record_over_the_limit_is_refused(scene: dict[str, Any]) -> None:
     big = " " * (services.MAX_RECORD_BYTES + 1)
-    response = _client(scene["judge"]).post(_url(scene["call"]), {"op": "replay", "record": big})
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": big}
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "<strong>record</strong>" in html and "at most" in html
     upload = SimpleUploadedFile("big.json", big.encode(), "application/json")
-    refused = _client(scene["judge"]).post(
-        _url(scene["call"]), {"op": "replay", "record_file": upload}
+    refused = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]), {"op": "replay", "record_file": upload}
     )
     assert refused.status_code == 400 and "larger than" in refused.content.decode()
 
@@ -172,8 +157,10 @@ def test_a_record_over_the_limit_is_refused(scene: dict[str, Any]) -> None:
 def test_the_builder_offers_only_legal_actions_and_appends_them(scene: dict[str, Any]) -> None:
     data = json.loads(golden("playmaker_illegal_second_substitution"))
     data["actions"] = data["actions"][:1]  # A has substituted; B decides now
-    client = _client(scene["judge"])
-    response = client.post(_url(scene["call"]), {"op": "replay", "record": json.dumps(data)})
+    client = logged_in(scene["judge"])
+    response = client.post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": json.dumps(data)}
+    )
     options = response.context["analysis"]["options"]
     assert {o["player"] for o in options} == {"B"}
     assert not any(o["player"] == "A" and o["do"] == "substitute" for o in options)
@@ -189,7 +176,7 @@ def test_the_builder_offers_only_legal_actions_and_appends_them(scene: dict[str,
     # B substitutes BB2 and draws BD1: the action is appended to the record
     key = next(o["key"] for o in options if o["action"].get("card") == "BB2")
     after = client.post(
-        _url(scene["call"]),
+        adjudication_url(scene["call"]),
         {"op": "append", "record": json.dumps(data), "action_key": key, "action_card": "BD1"},
     )
     assert after.status_code == 200, after.context["errors"]
@@ -206,8 +193,8 @@ def test_the_builder_offers_only_legal_actions_and_appends_them(scene: dict[str,
 
 
 def test_an_action_key_that_is_not_offered_is_refused(scene: dict[str, Any]) -> None:
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]),
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]),
         {"op": "append", "record": golden("rookie_drawn_game"), "action_key": "0"},
     )
     assert response.status_code == 400
@@ -238,8 +225,8 @@ def test_a_setup_starts_a_record_from_the_catalog(
             post[f"{p}_bench_{i}"] = heroes[n].external_id if n < 21 else "Hero 0"
             n += 1
         post[f"{p}_hot_dogs"] = "10"
-    client = _client(scene["judge"])
-    response = client.post(_url(scene["call"]), post)
+    client = logged_in(scene["judge"])
+    response = client.post(adjudication_url(scene["call"]), post)
     assert response.status_code == 200, response.context["errors"]
     record = json.loads(response.context["record_text"])
     assert record["mode"] == "substitution" and record["honors"] == "B"
@@ -257,24 +244,24 @@ def test_a_setup_starts_a_record_from_the_catalog(
     }
     options = response.context["analysis"]["options"]
     assert {o["player"] for o in options} == {"B"}
-    missing = client.post(_url(scene["call"]), {**post, "A_battle_3": "no such card"})
+    missing = client.post(adjudication_url(scene["call"]), {**post, "A_battle_3": "no such card"})
     assert missing.status_code == 400
     assert "setup.A.battles[2]" in missing.content.decode()
-    search = client.post(_url(scene["call"]), {"op": "search", "q": "Hero 1"})
+    search = client.post(adjudication_url(scene["call"]), {"op": "search", "q": "Hero 1"})
     assert "x:12" in search.content.decode()
 
 
 def test_what_if_replacing_an_action_changes_the_outcome(scene: dict[str, Any]) -> None:
-    client = _client(scene["judge"])
+    client = logged_in(scene["judge"])
     record = golden("substitution_honors_after_draw")
     pick = client.post(
-        _url(scene["call"]), {"op": "whatif_pick", "record": record, "wi_index": "0"}
+        adjudication_url(scene["call"]), {"op": "whatif_pick", "record": record, "wi_index": "0"}
     )
     options = pick.context["wi_options"]
     assert options[0]["label"] == "A passes"
     key = next(o["key"] for o in options if o["action"].get("card") == "AB2")
     response = client.post(
-        _url(scene["call"]),
+        adjudication_url(scene["call"]),
         {"op": "whatif", "record": record, "wi_index": "0", "wi_key": key, "wi_card": ""},
     )
     assert response.status_code == 200, response.context["errors"]
@@ -288,7 +275,7 @@ def test_what_if_replacing_an_action_changes_the_outcome(scene: dict[str, Any]) 
 
 def test_the_ruling_form_stores_the_record_and_its_replay(scene: dict[str, Any]) -> None:
     call = scene["call"]
-    client = _client(scene["judge"])
+    client = logged_in(scene["judge"])
     url = f"/judge/calls/{call.pk}/adjudicate/ruling/"
     bad = client.post(url, {"text": "", "record": golden("playmaker_illegal_second_substitution")})
     assert bad.status_code == 400 and "<strong>text</strong>" in bad.content.decode()
@@ -313,13 +300,13 @@ def test_the_ruling_form_stores_the_record_and_its_replay(scene: dict[str, Any])
 
     assert ruling.engine_version == ENGINE_VERSION
     # the page opens on the ruled record next time
-    page = client.get(_url(call) + "?step=1")
+    page = client.get(adjudication_url(call) + "?step=1")
     assert page.context["analysis"]["step"] == 1
 
 
 def test_only_staff_may_rule_here(scene: dict[str, Any]) -> None:
     url = f"/judge/calls/{scene['call'].pk}/adjudicate/ruling/"
-    response = _client(scene["match"].a.player).post(url, {"text": "I win"})
+    response = logged_in(scene["match"].a.player).post(url, {"text": "I win"})
     assert response.status_code == 403
     assert not Ruling.objects.exists()
 
@@ -337,7 +324,7 @@ def test_the_players_decklists_are_offered_first(scene: dict[str, Any]) -> None:
     version = deck_services.decklist_submit(
         actor=scene["event"].organisers.first(), registration=reg, source=text
     )
-    response = _client(scene["judge"]).get(_url(scene["call"]))
+    response = logged_in(scene["judge"]).get(adjudication_url(scene["call"]))
     offered = response.context["deck_options"]
     heroes = [o for o in offered if o["kind"] == "hero"]
     assert heroes and all(reg.name in o["label"] for o in offered)
@@ -348,11 +335,11 @@ def test_the_players_decklists_are_offered_first(scene: dict[str, Any]) -> None:
 
 
 def test_the_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     for record in ("playmaker_illegal_second_substitution", "substitution_honors_after_draw"):
-        response = _client(scene["judge"]).post(
-            _url(scene["call"]),
+        response = logged_in(scene["judge"]).post(
+            adjudication_url(scene["call"]),
             {"op": "whatif_pick", "record": golden(record), "wi_index": "0"},
         )
         parser = PageAudit()
@@ -363,9 +350,8 @@ def test_the_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
 def test_the_adjudication_ruling_can_change_the_result() -> None:
     """The judge rules from the adjudication page itself, result included."""
     from matches import services as match_services
-    from matches.models import CallStatus, JudgeCall, MatchStatus
+    from matches.models import CallStatus, MatchStatus
     from tests.factories import UserFactory, logged_in
-    from tests.matches.conftest import running_event
 
     event, organiser, _ = running_event(2)
     judge = UserFactory()
@@ -399,15 +385,17 @@ def test_an_action_entered_offline_is_found_by_the_action_the_judge_saw(
     for other actions; one that is not legal at this point is refused naming `action`."""
     data = json.loads(golden("playmaker_illegal_second_substitution"))
     data["actions"] = data["actions"][:1]  # A has substituted; B decides now
-    client = _client(scene["judge"])
-    page = client.post(_url(scene["call"]), {"op": "replay", "record": json.dumps(data)})
+    client = logged_in(scene["judge"])
+    page = client.post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": json.dumps(data)}
+    )
     options = page.context["analysis"]["options"]
     wanted = next(o for o in options if o["action"].get("card") == "BB2")
     assert wanted["key"] != "0"
     html = page.content.decode()
     assert f'data-adj-expect="{escape(wanted["action_json"])}"' in html
     after = client.post(
-        _url(scene["call"]),
+        adjudication_url(scene["call"]),
         {
             "op": "append",
             "record": json.dumps(data),
@@ -420,7 +408,7 @@ def test_an_action_entered_offline_is_found_by_the_action_the_judge_saw(
     added = json.loads(after.context["record_text"])["actions"][-1]
     assert added == {"player": "B", "do": "substitute", "card": "BB2", "draw": "BD1"}
     stale = client.post(
-        _url(scene["call"]),
+        adjudication_url(scene["call"]),
         {
             "op": "append",
             "record": json.dumps(data),
@@ -436,9 +424,9 @@ def test_an_action_entered_offline_is_found_by_the_action_the_judge_saw(
 def test_the_page_says_its_verdict_and_carries_the_in_page_builder_hooks(
     scene: dict[str, Any],
 ) -> None:
-    client = _client(scene["judge"])
+    client = logged_in(scene["judge"])
     response = client.post(
-        _url(scene["call"]),
+        adjudication_url(scene["call"]),
         {"op": "replay", "record": golden("playmaker_illegal_second_substitution")},
     )
     html = response.content.decode()
@@ -448,6 +436,6 @@ def test_the_page_says_its_verdict_and_carries_the_in_page_builder_hooks(
     assert f'data-adj-draft="match-{match.pk}"' in html
     assert "data-adj-board-now" in html and "data-adj-offline" in html
     legal = client.post(
-        _url(scene["call"]), {"op": "replay", "record": golden("rookie_drawn_game")}
+        adjudication_url(scene["call"]), {"op": "replay", "record": golden("rookie_drawn_game")}
     )
     assert "Verdict: legal; the game is over after" in legal.content.decode()

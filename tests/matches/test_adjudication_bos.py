@@ -14,7 +14,7 @@ from matches import services
 from matches.models import Ruling
 from tests.engine.bos.factory import end, record, start, summon
 from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 
 pytestmark = pytest.mark.django_db
 
@@ -305,7 +305,7 @@ def test_bos_call_page_lists_the_bos_rule_sections(scene: dict[str, Any]) -> Non
 
 
 def test_bos_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     for data in (ILLEGAL, record([start("A")])):
         response = _post(scene, {"op": "replay", "record": json.dumps(data)})
@@ -315,7 +315,7 @@ def test_bos_page_passes_the_accessibility_audit(scene: dict[str, Any]) -> None:
 
 
 def test_bos_ruling_through_the_api_replays_with_bos_and_audits(scene: dict[str, Any]) -> None:
-    from tests.matches.conftest import client_for
+    from tests.scenarios import client_for
     from tournaments.models import AuditEntry
 
     call = scene["call"]

@@ -17,12 +17,10 @@ from decks import services as deck_services
 from decks.models import Card
 from matches import services
 from tests.factories import UserFactory
-from tests.matches.conftest import running_event
+from tests.matches.real_cards import SHARED_HEROES, import_real_cards, real_overlapping_lists
+from tests.scenarios import running_event
 
 pytestmark = pytest.mark.django_db
-
-SHARED_HEROES = 7  # of the eleven heroes each setup names
-PLAYS = 6  # both lists' Plays: four in the opening hands, two to draw
 
 
 def _client(user: Any) -> Client:
@@ -40,51 +38,6 @@ def _call_scene(**fields: Any) -> dict[str, Any]:
     match = round_.matches.filter(b__isnull=False).select_related("a__player", "b__player")[0]
     call, _ = services.call_open(actor=match.a.player, match=match, question="Same hero?")
     return {"event": event, "organiser": organiser, "judge": judge, "match": match, "call": call}
-
-
-def real_overlapping_lists(shared_data: Path) -> tuple[list[dict[str, Any]], list[str], str, str]:
-    """Fifteen real heroes (one printing each, distinct names) and six real Plays of the
-    engine's library; list A holds heroes 0-10, list B heroes 4-14 (seven shared) and both
-    the same Plays. Returns (the hero rows, the play names, list A's text, list B's text)."""
-    from engine.boba.play_library import lookup_play
-
-    rows = json.loads((shared_data / "boba" / "cards.json").read_text())
-    heroes: list[dict[str, Any]] = []
-    names: set[str] = set()
-    for row in rows:
-        if row["Weapon"] and row["Power"] and row["Name"] not in names:
-            names.add(row["Name"])
-            heroes.append(row)
-        if len(heroes) == 15:
-            break
-    plays = json.loads((shared_data / "boba" / "plays.json").read_text())
-    play_names = [p["name"] for p in plays if lookup_play(p["name"]) is not None][:PLAYS]
-
-    def text(chosen: list[dict[str, Any]]) -> str:
-        lines = ["Heroes"] + [f"1 {h['Name']} ({h['Weapon']} {h['Power']})" for h in chosen]
-        return "\n".join([*lines, "Playbook", *(f"1 {n}" for n in play_names)])
-
-    return heroes, play_names, text(heroes[:11]), text(heroes[4:15])
-
-
-def import_real_cards(shared_data: Path, heroes: list[dict[str, Any]], plays: list[str]) -> None:
-    """The heroes' printings and the Plays' printings of the real lists, with the Plays'
-    costs, imported into the official catalog (the default of a BoBA event)."""
-    rows = json.loads((shared_data / "boba" / "cards.json").read_text())
-    wanted = {h["Name"] for h in heroes} | set(plays)
-    subset = [r for r in rows if r["Name"] in wanted]
-    play_rows = [
-        p
-        for p in json.loads((shared_data / "boba" / "plays.json").read_text())
-        if p["name"] in plays
-    ]
-    deck_services.import_cards(
-        game="boba",
-        files=[
-            ("cards.json", json.dumps(subset).encode()),
-            ("plays.json", json.dumps(play_rows).encode()),
-        ],
-    )
 
 
 def _hero_ids(data: dict[str, Any]) -> list[str]:

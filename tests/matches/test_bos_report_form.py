@@ -17,14 +17,8 @@ import pytest
 from engine.games import GameDetailsError, PlayerRef, Score, Text, for_reader, get_game
 from matches.models import Report
 from tests.factories import logged_in
-from tests.matches.conftest import client_for, running_event
-from tests.matches.test_bos_results import (
-    DETAILS,
-    _bos_match,
-    _pair_and_publish,
-    _player_client,
-    report,
-)
+from tests.matches.bos_scenes import DETAILS, bos_match, report
+from tests.scenarios import client_for, pair_and_publish_through_api, player_client, running_event
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +86,7 @@ def test_bos_going_first_refusals_name_the_higher_bidder_for_people_and_a_b_for_
 
 
 def test_bos_refused_report_comes_back_filled_in_with_the_problem_next_to_its_field() -> None:
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     form = {
         "won": "2",
         "lost": "0",
@@ -132,7 +126,7 @@ def test_bos_refused_report_comes_back_filled_in_with_the_problem_next_to_its_fi
 
 def test_bos_refused_report_counts_the_games_from_the_readers_side() -> None:
     """b reports 2-0 for themselves with one game filled in: the count is b's, not a's."""
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "5", "g1_bids_opp": "1"}
     response = logged_in(_player(m, "b")).post(_url(m), form)
     assert response.status_code == 400
@@ -142,7 +136,7 @@ def test_bos_refused_report_counts_the_games_from_the_readers_side() -> None:
 
 
 def test_bos_refused_report_names_the_higher_bidder() -> None:
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     form = {
         "won": "1",
         "lost": "1",
@@ -166,7 +160,7 @@ def test_bos_refused_report_names_the_higher_bidder() -> None:
 
 
 def test_bos_a_swap_line_that_does_not_read_is_named_by_game_and_line() -> None:
-    _, _, m = _bos_match(decklists=True)
+    _, _, m = bos_match(decklists=True)
     swaps = "2 Spark Pup > Brand Knight\njust words"
     form = {
         "won": "2",
@@ -191,7 +185,7 @@ def test_bos_a_swap_line_that_does_not_read_is_named_by_game_and_line() -> None:
 
 
 def test_bos_refused_games_count_is_shown_next_to_the_games() -> None:
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     form = {"won": "", "lost": "1", "g1_winner": "opp", "g1_bids_me": "2", "g1_bids_opp": "4"}
     response = logged_in(_player(m, "a")).post(_url(m), form)
     assert response.status_code == 400
@@ -202,8 +196,8 @@ def test_bos_refused_games_count_is_shown_next_to_the_games() -> None:
 
 
 def test_bos_refused_correction_opens_the_change_my_report_section() -> None:
-    _, _, m = _bos_match()
-    report(_player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
+    _, _, m = bos_match()
+    report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "2", "g1_bids_opp": "2"}
     html = logged_in(_player(m, "a")).post(_url(m), form).content.decode()
     assert "<details open><summary>Change my report</summary>" in html
@@ -211,9 +205,9 @@ def test_bos_refused_correction_opens_the_change_my_report_section() -> None:
 
 
 def test_bos_refused_report_page_passes_the_accessibility_audit() -> None:
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "3", "g1_bids_opp": "3"}
     parser = PageAudit()
     parser.feed(logged_in(_player(m, "a")).post(_url(m), form).content.decode())
@@ -221,16 +215,16 @@ def test_bos_refused_report_page_passes_the_accessibility_audit() -> None:
 
 
 def test_bos_api_keeps_the_field_path() -> None:
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     body = {"games": [1, 0, 0], "game_details": [{"winner": "a", "bids": [3, 3]}]}
-    refused = report(_player_client(m, "a"), m["id"], body)
+    refused = report(player_client(m, "a"), m["id"], body)
     assert refused.status_code == 400
     assert refused.json()["field"] == "game_details[0].bids"
     assert refused.json()["detail"].startswith("game_details[0].bids: equal bids")
 
 
 def test_bos_staff_page_refusal_is_in_words_with_names() -> None:
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     form = {
         "games_a": "2",
         "games_b": "0",
@@ -252,19 +246,19 @@ def test_bos_staff_page_refusal_is_in_words_with_names() -> None:
 
 def test_bos_report_form_asks_no_drawn_games_and_boba_still_does() -> None:
     assert get_game("bos").drawn_games is False
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     html = logged_in(_player(m, "a")).get(_url(m)).content.decode()
     assert 'name="drawn"' not in html and "Drawn games" not in html
     event, organiser, _ = running_event(2)
-    boba = _pair_and_publish(event, organiser)["matches"][0]
+    boba = pair_and_publish_through_api(event, organiser)["matches"][0]
     html = logged_in(_player(boba, "a")).get(_url(boba)).content.decode()
     # BoBA's best of 1 is the one-tap report: its draw is one of the choices.
     assert 'name="outcome" value="draw"' in html
 
 
 def test_bos_match_card_reports_say_no_drawn_games() -> None:
-    _, _, m = _bos_match()
-    report(_player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
+    _, _, m = bos_match()
+    report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(_player(m, "a")).get(_url(m)).content.decode()
     assert "You reported: you won 2, your opponent won 1. Your opponent now confirms it." in html
     assert "0 drawn." not in html
@@ -273,10 +267,10 @@ def test_bos_match_card_reports_say_no_drawn_games() -> None:
 def test_bos_judge_ruling_forms_ask_no_drawn_games() -> None:
     from matches.models import JudgeCall
 
-    _, organiser, m = _bos_match()
-    report(_player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
+    _, organiser, m = bos_match()
+    report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     theirs = [DETAILS[0], {"winner": "b", "bids": [6, 0]}, DETAILS[2]]
-    report(_player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": theirs})
+    report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": theirs})
     call = JudgeCall.objects.get(match_id=m["id"])
     staff = logged_in(organiser)
     call_page = staff.get(f"/judge/calls/{call.pk}/").content.decode()
@@ -300,7 +294,7 @@ def test_bos_standings_game_win_explanation_has_no_draws() -> None:
         assert "gw" in event.tiebreakers
         return next(e["text"] for e in views._explanations(event, row) if e["key"] == "gw")
 
-    event, _, _ = _bos_match()
+    event, _, _ = bos_match()
     text = game_win(event)
     assert "You won 2 games (3 points each) and lost 1" in text
     assert "drew" not in text and "point each" not in text
@@ -326,7 +320,7 @@ def test_bos_refused_report_and_staff_match_page_at_360_px(
 ) -> None:
     from playwright.sync_api import expect
 
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     page = open_page(_player(m, "a"), SMALL_PHONE)
     page.goto(f"{live_server.url}{_url(m)}")
     page.fill("#id_won", "2")

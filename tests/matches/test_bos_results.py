@@ -12,48 +12,16 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Match, MatchStatus, Report, ResultChange, ResultVersion
-from tests.factories import bos_event, register_decklist
-from tests.matches.conftest import client_for, running_event
-from tests.matches.test_rounds_api import _pair_and_publish, _player_client
+from tests.matches.bos_scenes import DETAILS, bos_match, bos_running, game, report
+from tests.scenarios import client_for, pair_and_publish_through_api, player_client, running_event
 from tournaments.models import AuditEntry, Registration
-from tournaments.status import EventStatus
 
 pytestmark = pytest.mark.django_db
 
 
-def _bos_running(players: int = 2, **fields: Any) -> tuple[Any, Any, list[Registration]]:
-    from tests.factories import OrganiserFactory, RegistrationFactory, UserFactory
-
-    organiser = OrganiserFactory()
-    fields.setdefault("status", EventStatus.RUNNING.value)
-    event = bos_event(organisers=[organiser], **fields)
-    regs = [RegistrationFactory(tournament=event, player=UserFactory()) for _ in range(players)]
-    return event, organiser, regs
-
-
-def _bos_match(*, decklists: bool = False) -> tuple[Any, Any, dict[str, Any]]:
-    event, organiser, regs = _bos_running()
-    if decklists:
-        for reg in regs:
-            register_decklist(reg)
-    m = _pair_and_publish(event, organiser)["matches"][0]
-    return event, organiser, m
-
-
-def game(winner: str, bids: tuple[int, int] = (3, 1), **extra: Any) -> dict[str, Any]:
-    return {"winner": winner, "bids": list(bids), **extra}
-
-
-DETAILS = [game("a", (4, 7)), game("b", (2, 0)), game("a", (0, 5), first="a")]
-
-
-def report(client: APIClient, match_id: int, body: dict[str, Any]) -> Any:
-    return client.post(f"/api/matches/{match_id}/report/", body, format="json")
-
-
 def test_bos_best_of_3_report_and_confirm_with_details_are_final_with_derived_ether() -> None:
-    event, _, m = _bos_match()
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    event, _, m = bos_match()
+    a, b = player_client(m, "a"), player_client(m, "b")
     first = report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     assert first.status_code == 200, first.content
     assert first.json()["status"] == "reported"
@@ -71,8 +39,8 @@ def test_bos_best_of_3_report_and_confirm_with_details_are_final_with_derived_et
 
 
 def test_bos_two_reports_with_the_same_details_are_final() -> None:
-    _, _, m = _bos_match()
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    _, _, m = bos_match()
+    a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     second = report(b, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     assert second.json()["status"] == "final"
@@ -80,8 +48,8 @@ def test_bos_two_reports_with_the_same_details_are_final() -> None:
 
 
 def test_bos_two_reports_with_different_details_are_disputed() -> None:
-    _, _, m = _bos_match()
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    _, _, m = bos_match()
+    a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     other = [game("a", (4, 8)), *DETAILS[1:]]  # the same games, another bid in game 1
     disputed = report(b, m["id"], {"games": [2, 1, 0], "game_details": other})
@@ -92,8 +60,8 @@ def test_bos_two_reports_with_different_details_are_disputed() -> None:
 
 
 def test_bos_details_one_side_left_out_are_not_a_dispute() -> None:
-    _, _, m = _bos_match()
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    _, _, m = bos_match()
+    a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     second = report(b, m["id"], {"games": [2, 1, 0]})
     assert second.json()["status"] == "final"
@@ -128,8 +96,8 @@ def test_bos_details_one_side_left_out_are_not_a_dispute() -> None:
     ],
 )
 def test_bos_impossible_details_are_400_naming_the_field(body: dict[str, Any], field: str) -> None:
-    _, _, m = _bos_match()
-    response = report(_player_client(m, "a"), m["id"], body)
+    _, _, m = bos_match()
+    response = report(player_client(m, "a"), m["id"], body)
     assert response.status_code == 400, response.content
     assert response.json()["field"] == field and field in response.json()
     assert Match.objects.get(pk=m["id"]).status == MatchStatus.PENDING
@@ -141,8 +109,8 @@ def swap(out: str, into: str, count: int = 1) -> dict[str, Any]:
 
 
 def test_bos_reserves_each_player_reports_own_legal_swaps_and_the_match_has_both() -> None:
-    _, _, m = _bos_match(decklists=True)
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    _, _, m = bos_match(decklists=True)
+    a, b = player_client(m, "a"), player_client(m, "b")
     mine_a = [game("a"), game("b", swaps={"a": [swap("Kindle", "Scorch Rain")]}), game("a")]
     first = report(a, m["id"], {"games": [2, 1, 0], "game_details": mine_a})
     assert first.status_code == 200, first.content
@@ -159,10 +127,10 @@ def test_bos_reserves_each_player_reports_own_legal_swaps_and_the_match_has_both
 
 
 def test_bos_reserves_the_opponent_confirming_keeps_the_reporters_swaps() -> None:
-    _, _, m = _bos_match(decklists=True)
+    _, _, m = bos_match(decklists=True)
     mine_b = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight", 2)]}), game("a")]
-    report(_player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
-    confirmed = _player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
+    report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
+    confirmed = player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
     assert confirmed.json()["status"] == "final"
     swaps = Match.objects.get(pk=m["id"]).game_details[1]["swaps"]
     assert swaps == {"a": [], "b": [swap("Spark Pup", "Brand Knight", 2)]}
@@ -171,23 +139,23 @@ def test_bos_reserves_the_opponent_confirming_keeps_the_reporters_swaps() -> Non
 def test_bos_reserve_swaps_are_shown_to_their_player_and_staff_until_lists_are_published() -> None:
     from django.utils import timezone
 
-    event, organiser, m = _bos_match(decklists=True)
+    event, organiser, m = bos_match(decklists=True)
     mine_b = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight", 2)]}), game("a")]
-    report(_player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
-    _player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
+    report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
+    player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
     url = f"/api/matches/{m['id']}/"
 
     def game_2(client: APIClient) -> dict[str, Any]:
         return client.get(url).json()["result"]["game_details"][1]
 
     assert "swaps" not in game_2(APIClient())  # the public
-    assert "swaps" not in game_2(_player_client(m, "a"))  # the opponent
-    assert game_2(_player_client(m, "b"))["swaps"]["b"][0]["in"] == "Brand Knight"
+    assert "swaps" not in game_2(player_client(m, "a"))  # the opponent
+    assert game_2(player_client(m, "b"))["swaps"]["b"][0]["in"] == "Brand Knight"
     assert game_2(client_for(organiser))["swaps"]["b"][0]["count"] == 2
     public_round = APIClient().get(f"/api/events/{event.slug}/rounds/1/").json()
     assert "swaps" not in public_round["matches"][0]["result"]["game_details"][1]
     # The opponent's versions hide them too; the bids stay visible to all.
-    versions = _player_client(m, "a").get(f"{url}versions/").json()
+    versions = player_client(m, "a").get(f"{url}versions/").json()
     assert "swaps" not in versions[-1]["after"]["game_details"][1]
     assert versions[-1]["after"]["game_details"][1]["bids"] == [3, 1]
     event.decklists_published_at = timezone.now()
@@ -197,32 +165,26 @@ def test_bos_reserve_swaps_are_shown_to_their_player_and_staff_until_lists_are_p
 
 def test_bos_reserves_a_player_cannot_report_the_opponents_swaps() -> None:
     # The opponent's list is private: an answer about their swaps would tell what it holds.
-    _, _, m = _bos_match(decklists=True)
+    _, _, m = bos_match(decklists=True)
     details = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight")]}), game("a")]
-    response = report(
-        _player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details}
-    )
+    response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
     assert response.status_code == 400
     assert response.json()["field"] == "game_details[1].swaps.b"
     assert "your own reserve swaps" in response.json()["detail"]
 
 
 def test_bos_reserves_an_illegal_swap_is_400_naming_the_swap_with_the_rule() -> None:
-    _, _, m = _bos_match(decklists=True)
+    _, _, m = bos_match(decklists=True)
     # A spell out, a summon in: 11 summons and 9 spells (BOS: Starting Info).
     details = [game("a"), game("b", swaps={"a": [swap("Heat Wave", "Brand Knight")]}), game("a")]
-    response = report(
-        _player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details}
-    )
+    response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
     assert response.status_code == 400
     body = response.json()
     assert body["field"] == "game_details[1].swaps.a[0]"
     assert "BOS: Starting Info" in body["detail"] and "BOS: Reserves" in body["detail"]
     # A card that is not in the reserves.
     details[1] = game("b", swaps={"a": [swap("Spark Pup", "Heat Wave")]})
-    response = report(
-        _player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details}
-    )
+    response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
     assert (
         response.status_code == 400 and response.json()["field"] == "game_details[1].swaps.a[0].in"
     )
@@ -230,7 +192,7 @@ def test_bos_reserves_an_illegal_swap_is_400_naming_the_swap_with_the_rule() -> 
 
 
 def test_bos_reserves_staff_enter_both_players_swaps() -> None:
-    _, organiser, m = _bos_match(decklists=True)
+    _, organiser, m = bos_match(decklists=True)
     both = {"a": [swap("Kindle", "Scorch Rain")], "b": [swap("Smoke Imp", "Brand Knight")]}
     details = [game("a"), game("b", swaps=both), game("a")]
     entered = report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": details})
@@ -239,18 +201,16 @@ def test_bos_reserves_staff_enter_both_players_swaps() -> None:
 
 
 def test_bos_reserves_swaps_without_a_registered_list_are_400() -> None:
-    _, _, m = _bos_match(decklists=False)
+    _, _, m = bos_match(decklists=False)
     details = [game("a"), game("b", swaps={"a": [swap("Spark Pup", "Brand Knight")]}), game("a")]
-    response = report(
-        _player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details}
-    )
+    response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
     assert response.status_code == 400
     assert response.json()["field"] == "game_details[1].swaps.a"
     assert "no registered decklist" in response.json()["detail"]
 
 
 def test_bos_staff_entry_and_correction_keep_details_in_versions_and_audit() -> None:
-    event, organiser, m = _bos_match()
+    event, organiser, m = bos_match()
     staff = client_for(organiser)
     entered = report(staff, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     assert entered.status_code == 200 and entered.json()["status"] == "final"
@@ -274,8 +234,8 @@ def test_bos_staff_entry_and_correction_keep_details_in_versions_and_audit() -> 
 
 
 def test_bos_staff_result_without_details_keeps_them_while_the_games_stand() -> None:
-    _, organiser, m = _bos_match()
-    a = _player_client(m, "a")
+    _, organiser, m = bos_match()
+    a = player_client(m, "a")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     staff = client_for(organiser)
     entered = report(staff, m["id"], {"games": [2, 1, 0]})
@@ -286,7 +246,7 @@ def test_bos_staff_result_without_details_keeps_them_while_the_games_stand() -> 
 
 
 def test_bos_correction_preview_checks_the_details() -> None:
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     staff = client_for(organiser)
     report(staff, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     bad = staff.post(
@@ -298,7 +258,7 @@ def test_bos_correction_preview_checks_the_details() -> None:
 
 
 def test_bos_judge_ruling_result_carries_details() -> None:
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     match = Match.objects.get(pk=m["id"])
     call, _ = services.call_open(actor=match.a.player, match=match, question="Bids?")
     judge = client_for(organiser)
@@ -315,7 +275,7 @@ def test_bos_judge_ruling_result_carries_details() -> None:
 
 
 def test_bos_match_result_record_for_the_match_clock_records_a_loss_on_time() -> None:
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     match = Match.objects.get(pk=m["id"])
     details = [game("a"), game("a", end="time")]
     recorded = services.match_result_record(
@@ -331,7 +291,7 @@ def test_bos_match_result_record_for_the_match_clock_records_a_loss_on_time() ->
 def test_bos_match_result_record_as_staff_needs_staff() -> None:
     from config.errors import Forbidden
 
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     match = Match.objects.get(pk=m["id"])
     with pytest.raises(Forbidden):
         services.match_result_record(actor=match.a.player, match=match, game_details=DETAILS[:2])
@@ -341,9 +301,9 @@ def test_bos_match_result_record_as_staff_needs_staff() -> None:
 
 
 def test_bos_standings_show_omw_gw_ogw_and_no_battle_diff() -> None:
-    event, organiser, _ = _bos_running(4, planned_rounds=3)
-    for m in _pair_and_publish(event, organiser)["matches"]:
-        a, b = _player_client(m, "a"), _player_client(m, "b")
+    event, organiser, _ = bos_running(4, planned_rounds=3)
+    for m in pair_and_publish_through_api(event, organiser)["matches"]:
+        a, b = player_client(m, "a"), player_client(m, "b")
         report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
         b.post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
     standings = APIClient().get(f"/api/events/{event.slug}/standings/").json()
@@ -357,13 +317,13 @@ def test_bos_standings_show_omw_gw_ogw_and_no_battle_diff() -> None:
 
 def test_boba_refuses_game_details_and_keeps_battles_as_before() -> None:
     event, organiser, _ = running_event(2)
-    m = _pair_and_publish(event, organiser)["matches"][0]
-    a = _player_client(m, "a")
+    m = pair_and_publish_through_api(event, organiser)["matches"][0]
+    a = player_client(m, "a")
     refused = report(a, m["id"], {"games": [1, 0, 0], "game_details": [game("a")]})
     assert refused.status_code == 400 and refused.json()["field"] == "game_details"
     ok = report(a, m["id"], {"games": [1, 0, 0], "battles": [[4, 2]]})
     assert ok.status_code == 200
-    b = _player_client(m, "b")
+    b = player_client(m, "b")
     final = b.post(f"/api/matches/{m['id']}/confirm/", {}, format="json").json()
     assert final["result"] == {"games": [1, 0, 0], "battles": [[4, 2]]}
     version = ResultVersion.objects.filter(match_id=m["id"]).last()
@@ -376,7 +336,7 @@ def test_boba_refuses_game_details_and_keeps_battles_as_before() -> None:
 def test_bos_report_page_asks_each_game_with_labelled_fields() -> None:
     from tests.factories import logged_in
 
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     player = Registration.objects.get(pk=m["a"]).player
     page = logged_in(player).get(f"/matches/{m['id']}/report/")
     assert page.status_code == 200
@@ -395,7 +355,7 @@ def test_bos_report_page_asks_each_game_with_labelled_fields() -> None:
 def test_bos_report_page_posts_details_from_my_side() -> None:
     from tests.factories import logged_in
 
-    _, _, m = _bos_match(decklists=True)
+    _, _, m = bos_match(decklists=True)
     player = Registration.objects.get(pk=m["b"]).player  # b: "me" is b
     form = {
         "won": "1",
@@ -433,7 +393,7 @@ def test_bos_report_page_posts_details_from_my_side() -> None:
 def test_bos_report_page_refuses_bad_details_and_saves_nothing() -> None:
     from tests.factories import logged_in
 
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     player = Registration.objects.get(pk=m["a"]).player
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "3", "g1_bids_opp": "3"}
     response = logged_in(player).post(f"/matches/{m['id']}/report/", form, follow=True)
@@ -449,7 +409,7 @@ def test_boba_report_page_asks_trophies_through_the_game_detail_fields() -> None
     from tests.factories import logged_in
 
     event, organiser, _ = running_event(2)
-    m = _pair_and_publish(event, organiser)["matches"][0]
+    m = pair_and_publish_through_api(event, organiser)["matches"][0]
     player = Registration.objects.get(pk=m["a"]).player
     html = logged_in(player).get(f"/matches/{m['id']}/report/").content.decode()
     assert 'name="g1_winner"' not in html and 'name="g1_trophies_me"' in html
@@ -459,16 +419,16 @@ def test_boba_report_page_asks_trophies_through_the_game_detail_fields() -> None
 def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_final() -> None:
     from tests.factories import logged_in
 
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     a_reg, b_reg = Registration.objects.get(pk=m["a"]), Registration.objects.get(pk=m["b"])
-    report(_player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
+    report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(b_reg.player).get(f"/matches/{m['id']}/report/").content.decode()
     assert "Game 1: " + a_reg.name + " won." in html
     assert (
         f"Bids {a_reg.name} 4, you 7: you chose who went first, {a_reg.name} received 4 ether."
         in html
     )
-    _player_client(m, "b").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
+    player_client(m, "b").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
     html = logged_in(a_reg.player).get(f"/matches/{m['id']}/report/").content.decode()
     assert "Game 3: you won." in html and "You went first." in html
 
@@ -476,7 +436,7 @@ def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_fina
 def test_bos_staff_match_page_shows_each_game() -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(organiser).get(f"/matches/{m['id']}/staff/").content.decode()
     a_name = Registration.objects.get(pk=m["a"]).name
@@ -490,7 +450,7 @@ def test_bos_results_csv_has_the_details_as_json() -> None:
 
     from matches import exports
 
-    event, organiser, m = _bos_match()
+    event, organiser, m = bos_match()
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     rows = list(csv.DictReader(io.StringIO(exports.results_csv(event))))
     assert list(rows[0])[-1] == "game_details"
@@ -500,15 +460,15 @@ def test_bos_results_csv_has_the_details_as_json() -> None:
 
 def test_bos_report_and_match_pages_pass_the_accessibility_audit() -> None:
     from tests.factories import logged_in
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
-    _, organiser, m = _bos_match(decklists=True)
+    _, organiser, m = bos_match(decklists=True)
     a_player = Registration.objects.get(pk=m["a"]).player
     b_player = Registration.objects.get(pk=m["b"]).player
     url = f"/matches/{m['id']}/report/"
     problems = audit(logged_in(a_player), url)  # the empty form
     mine_b = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight", 2)]}), game("a")]
-    report(_player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
+    report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
     problems += audit(logged_in(a_player), url)  # confirm, with the opponent's games
     problems += audit(logged_in(b_player), url)  # waiting, the form filled from my report
     problems += audit(logged_in(organiser), f"/matches/{m['id']}/staff/")
@@ -525,7 +485,7 @@ def _staff_form(**values: str) -> dict[str, str]:
 def test_bos_staff_page_enters_each_game_with_both_players_swaps() -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = _bos_match(decklists=True)
+    _, organiser, m = bos_match(decklists=True)
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
     html = client.get(url).content.decode()
@@ -559,7 +519,7 @@ def test_bos_staff_page_enters_each_game_with_both_players_swaps() -> None:
 def test_bos_staff_page_corrects_details_through_the_preview() -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
@@ -607,7 +567,7 @@ def test_bos_staff_page_corrects_details_through_the_preview() -> None:
 def test_bos_staff_page_games_change_with_untouched_details_drops_them() -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = _bos_match()
+    _, organiser, m = bos_match()
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
@@ -643,7 +603,7 @@ def test_bos_staff_page_games_change_with_untouched_details_drops_them() -> None
 def test_bos_report_page_records_a_game_lost_on_time() -> None:
     from tests.factories import logged_in
 
-    _, _, m = _bos_match()
+    _, _, m = bos_match()
     player = Registration.objects.get(pk=m["a"]).player
     html = logged_in(player).get(f"/matches/{m['id']}/report/").content.decode()
     assert '<select id="id_g1_end" name="g1_end"' in html and 'value="time"' in html
@@ -670,8 +630,8 @@ def test_bos_dispute_shows_each_reports_games_on_the_judges_call_page() -> None:
 
     from matches.models import JudgeCall
 
-    event, organiser, m = _bos_match()
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    event, organiser, m = bos_match()
+    a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     theirs = [DETAILS[0], game("b", (6, 0)), DETAILS[2]]
     disputed = report(b, m["id"], {"games": [2, 1, 0], "game_details": theirs})
@@ -694,14 +654,14 @@ def test_bos_dispute_shows_each_reports_games_on_the_judges_call_page() -> None:
 def test_bos_decay_no_drawn_game_even_without_details(games: list[int]) -> None:
     """BOS: Decay: every game has a winner, so a drawn game is refused with or without the
     per-game details; BoBA's drawn games stay allowed."""
-    _, _, m = _bos_match()
-    refused = report(_player_client(m, "a"), m["id"], {"games": games})
+    _, _, m = bos_match()
+    refused = report(player_client(m, "a"), m["id"], {"games": games})
     assert refused.status_code == 400 and refused.json()["field"] == "games"
     assert "BOS: Decay" in refused.json()["detail"]
     assert Match.objects.get(pk=m["id"]).status == MatchStatus.PENDING
 
 
 def test_bos_a_level_swiss_match_at_time_is_still_a_drawn_match() -> None:
-    _, _, m = _bos_match()
-    reported = report(_player_client(m, "a"), m["id"], {"games": [1, 1, 0]})
+    _, _, m = bos_match()
+    reported = report(player_client(m, "a"), m["id"], {"games": [1, 1, 0]})
     assert reported.status_code == 200, reported.content

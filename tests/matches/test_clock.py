@@ -260,7 +260,7 @@ def _events(raw: list[tuple[str, float, str, int]]) -> list[ClockEvent]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(presses, st.sampled_from([BOS, PER_MATCH]))
 def test_property_remaining_never_negative_and_only_the_active_side_runs(
     raw: list[tuple[str, float, str, int]], cfg: ClockSettings
@@ -285,7 +285,7 @@ def test_property_remaining_never_negative_and_only_the_active_side_runs(
         state = after
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(presses)
 def test_property_replay_is_deterministic(raw: list[tuple[str, float, str, int]]) -> None:
     events = _events(raw)
@@ -293,7 +293,7 @@ def test_property_replay_is_deterministic(raw: list[tuple[str, float, str, int]]
     assert replay(BOS, events, now) == replay(BOS, list(events), now)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.lists(st.floats(min_value=0, max_value=30, allow_nan=False), max_size=30))
 def test_property_the_delay_absorbs_turns_shorter_than_it(gaps: list[float]) -> None:
     events = [ev("start", 0, first="a")]
@@ -305,7 +305,7 @@ def test_property_the_delay_absorbs_turns_shorter_than_it(gaps: list[float]) -> 
     assert state.remaining_a == state.remaining_b == BOS.time
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.floats(min_value=0, max_value=3000, allow_nan=False))
 def test_property_time_is_monotonic_while_running(seconds: float) -> None:
     state = run([ev("start", 0, first="a")])

@@ -3,61 +3,19 @@ loss-on-time result (BOS: Time Control)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from matches import clock_services, services
+from matches import services
 from matches.models import ClockEvent, Match, MatchStatus, ResultChange, Round
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import bos_table, client_for, running_event
+from tests.support import T0, FakeClock
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """The server's time as the clock service sees it."""
-
-    def __init__(self) -> None:
-        self.current = T0
-
-    def now(self) -> datetime:
-        return self.current
-
-    def advance(self, seconds: float) -> None:
-        self.current += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def server_time(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(clock_services, "timezone", fake)
-    return fake
-
-
-def bos_table(
-    clock_mode: str = "per_game", structure: str = "bo3", **fields: Any
-) -> tuple[Any, Any, Match]:
-    """A published round of a BOS event with one match; (event, organiser, match)."""
-    event, organiser, _regs = running_event(
-        2,
-        game="bos",
-        mode="competitive",
-        format_key="competitive",
-        match_structure=structure,
-        clock_mode=clock_mode,
-        **fields,
-    )
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    match = Match.objects.select_related("round__tournament", "a__player", "b__player").get(
-        round=round_
-    )
-    return event, organiser, match
 
 
 def url(match: Match) -> str:

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from matches import clock_services
 from matches.models import ClockEvent, Match, MatchStatus, ResultChange
-from tests.matches.test_clock_api import bos_table
+from tests.scenarios import bos_table
 
 pytestmark = [
     pytest.mark.browser,

@@ -10,8 +10,8 @@ import pytest
 from matches import clock_services
 from matches.clock_services import StaleClock
 from matches.models import ClockEvent, Match
-from tests.matches.test_clock_api import bos_table
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.scenarios import bos_table
+from tests.support import run_at_once
 
 pytestmark = pytest.mark.services
 

@@ -8,7 +8,8 @@ from django.test import Client
 
 from matches.models import ClockEvent
 from tests.factories import UserFactory
-from tests.matches.test_clock_api import FakeClock, bos_table, server_time  # noqa: F401
+from tests.scenarios import bos_table
+from tests.support import FakeClock
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def logged_in(user: object) -> Client:
 
 
 def test_the_clock_page_shows_both_times_and_forms_without_javascript(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     _event, _org, match = bos_table()
     page = logged_in(match.a.player).get(f"/matches/{match.pk}/clock/")
@@ -33,7 +34,7 @@ def test_the_clock_page_shows_both_times_and_forms_without_javascript(
 
 
 def test_a_press_without_javascript_posts_and_comes_back(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     _event, _org, match = bos_table()
     client = logged_in(match.a.player)
@@ -51,14 +52,14 @@ def test_a_press_without_javascript_posts_and_comes_back(
     assert 'value="turn:a"' in page
 
 
-def test_strangers_may_not_open_the_clock(server_time: FakeClock) -> None:  # noqa: F811
+def test_strangers_may_not_open_the_clock(server_time: FakeClock) -> None:
     _event, _org, match = bos_table()
     assert logged_in(UserFactory()).get(f"/matches/{match.pk}/clock/").status_code == 403
     assert Client().get(f"/matches/{match.pk}/clock/").status_code == 302  # to log in
 
 
 def test_judges_adjust_from_the_page_and_see_the_clock_on_the_staff_page(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     event, organiser, match = bos_table()
     client = logged_in(organiser)
@@ -84,22 +85,22 @@ def test_judges_adjust_from_the_page_and_see_the_clock_on_the_staff_page(
     assert f"/matches/{match.pk}/clock/" in player_page.content.decode()
 
 
-def test_players_do_not_get_the_adjust_form(server_time: FakeClock) -> None:  # noqa: F811
+def test_players_do_not_get_the_adjust_form(server_time: FakeClock) -> None:
     _event, _org, match = bos_table()
     page = logged_in(match.a.player).get(f"/matches/{match.pk}/clock/").content.decode()
     assert "adjust_seconds" not in page
 
 
-def test_no_clock_link_when_the_event_runs_none(server_time: FakeClock) -> None:  # noqa: F811
+def test_no_clock_link_when_the_event_runs_none(server_time: FakeClock) -> None:
     event, _org, match = bos_table(clock_mode="off")
     page = logged_in(match.a.player).get(f"/events/{event.slug}/my-match/").content.decode()
     assert f"/matches/{match.pk}/clock/" not in page
 
 
 def test_the_clock_page_passes_the_accessibility_basics(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
     _event, organiser, match = bos_table()
     url = f"/matches/{match.pk}/clock/"
@@ -112,7 +113,7 @@ def test_the_clock_page_passes_the_accessibility_basics(
 
 
 def test_the_start_form_asks_both_bids_and_a_start_without_javascript_keeps_them(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     _event, _org, match = bos_table()
     client = logged_in(match.a.player)
@@ -136,7 +137,7 @@ def test_the_start_form_asks_both_bids_and_a_start_without_javascript_keeps_them
 
 
 def test_a_game_lost_on_time_shows_on_the_clock_and_fills_in_the_report_form(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     _event, _org, match = bos_table()
     client = logged_in(match.b.player)
@@ -158,7 +159,7 @@ def test_a_game_lost_on_time_shows_on_the_clock_and_fills_in_the_report_form(
 
 
 def test_a_clock_game_without_bids_is_shown_but_not_filled_in(
-    server_time: FakeClock,  # noqa: F811
+    server_time: FakeClock,
 ) -> None:
     _event, _org, match = bos_table()
     client = logged_in(match.a.player)

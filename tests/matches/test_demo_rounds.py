@@ -11,9 +11,9 @@ from django.apps import apps
 from django.core.management import call_command
 
 from decks.models import DecklistVersion
+from eventdata.demo import DEMO_EVENT_SLUG, DROPPING_PLAYER, PLAYER_COUNT
 from matches import services
 from matches.models import Match, MatchStatus, Round, StandingsSnapshot
-from tournaments.demo import DEMO_EVENT_SLUG, DROPPING_PLAYER, PLAYER_COUNT
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,7 @@ from django.urls import reverse
 from matches import services
 from matches.models import Match, MatchStatus, Round
 from tests.factories import logged_in
-from tests.matches.conftest import client_for, running_event
-from tests.matches.test_clock_api import bos_table, server_time  # noqa: F401
+from tests.scenarios import RunningTopCut, bos_table, client_for, running_event
 
 pytestmark = pytest.mark.django_db
 
@@ -330,15 +329,15 @@ def test_the_pairings_page_reads_the_records_in_a_fixed_number_of_queries() -> N
     assert render_queries(4) == render_queries(24)
 
 
-def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record() -> None:
-    event, organiser, _ = running_event(8, planned_rounds=1, top_cut_size=4)
-    swiss = pair(event, organiser)
-    finish_round(swiss, organiser)
+def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record(
+    running_top_cut: RunningTopCut,
+) -> None:
+    event, organiser = running_top_cut.event, running_top_cut.organiser
+    [swiss] = running_top_cut.swiss
     swiss_record = {}
     for m in swiss.matches.all():
         swiss_record[m.a_id], swiss_record[m.b_id] = "1-0-0", "0-1-0"
-    cut = services.top_cut_start(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=cut)
+    cut = running_top_cut.cut
     # A bracket match cannot end drawn: its one-tap report offers no draw.
     semi = cut.matches.select_related("a__player").first()
     assert semi is not None
@@ -360,7 +359,7 @@ def test_bracket_pairings_add_the_bracket_rounds_before_to_the_swiss_record() ->
 
 
 def test_a_report_prefilled_from_the_clock_fills_the_match_totals_from_its_games(
-    server_time: Any,  # noqa: F811
+    server_time: Any,
 ) -> None:
     _event, _org, match = bos_table()
     b_client = logged_in(match.b.player)

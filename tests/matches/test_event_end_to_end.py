@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from matches.models import ResultVersion
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments.models import AuditEntry, Registration
 from tournaments.standings import MatchRecord, Player, Scoring, compute_standings, rank_summary
 

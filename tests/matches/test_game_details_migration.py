@@ -1,4 +1,4 @@
-"""Migration matches 0010: BoBA's `battles` columns move into the per-game details, and every
+"""Migration matches 0011: BoBA's `battles` columns move into the per-game details, and every
 existing result and its history keep their trophies."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from matches.models import Match, MatchStatus, Report
 from tests.factories import logged_in
 from tests.matches.conftest import running_event
 
-migration = importlib.import_module("matches.migrations.0010_battles_into_game_details")
+migration = importlib.import_module("matches.migrations.0011_battles_into_game_details")
 
-BEFORE = [("matches", "0009_round_content_version")]
-AFTER = [("matches", "0010_battles_into_game_details")]
+BEFORE = [("matches", "0010_standings_snapshot_tiebreakers")]
+AFTER = [("matches", "0011_battles_into_game_details")]
 
 
 @pytest.mark.parametrize(

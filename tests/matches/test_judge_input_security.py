@@ -17,7 +17,7 @@ from matches.models import Match, Ruling
 from tests.engine.bos.factory import record as bos_record
 from tests.engine.bos.factory import start
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"

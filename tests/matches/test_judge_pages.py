@@ -19,7 +19,7 @@ from django.urls import reverse
 from matches import judge_views, services
 from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus, Ruling
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import running_event
+from tests.scenarios import published_round, running_event
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
@@ -28,17 +28,8 @@ QUEUE = "/judge/"
 
 def _published(players: int = 4, judge: Any = None) -> tuple[Any, Any, Any, list[Match]]:
     """A running event with a published round 1; (event, organiser, judge, matches)."""
-    event, organiser, _ = running_event(players)
-    judge = judge or UserFactory()
-    event.judges.add(judge)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    matches = list(
-        round_.matches.filter(b__isnull=False)
-        .select_related("round", "a__player", "b__player")
-        .order_by("table")
-    )
-    return event, organiser, judge, matches
+    scene = published_round(players, judge=judge)
+    return scene.event, scene.organiser, scene.judge, scene.matches
 
 
 def _call(match: Match, question: str = "Can he substitute twice?") -> JudgeCall:
@@ -506,7 +497,7 @@ def test_the_judge_desk_link_shows_for_judges_after_their_first_visit() -> None:
 
 
 def test_the_judge_pages_pass_the_accessibility_audit() -> None:
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
     event, _, judge, matches = _published(6)
     second, _, _, second_matches = _published(4, judge=judge)
@@ -531,7 +522,7 @@ def test_the_judge_pages_pass_the_accessibility_audit() -> None:
     problems = [p for url in urls for p in audit(client, url)]
     assert problems == []
     # The ruling form with a mistake in it, as the judge sees it.
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     response = client.post(call_url(open_call, "ruling"), {"text": "x", "record": "{"})
     assert response.status_code == 400
@@ -547,7 +538,6 @@ def test_take_the_next_call_from_the_queue_page() -> None:
     from matches import services as match_services
     from matches.models import CallStatus, JudgeCall
     from tests.factories import UserFactory, logged_in
-    from tests.matches.conftest import running_event
 
     event, organiser, _ = running_event(2)
     judge = UserFactory()

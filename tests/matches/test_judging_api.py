@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from matches import services
 from matches.models import CallStatus, JudgeCall, Match, MatchStatus
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.scenarios import client_for, published_round
+from tests.support import run_at_once
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +24,8 @@ GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
 
 
 def _published(players: int = 4) -> tuple[Any, Any, Any, list[Match]]:
-    event, organiser, _ = running_event(players)
-    judge = UserFactory()
-    event.judges.add(judge)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
-    return event, organiser, judge, matches
+    scene = published_round(players)
+    return scene.event, scene.organiser, scene.judge, scene.matches
 
 
 def test_a_player_calls_a_judge_and_a_second_call_joins_the_open_one() -> None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from matches import services
 from matches.models import Match, MatchStatus, Round, RoundStatus
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import running_event
+from tests.scenarios import RunningTopCut, running_event
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -330,11 +330,10 @@ def test_the_cut_calculator_puts_my_row_first() -> None:
 # --- bracket and projector ---------------------------------------------------------------------
 
 
-def test_the_bracket_svg_names_every_qualified_player_and_the_champion() -> None:
-    event, organiser, _ = running_event(8, planned_rounds=1, top_cut_size=4)
-    finish(pair(event, organiser), organiser)
-    cut = services.top_cut_start(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=cut)
+def test_the_bracket_svg_names_every_qualified_player_and_the_champion(
+    running_top_cut: RunningTopCut,
+) -> None:
+    event, organiser, cut = running_top_cut.event, running_top_cut.organiser, running_top_cut.cut
     qualified = list(cut.matches.select_related("a__player", "b__player"))
     names = [m.a.name for m in qualified] + [m.b.name for m in qualified if m.b]
     assert len(names) == 4
@@ -432,7 +431,7 @@ def test_the_event_page_lists_rounds_and_the_schedule(django_assert_max_num_quer
 
 
 def test_the_round_pages_pass_the_accessibility_audit() -> None:
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
     event, organiser, regs = running_event(8, planned_rounds=3, top_cut_size=4)
     finish(pair(event, organiser), organiser)
@@ -469,7 +468,7 @@ def test_the_round_pages_pass_the_accessibility_audit() -> None:
     ],
 )
 def test_the_projector_colours_are_readable(fg: str, bg: str) -> None:
-    from tests.test_contrast import CSS, contrast
+    from tests.support import CSS, contrast
 
     block = CSS[CSS.index("/* rounds: player pages") :]
     assert fg in block or fg in ("#ffffff", "#8a4b00")
@@ -480,7 +479,7 @@ def test_a_stray_tap_on_send_does_not_report_a_draw() -> None:
     from matches import services
     from matches.models import MatchStatus
     from tests.factories import logged_in
-    from tests.matches.conftest import running_event
+    from tests.scenarios import running_event
 
     event, organiser, _ = running_event(2)
     round_ = services.round_pair(actor=organiser, tournament=event)

@@ -16,8 +16,8 @@ from matches import services
 from matches.models import Match, MatchStatus, ResultVersion, Round, RoundStatus
 from matches.staff_views import parse_result
 from tests.factories import RegistrationFactory, UserFactory, logged_in
-from tests.matches.conftest import running_event
-from tests.test_accessibility import audit
+from tests.scenarios import running_event
+from tests.support import audit
 
 pytestmark = pytest.mark.django_db
 

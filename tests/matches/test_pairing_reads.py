@@ -10,7 +10,7 @@ import pytest
 from matches import services
 from matches.models import MatchStatus
 from tests.factories import RegistrationFactory, UserFactory
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 from tournaments.services import registration_drop
 
 pytestmark = pytest.mark.django_db

@@ -17,22 +17,15 @@ from config.errors import Conflict, Forbidden
 from matches import services
 from matches.models import Match, MatchStatus, Penalty, ResultVersion
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, published_round, running_event
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
 
 def _published(players: int = 4, **fields: Any) -> tuple[Any, Any, Any, list[Match]]:
-    event, organiser, _ = running_event(players, **fields)
-    judge = UserFactory()
-    event.judges.add(judge)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    matches = list(
-        round_.matches.filter(b__isnull=False).select_related("a__player", "b__player", "round")
-    )
-    return event, organiser, judge, matches
+    scene = published_round(players, **fields)
+    return scene.event, scene.organiser, scene.judge, scene.matches
 
 
 def _give(user: Any, match: Match, registration: int, infraction: str, **extra: Any) -> Any:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.engine.bos.factory import end, record, start, summon
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for
+from tests.scenarios import client_for
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

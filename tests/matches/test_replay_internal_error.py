@@ -12,7 +12,7 @@ import pytest
 from engine.boba import state as state_module
 from engine.boba.__main__ import main
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for
+from tests.scenarios import client_for
 
 pytestmark = pytest.mark.django_db
 FULL_GAME = (
@@ -51,15 +51,16 @@ def test_replay_api_answers_an_engine_bug_with_the_clis_json(
 def test_the_adjudication_page_shows_an_engine_bug_as_no_verdict(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.matches.test_adjudication import _client, _scene, _url
+    from tests.factories import logged_in
+    from tests.scenarios import adjudication_url, open_call_scene
 
     def fail(*_args: Any, **_kwargs: Any) -> NoReturn:
         raise KeyError("effect")
 
     monkeypatch.setattr(state_module, "run_play", fail)
-    scene = _scene()
-    response = _client(scene["judge"]).post(
-        _url(scene["call"]), {"op": "replay", "record": FULL_GAME.read_text()}
+    scene = open_call_scene()
+    response = logged_in(scene["judge"]).post(
+        adjudication_url(scene["call"]), {"op": "replay", "record": FULL_GAME.read_text()}
     )
     assert response.status_code == 200
     html = response.content.decode()

@@ -12,19 +12,16 @@ import pytest
 from config.errors import Conflict, ServiceError
 from matches import services
 from matches.models import Match, MatchStatus, Report, ResultVersion, Round, RoundStatus
-from tests.matches.conftest import running_event
-from tests.tournaments.test_registration_concurrency import run_at_once
+from tests.scenarios import published_round, running_event
+from tests.support import run_at_once
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.services
 
 
 def _published_round(players: int) -> tuple[Any, Any, Round]:
-    event, organiser, _ = running_event(players)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    round_.refresh_from_db()
-    return event, organiser, round_
+    scene = published_round(players)
+    return scene.event, scene.organiser, scene.round
 
 
 def _players(match: Match) -> tuple[Any, Any]:

@@ -17,8 +17,9 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import JudgeCall, Match, MatchStatus, ResultChange, Round, RoundStatus
+from tests import scenarios
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments.models import AuditEntry, Registration
 from tournaments.timer import RoundTimer
 
@@ -26,11 +27,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 def published_round(players: int = 8) -> tuple[Any, Any, Round, list[Match]]:
-    event, organiser, _regs = running_event(players)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    round_ = services.round_publish(actor=organiser, round_=round_)
-    matches = list(round_.matches.filter(b__isnull=False).select_related("a__player", "b__player"))
-    return event, organiser, round_, sorted(matches, key=lambda m: m.table or 0)
+    scene = scenarios.published_round(players)
+    return scene.event, scene.organiser, scene.round, scene.matches
 
 
 def started_minutes_ago(round_: Round, minutes: int) -> None:

@@ -16,7 +16,7 @@ from matches import services
 from matches.models import Match, MatchStatus, Round, RoundStatus
 from matches.services import pairing
 from tests.factories import RegistrationFactory, UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
 

@@ -10,31 +10,15 @@ from rest_framework.test import APIClient
 
 from matches.models import Match, MatchStatus, ResultVersion, Round
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, pair_and_publish_through_api, player_client, running_event
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
 
-def _pair_and_publish(event: Any, organiser: Any) -> dict[str, Any]:
-    staff = client_for(organiser)
-    created = staff.post(f"/api/events/{event.slug}/rounds/", {}, format="json")
-    assert created.status_code == 201, created.content
-    number = created.json()["number"]
-    published = staff.post(f"/api/events/{event.slug}/rounds/{number}/publish/", {}, format="json")
-    assert published.status_code == 200, published.content
-    return published.json()
-
-
-def _player_client(match: dict[str, Any], side: str) -> APIClient:
-    from tournaments.models import Registration
-
-    return client_for(Registration.objects.get(pk=match[side]).player)
-
-
 def test_pair_publish_report_confirm_finishes_the_round() -> None:
     event, organiser, _ = running_event(9)
-    round_json = _pair_and_publish(event, organiser)
+    round_json = pair_and_publish_through_api(event, organiser)
 
     assert round_json["stage"] == "swiss" and round_json["status"] == "published"
     assert round_json["ends_at"] is not None
@@ -46,7 +30,7 @@ def test_pair_publish_report_confirm_finishes_the_round() -> None:
     for m in matches:
         if m["b"] is None:
             continue
-        a, b = _player_client(m, "a"), _player_client(m, "b")
+        a, b = player_client(m, "a"), player_client(m, "b")
         first = a.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
         assert first.status_code == 200 and first.json()["status"] == "reported"
         again = a.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
@@ -79,7 +63,7 @@ def test_players_and_public_do_not_see_an_unpublished_round() -> None:
 
 def test_pairing_while_a_round_is_unfinished_is_409() -> None:
     event, organiser, _ = running_event(4)
-    _pair_and_publish(event, organiser)
+    pair_and_publish_through_api(event, organiser)
     again = client_for(organiser).post(f"/api/events/{event.slug}/rounds/", {}, format="json")
     assert again.status_code == 409
     assert Round.objects.filter(tournament=event).count() == 1
@@ -102,8 +86,8 @@ def test_players_cannot_pair_or_publish() -> None:
 
 def test_different_reports_dispute_and_staff_settle_with_an_audit_trail() -> None:
     event, organiser, _ = running_event(2)
-    m = _pair_and_publish(event, organiser)["matches"][0]
-    a, b = _player_client(m, "a"), _player_client(m, "b")
+    m = pair_and_publish_through_api(event, organiser)["matches"][0]
+    a, b = player_client(m, "a"), player_client(m, "b")
     a.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
     disputed = b.post(f"/api/matches/{m['id']}/report/", {"games": [0, 1, 0]}, format="json")
     assert disputed.json()["status"] == "disputed"
@@ -131,8 +115,8 @@ def test_different_reports_dispute_and_staff_settle_with_an_audit_trail() -> Non
 )
 def test_impossible_results_are_400_naming_the_field(body: dict[str, Any], field: str) -> None:
     event, organiser, _ = running_event(2)
-    m = _pair_and_publish(event, organiser)["matches"][0]
-    response = _player_client(m, "a").post(f"/api/matches/{m['id']}/report/", body, format="json")
+    m = pair_and_publish_through_api(event, organiser)["matches"][0]
+    response = player_client(m, "a").post(f"/api/matches/{m['id']}/report/", body, format="json")
     assert response.status_code == 400, response.content
     assert field in response.json()  # services say {"field": f, f: [msg]}; serializers {f: [msg]}
     assert Match.objects.get(pk=m["id"]).status == MatchStatus.PENDING
@@ -140,8 +124,8 @@ def test_impossible_results_are_400_naming_the_field(body: dict[str, Any], field
 
 def test_reporting_a_match_you_are_not_in_is_403() -> None:
     event, organiser, _ = running_event(4)
-    matches = _pair_and_publish(event, organiser)["matches"]
-    outsider = _player_client(matches[1], "a")
+    matches = pair_and_publish_through_api(event, organiser)["matches"]
+    outsider = player_client(matches[1], "a")
     response = outsider.post(
         f"/api/matches/{matches[0]['id']}/report/", {"games": [1, 0, 0]}, format="json"
     )
@@ -155,7 +139,7 @@ def test_reporting_a_match_you_are_not_in_is_403() -> None:
 
 def test_a_correction_needs_a_reason_and_changes_the_standings() -> None:
     event, organiser, _ = running_event(2)
-    m = _pair_and_publish(event, organiser)["matches"][0]
+    m = pair_and_publish_through_api(event, organiser)["matches"][0]
     staff = client_for(organiser)
     staff.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
     before = APIClient().get(f"/api/events/{event.slug}/standings/").json()["rows"]
@@ -183,7 +167,7 @@ def test_a_correction_needs_a_reason_and_changes_the_standings() -> None:
 def test_top_cut_brackets_to_a_champion() -> None:
     event, organiser, regs = running_event(8, planned_rounds=1, top_cut_size=4)
     staff = client_for(organiser)
-    for m in _pair_and_publish(event, organiser)["matches"]:
+    for m in pair_and_publish_through_api(event, organiser)["matches"]:
         staff.post(f"/api/matches/{m['id']}/report/", {"games": [1, 0, 0]}, format="json")
     cut = staff.post(f"/api/events/{event.slug}/top-cut/", {}, format="json")
     assert cut.status_code == 201, cut.content

@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db

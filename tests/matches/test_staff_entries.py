@@ -10,25 +10,16 @@ import pytest
 
 from matches import services
 from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus
-from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.factories import logged_in
+from tests.scenarios import client_for, published_round, running_event
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
 
 def _published(players: int = 4, **fields: Any) -> tuple[Any, Any, Any, list[Match]]:
-    event, organiser, _ = running_event(players, **fields)
-    judge = UserFactory()
-    event.judges.add(judge)
-    round_ = services.round_pair(actor=organiser, tournament=event)
-    services.round_publish(actor=organiser, round_=round_)
-    matches = list(
-        round_.matches.filter(b__isnull=False)
-        .select_related("a__player", "b__player")
-        .order_by("table")
-    )
-    return event, organiser, judge, matches
+    scene = published_round(players, **fields)
+    return scene.event, scene.organiser, scene.judge, scene.matches
 
 
 def _disputed(match: Match) -> JudgeCall:
@@ -344,7 +335,7 @@ def test_the_scorekeeper_page_is_for_staff_only_as_json_too() -> None:
 
 def _entry_and_ruling_race() -> None:
     from config.errors import Conflict
-    from tests.tournaments.test_registration_concurrency import run_at_once
+    from tests.support import run_at_once
 
     event, organiser, judge, matches = _published()
     match = matches[0]
@@ -380,7 +371,7 @@ def test_a_staff_entry_and_a_ruling_on_a_disputed_match_at_once_resolve_the_call
 
 
 def test_the_pages_that_refuse_or_ask_again_pass_the_accessibility_audit() -> None:
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     event, organiser, _judge, matches = _published()
     match = matches[0]

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 
 from matches import services
 from matches.models import Round
-from tests.matches.conftest import running_event
+from tests.scenarios import running_event
 from tournaments import swiss
 from tournaments.services import registration_drop
 from tournaments.standings import compute_standings

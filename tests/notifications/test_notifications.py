@@ -19,12 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
+from matches import notices as match_notices
 from matches import services as match_services
 from matches.models import Match
+from notifications import delivery as sending
 from notifications import services, tasks
 from notifications.models import Channel, Delivery, DeliveryStatus, Kind, NotificationSettings
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
 
@@ -41,8 +43,8 @@ class FakeHttp:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, *outcomes: Any) -> None:
         self.requests: list[urllib.request.Request] = []
         self.outcomes = list(outcomes) or [204]
-        monkeypatch.setattr(services, "_open", self._open)
-        monkeypatch.setattr(services, "_resolve", lambda host: ["162.159.128.233"])
+        monkeypatch.setattr(sending, "_open", self._open)
+        monkeypatch.setattr(sending, "_resolve", lambda host: ["162.159.128.233"])
 
     def _open(self, request: urllib.request.Request, timeout: float) -> int:
         assert timeout <= 10
@@ -294,7 +296,7 @@ def test_a_failure_is_logged_and_retried_with_backoff_then_sent(
     delivery = Delivery.objects.get()
 
     before = timezone.now()
-    status, wait = services.deliver(delivery.pk)
+    status, wait = sending.deliver(delivery.pk)
     delivery.refresh_from_db()
     assert (status, wait) == (DeliveryStatus.FAILED, 30)
     assert delivery.status == DeliveryStatus.FAILED and delivery.attempts == 1
@@ -302,11 +304,11 @@ def test_a_failure_is_logged_and_retried_with_backoff_then_sent(
     assert delivery.next_attempt_at is not None
     assert delivery.next_attempt_at >= before + timedelta(seconds=29)
 
-    assert services.deliver(delivery.pk) == (DeliveryStatus.SENT, None)
+    assert sending.deliver(delivery.pk) == (DeliveryStatus.SENT, None)
     delivery.refresh_from_db()
     assert delivery.attempts == 2 and delivery.sent_at is not None and delivery.error == ""
     assert len(http.requests) == 2
-    assert services.deliver(delivery.pk) == (DeliveryStatus.SENT, None)
+    assert sending.deliver(delivery.pk) == (DeliveryStatus.SENT, None)
     assert len(http.requests) == 2
 
 
@@ -320,17 +322,17 @@ def test_the_task_retries_by_itself_and_gives_up_after_the_last_attempt(
     with django_capture_on_commit_callbacks(execute=True):  # eager: retries run at once
         match_services.round_publish(actor=organiser, round_=round_)
     delivery = Delivery.objects.get()
-    assert len(http.requests) == services.MAX_ATTEMPTS
+    assert len(http.requests) == sending.MAX_ATTEMPTS
     assert delivery.status == DeliveryStatus.FAILED
-    assert delivery.attempts == services.MAX_ATTEMPTS and delivery.next_attempt_at is None
+    assert delivery.attempts == sending.MAX_ATTEMPTS and delivery.next_attempt_at is None
     assert "timed out" in delivery.error
     tasks.deliver_task.delay(delivery.pk)
-    assert len(http.requests) == services.MAX_ATTEMPTS
+    assert len(http.requests) == sending.MAX_ATTEMPTS
 
 
 def test_backoff_doubles_up_to_its_cap() -> None:
-    assert [services.backoff(n) for n in (1, 2, 3, 4)] == [30, 60, 120, 240]
-    assert services.backoff(20) == services.MAX_BACKOFF_SECONDS
+    assert [sending.backoff(n) for n in (1, 2, 3, 4)] == [30, 60, 120, 240]
+    assert sending.backoff(20) == sending.MAX_BACKOFF_SECONDS
 
 
 def test_a_webhook_that_is_gone_is_not_retried(
@@ -353,26 +355,26 @@ def test_rate_limits_wait_as_long_as_the_webhook_asks(monkeypatch: pytest.Monkey
     headers = HeaderMessage()
     headers["Retry-After"] = "300"
     FakeHttp(monkeypatch, urllib.error.HTTPError(DISCORD, 429, "Too Many", headers, None))
-    with pytest.raises(services.DeliveryError) as caught:
-        services.post_webhook(DISCORD, {"content": "x"})
+    with pytest.raises(sending.DeliveryError) as caught:
+        sending.post_webhook(DISCORD, {"content": "x"})
     assert not caught.value.permanent and caught.value.retry_after == 300
 
 
 def test_redirects_are_never_followed(monkeypatch: pytest.MonkeyPatch) -> None:
-    handler = services._NoRedirects()
+    handler = sending._NoRedirects()
     request = urllib.request.Request(GENERIC, data=b"{}", method="POST")
     assert handler.redirect_request(request, None, 302, "Found", {}, "https://10.0.0.1/") is None
     FakeHttp(monkeypatch, urllib.error.HTTPError(GENERIC, 302, "Found", HeaderMessage(), None))
-    with pytest.raises(services.DeliveryError) as caught:
-        services.post_webhook(GENERIC, {"content": "x"})
+    with pytest.raises(sending.DeliveryError) as caught:
+        sending.post_webhook(GENERIC, {"content": "x"})
     assert caught.value.permanent and "redirect" in caught.value.message
 
 
 def test_a_webhook_host_on_a_private_network_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     http = FakeHttp(monkeypatch, 204)
-    monkeypatch.setattr(services, "_resolve", lambda host: ["10.1.2.3"])
-    with pytest.raises(services.DeliveryError) as caught:
-        services.post_webhook(GENERIC, {"content": "x"})
+    monkeypatch.setattr(sending, "_resolve", lambda host: ["10.1.2.3"])
+    with pytest.raises(sending.DeliveryError) as caught:
+        sending.post_webhook(GENERIC, {"content": "x"})
     assert caught.value.permanent and http.requests == []
 
 
@@ -390,7 +392,7 @@ def test_a_webhook_host_on_a_private_network_is_refused(monkeypatch: pytest.Monk
 )
 def test_webhook_urls_must_be_public_https_and_bounded(url: str) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.check_webhook_url(url)
+        sending.check_webhook_url(url)
     assert caught.value.field == "webhook_url"
 
 
@@ -410,7 +412,7 @@ def test_webhook_urls_refuse_credentials_other_ports_and_hidden_characters(
     url: str, why: str
 ) -> None:
     with pytest.raises(ServiceError) as caught:
-        services.check_webhook_url(url)
+        sending.check_webhook_url(url)
     assert caught.value.field == "webhook_url"
     assert why in caught.value.message
 
@@ -425,7 +427,7 @@ def test_webhook_urls_refuse_credentials_other_ports_and_hidden_characters(
     ],
 )
 def test_ordinary_https_webhook_urls_are_kept(url: str) -> None:
-    assert services.check_webhook_url(url) == url
+    assert sending.check_webhook_url(url) == url
 
 
 def test_claiming_lets_exactly_one_sender_through(
@@ -435,9 +437,9 @@ def test_claiming_lets_exactly_one_sender_through(
     with django_capture_on_commit_callbacks(execute=False):
         event_services.registration_drop(actor=regs[0].player, registration=regs[0])
     delivery = Delivery.objects.get()
-    assert services.claim(delivery.pk) is True
-    assert services.claim(delivery.pk) is False
-    assert services.deliver(delivery.pk) == (DeliveryStatus.SENDING, None)
+    assert sending.claim(delivery.pk) is True
+    assert sending.claim(delivery.pk) is False
+    assert sending.deliver(delivery.pk) == (DeliveryStatus.SENDING, None)
     assert mail.outbox == []
 
 
@@ -637,7 +639,7 @@ def test_telling_the_same_occurrence_twice_queues_it_once(
     first = list(Delivery.objects.order_by("id").values_list("id", "key", "status"))
     round_.refresh_from_db()  # publishing moved its version
     with django_capture_on_commit_callbacks(execute=True):
-        services.notify_pairings_published(round_)
+        match_notices.notify_pairings_published(round_)
     assert list(Delivery.objects.order_by("id").values_list("id", "key", "status")) == first
     assert len(mail.outbox) == 4
 
@@ -645,7 +647,7 @@ def test_telling_the_same_occurrence_twice_queues_it_once(
 def test_the_organiser_page_passes_the_accessibility_audit(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from tests.test_accessibility import audit
+    from tests.support import audit
 
     event, organiser, _ = _publish(django_capture_on_commit_callbacks, players=4)
     url = f"/events/{event.slug}/manage/notifications/"

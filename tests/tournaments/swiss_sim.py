@@ -40,3 +40,45 @@ def simulate(
             for p in players
         ]
     return players, rounds
+
+
+def random_history(
+    seed: int, n_players: int, n_rounds: int, extras: bool = False
+) -> tuple[list[Player], list[list[MatchRecord]]]:
+    rng = random.Random(seed)
+    late = {f"p{i}": rng.choice((1, 1, 1, 2, n_rounds + 1)) for i in range(n_players)}
+    drop_after = {f"p{i}": rng.choice((99, 99, 99, 1, 2, 3)) for i in range(n_players)}
+    byes: dict[str, tuple[int, ...]] = {p: () for p in late}
+    losses = dict.fromkeys(late, False)
+    if extras:
+        for p in late:
+            if rng.random() < 0.25:
+                later = range(late[p], n_rounds + 2)
+                byes[p] = tuple(sorted(rng.sample(later, min(len(later), rng.randint(1, 2)))))
+            losses[p] = late[p] > 1 and rng.random() < 0.5
+    rounds: list[list[MatchRecord]] = []
+    for r in range(1, n_rounds + 1):
+        here = [p for p in late if late[p] <= r and drop_after[p] >= r]
+        matches: list[MatchRecord] = [MatchRecord(p) for p in here if r in byes[p]]
+        here = [p for p in here if r not in byes[p]]
+        rng.shuffle(here)
+        if len(here) % 2:
+            matches.append(MatchRecord(here.pop()))
+        for k in range(0, len(here), 2):
+            result = rng.choice(("a", "b", "a", "b", "draw"))
+            games = {"a": (2, rng.randint(0, 1), 0), "b": (rng.randint(0, 1), 2, 0)}.get(
+                result, (1, 1, 0)
+            )
+            matches.append(MatchRecord(here[k], here[k + 1], result, games))  # type: ignore[arg-type]
+        rounds.append(matches)
+    players = [
+        Player(
+            p,
+            dropped=drop_after[p] <= n_rounds,
+            late_entry_round=late[p],
+            bye_rounds=byes[p],
+            late_entry_losses=losses[p],
+        )
+        for p in late
+    ]
+    return players, rounds

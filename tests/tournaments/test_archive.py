@@ -14,91 +14,31 @@ import pytest
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
 from config.csvfile import csv_text, safe_cell
 from decks.models import Decklist, DecklistVersion
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import archive_import, archive_store_round, stored_archives
 from matches import exports
 from matches import services as ms
-from matches.models import JudgeCall, Match, Penalty, ResultVersion, Round, Ruling
+from matches.models import Match, ResultVersion, Ruling
 from tests.factories import UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tests.support import fresh_manage
-from tournaments import archive
+from tests.tournaments.archive_scenes import (
+    NASTY_NAMES,
+    build_event,
+    delete_event,
+    play_round,
+    submit_decklist,
+)
 from tournaments import services as ts
-from tournaments.archive import ArchiveError
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import archive_import, archive_store_round, stored_archives
-from tournaments.models import AuditEntry, Registration, Tournament
-
-NASTY_NAMES = ('=HYPERLINK("http://x")', "+1+1", "-2-2", "@SUM(A1)", "\tTab", "\rCR")
-
-
-def _play_round(event: Tournament, organiser: Any, number: int) -> Round:
-    round_ = ms.round_pair(actor=organiser, tournament=event)
-    ms.round_publish(actor=organiser, round_=round_)
-    for i, m in enumerate(Match.objects.filter(round=round_, b__isnull=False).order_by("id")):
-        games = [1, 0, 0] if i % 2 == 0 else [0, 1, 0]
-        battles = [[4, 2]] if games[0] else [[1, 4]]
-        if m.a.player is None or m.b.player is None:  # a walk-in: staff enter the result
-            ms.match_report(actor=organiser, match=m, games=games, battles=battles)
-            continue
-        ms.match_report(actor=m.a.player, match=m, games=games, battles=battles)
-        m.refresh_from_db()
-        ms.match_report(actor=m.b.player, match=m, games=games, battles=battles)
-    round_.refresh_from_db()
-    return round_
-
-
-def build_event(players: int = 9) -> tuple[Tournament, Any, list[Registration]]:
-    """A running event built through the services: players (one with a formula-like name, a
-    walk-in), a judge, a decklist, two finished rounds with a correction, a call with a ruling,
-    a penalty, and a third round published with one result in."""
-    event, organiser, regs = running_event(players, planned_rounds=4, top_cut_size=0)
-    regs[0].player.display_name = NASTY_NAMES[0]
-    regs[0].player.save()
-    judge = UserFactory()
-    ts.event_set_judge(actor=organiser, tournament=event, user=judge, assigned=True)
-    walk_in = ts.registration_add_walk_in(actor=organiser, tournament=event, name="Walk In Wanda")
-    regs.append(walk_in)
-    _submit_decklist(regs[1])
-    _play_round(event, organiser, 1)
-    # A correction of round 1 by staff, with a reason.
-    m = Match.objects.filter(round__number=1, round__tournament=event, b__isnull=False).first()
-    assert m is not None
-    ms.match_report(actor=organiser, match=m, games=[0, 1, 0], reason="slip read backwards")
-    _play_round(event, organiser, 2)
-    round3 = ms.round_pair(actor=organiser, tournament=event)
-    ms.round_publish(actor=organiser, round_=round3)
-    m3 = (
-        Match.objects.filter(round=round3, b__player__isnull=False, a__player__isnull=False)
-        .order_by("id")
-        .first()
-    )
-    assert m3 is not None
-    ms.match_report(actor=m3.a.player, match=m3, games=[1, 0, 0])
-    call, _joined = ms.call_open(actor=m3.b.player, match=m3, question="Was that legal?")
-    ms.call_claim(actor=judge, call=call)
-    ms.call_ruling(actor=judge, call=call, text="Legal play.", citations=[])
-    ms.penalty_give(actor=judge, match=m3, registration=m3.b_id, infraction="slow_play")
-    ms.standings_snapshot(event)
-    event.refresh_from_db()
-    return event, organiser, regs
-
-
-def _submit_decklist(reg: Registration) -> None:
-    from decks.catalog import catalog_for
-    from decks.services import decklist_submit, demo_catalog_load
-    from engine.games import get_game
-
-    demo_catalog_load(game="boba")
-    rules = get_game("boba").deck_rules()
-    catalog = catalog_for("boba")
-    text = rules.export(rules.sample(catalog, rules.resolve_format("playmaker"), 7), catalog)
-    organiser = reg.tournament.organisers.first()
-    decklist_submit(actor=organiser, registration=reg, source=text)
+from tournaments.models import AuditEntry, Tournament
 
 
 def keyed_standings(event: Tournament) -> list[tuple[Any, ...]]:
@@ -114,14 +54,6 @@ def keyed_standings(event: Tournament) -> list[tuple[Any, ...]]:
     )
 
 
-def _delete_event(event: Tournament) -> None:
-    Penalty.objects.filter(tournament=event).delete()
-    JudgeCall.objects.filter(tournament=event).delete()
-    Round.objects.filter(tournament=event).delete()
-    AuditEntry.objects.filter(tournament=event).delete()
-    Tournament.objects.filter(pk=event.pk).delete()
-
-
 def _round_trip() -> None:
     event, _organiser, regs = build_event()
     slug = event.slug
@@ -132,7 +64,7 @@ def _round_trip() -> None:
         "versions": ResultVersion.objects.filter(match__round__tournament=event).count(),
         "audit": AuditEntry.objects.filter(tournament=event).count(),
     }
-    _delete_event(event)
+    delete_event(event)
     # A player whose account is gone on this installation: made again from the archive.
     gone = regs[3].player
     gone_name, gone_player_id = gone.username, gone.player_id
@@ -178,7 +110,7 @@ def test_a_dry_run_reports_what_it_would_create_and_writes_nothing() -> None:
     event, _organiser, _regs = build_event(players=5)
     text = archive.dumps(event_archive(event))
     slug = event.slug
-    _delete_event(event)
+    delete_event(event)
     users_before = User.objects.count()
     report = archive_import(text, dry_run=True)
     assert report.dry_run and report.changed
@@ -206,7 +138,7 @@ def test_a_change_since_the_archive_is_reported_and_restored() -> None:
 def test_an_archive_the_database_refuses_imports_nothing() -> None:
     event, _organiser, _regs = build_event(players=5)
     doc = event_archive(event)
-    _delete_event(event)
+    delete_event(event)
     doc["matches"][-1]["games_a"] = "lots"
     with pytest.raises(ArchiveError, match="games_a"):
         archive_import(doc)
@@ -251,7 +183,7 @@ def test_the_minimal_archive_parses() -> None:
     assert archive.parse(_minimal())["event"]["slug"] == "an-event"
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(data=st.data())
 def test_a_damaged_archive_gives_an_archive_error_and_nothing_else(data: st.DataObject) -> None:
     doc = _minimal()
@@ -296,7 +228,7 @@ def test_export_then_import_with_the_commands(tmp_path: Path) -> None:
     out = tmp_path / "event.json"
     call_command("export_event", event.slug, "--output", str(out))
     assert json.loads(out.read_text())["format"] == archive.FORMAT
-    _delete_event(event)
+    delete_event(event)
     dry = io.StringIO()
     call_command("import_event", str(out), "--dry-run", stdout=dry)
     assert "dry run, nothing written" in dry.getvalue()
@@ -348,7 +280,7 @@ def test_finishing_a_round_keeps_an_archive_once(
 ) -> None:
     event, organiser, _regs = running_event(4, planned_rounds=3, top_cut_size=0)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = _play_round(event, organiser, 1)
+        round_ = play_round(event, organiser, 1)
     assert round_.status == "finished"
     name = f"archives/{event.slug}/round-swiss-1.json"
     assert default_storage.exists(name)
@@ -429,7 +361,7 @@ def test_csv_exports_have_a_header_one_line_each_and_no_formula() -> None:
     for reg, name in zip(regs, NASTY_NAMES, strict=True):
         reg.player.display_name = name
         reg.player.save()
-    _play_round(event, organiser, 1)
+    play_round(event, organiser, 1)
     client = client_for(organiser)
     standings = _cells(client.get(f"/api/events/{event.slug}/standings.csv").content.decode())
     pairings = _cells(client.get(f"/api/events/{event.slug}/pairings.csv?round=1").content.decode())
@@ -484,7 +416,7 @@ def test_the_penalty_log_csv_uses_the_shared_helper() -> None:
 def test_a_walk_in_and_a_decklist_are_in_the_archive() -> None:
     event, organiser, regs = running_event(2)
     ts.registration_add_walk_in(actor=organiser, tournament=event, name="Wanda")
-    _submit_decklist(regs[0])
+    submit_decklist(regs[0])
     doc = event_archive(event)
     walk_ins = [r for r in doc["registrations"] if r["player"] is None]
     assert [r["walk_in_name"] for r in walk_ins] == ["Wanda"]
@@ -495,12 +427,12 @@ def test_a_walk_in_and_a_decklist_are_in_the_archive() -> None:
 
 
 def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
-    from tests.engine.test_purity import FORBIDDEN, _imports
+    from tests.support import NOT_IN_PURE_CODE, imported_names
 
     root = Path(__file__).resolve().parents[2]
-    for module in ("tournaments/archive.py", "config/csvfile.py"):
-        imported = _imports(root / module)
-        assert not [n for n in imported if n.split(".")[0] in FORBIDDEN], module
+    for module in ("eventdata/archive.py", "config/csvfile.py"):
+        imported = imported_names(root / module)
+        assert not [n for n in imported if n.split(".")[0] in NOT_IN_PURE_CODE], module
 
 
 @pytest.mark.django_db
@@ -548,7 +480,7 @@ def test_a_bos_event_keeps_its_game_details_and_clock_through_the_archive() -> N
     from matches import clock_services
     from matches import services as match_services
     from matches.models import ClockEvent, Match, Report
-    from tests.matches.test_clock_api import bos_table
+    from tests.scenarios import bos_table
 
     event, organiser, match = bos_table()
     for seq, (kind, side, payload) in enumerate(
@@ -569,7 +501,7 @@ def test_a_bos_event_keeps_its_game_details_and_clock_through_the_archive() -> N
     # An archive written before the clock existed has no such section: it reads as none.
     older = {k: v for k, v in first.items() if k != "clock_events"}
     assert archive.parse(older)["clock_events"] == []
-    _delete_event(event)
+    delete_event(event)
     assert not ClockEvent.objects.exists()
 
     report = archive_import(text)

@@ -16,13 +16,13 @@ from django.test import Client
 
 from accounts.models import User
 from decks.models import Card, Catalog, EventCatalog
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import archive_import
 from matches.models import Match
 from tests.factories import OrganiserFactory
-from tests.tournaments.test_archive import _delete_event, build_event
-from tournaments import archive
-from tournaments.archive import ArchiveError
-from tournaments.archive_selectors import event_archive
-from tournaments.archive_services import archive_import
+from tests.tournaments.archive_scenes import build_event, delete_event
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def exported() -> dict[str, Any]:
     """A real event's archive, the event itself then deleted from this installation."""
     event, _organiser, _regs = build_event(players=5)
     doc = event_archive(event)
-    _delete_event(event)
+    delete_event(event)
     return doc
 
 

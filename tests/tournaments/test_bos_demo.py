@@ -12,14 +12,14 @@ from django.core.management import call_command
 
 from decks.models import DecklistVersion
 from engine.games import DEFAULT_GAME, GAMES, get_game
-from matches import services as rounds
-from matches.models import Match, MatchStatus, Round, StandingsSnapshot
-from tournaments.demo import (
+from eventdata.demo import (
     DEMO_EVENT_SLUG,
     GAME_DEMO_PLAYERS,
     demo_games,
     game_demo_slug,
 )
+from matches import services as rounds
+from matches.models import Match, MatchStatus, Round, StandingsSnapshot
 from tournaments.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db

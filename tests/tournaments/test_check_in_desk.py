@@ -20,6 +20,7 @@ from tests.factories import (
     organiser_of,
 )
 from tournaments import services
+from tournaments.audit import EVENT_COPIES
 from tournaments.models import AuditEntry, Registration
 from tournaments.status import EventStatus
 
@@ -224,7 +225,7 @@ def test_the_dashboard_is_paginated_and_its_query_count_does_not_grow_with_playe
     def queries() -> int:
         from config import shared_copies
 
-        shared_copies.changed(services.EVENT_COPIES, event.pk)  # a fresh render each time
+        shared_copies.changed(EVENT_COPIES, event.pk)  # a fresh render each time
         with CaptureQueriesContext(connection) as captured:
             response = client.get(reverse("event_dashboard", args=[event.slug]))
         assert response.status_code == 200

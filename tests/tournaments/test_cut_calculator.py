@@ -222,7 +222,7 @@ def brute_force(
     return "possible"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     data=st.data(),
     size=st.integers(2, 8),
@@ -247,7 +247,7 @@ def test_decision_13_verdicts_match_brute_force(
             assert row.verdict(outcome) == expected, (row.player_id, outcome, row.explain(outcome))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     data=st.data(),
     n=st.integers(1, 4),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from matches import services as match_services
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, logged_in
-from tests.matches.conftest import client_for, running_event
+from tests.scenarios import client_for, running_event
 from tournaments import services
 from tournaments.status import (
     TRANSITIONS,

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks.models import DecklistVersion
-from tests.decks.conftest import deck_rules, demo_catalog, illegal_list, legal_list  # noqa: F401
 from tests.factories import (
     OrganiserFactory,
     RegistrationFactory,
@@ -15,7 +14,7 @@ from tests.factories import (
     UserFactory,
     organiser_of,
 )
-from tournaments import services
+from tournaments import roster_import
 from tournaments.models import AuditEntry, Registration, RegistrationStatus
 from tournaments.roster_csv import MAX_CELL, MAX_ROSTER_ROWS, read_roster
 from tournaments.status import EventStatus
@@ -24,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _import(event, text: str, dry_run: bool = False, **kwargs):  # type: ignore[no-untyped-def]
-    return services.registrations_import(
+    return roster_import.registrations_import(
         actor=organiser_of(event), tournament=event, data=text, dry_run=dry_run, **kwargs
     )
 
@@ -60,7 +59,7 @@ def test_the_reader_bounds_rows_cells_and_the_file() -> None:
     assert twice.translated(str).reason == "the column email is given twice"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.text(max_size=400))
 def test_the_reader_never_raises_and_every_problem_names_a_row_and_column(text: str) -> None:
     roster = read_roster(text)
@@ -107,7 +106,7 @@ def test_an_email_of_one_account_and_a_player_id_of_another_is_a_row_problem() -
     text = f"name,email,player_id\nX,{a.email},{b.player_id}\n"
     preview = _import(event, text, dry_run=True)
     assert _problems(preview) == [(2, "player_id")]
-    with pytest.raises(services.RosterImportRefused):
+    with pytest.raises(roster_import.RosterImportRefused):
         _import(event, text)
     assert not Registration.objects.filter(tournament=event).exists()
 
@@ -123,7 +122,7 @@ def test_one_bad_row_saves_nothing_and_every_problem_is_named() -> None:
         ",,\n"
         f"Again,{good.email},\n"
     )
-    with pytest.raises(services.RosterImportRefused) as refused:
+    with pytest.raises(roster_import.RosterImportRefused) as refused:
         _import(event, text)
     assert _problems(refused.value.preview) == [(3, "email"), (4, "player_id"), (6, "row")]
     assert not Registration.objects.filter(tournament=event).exists()
@@ -134,7 +133,7 @@ def test_capacity_closed_events_and_removed_players() -> None:
     event = TournamentFactory(capacity=2)
     RegistrationFactory(tournament=event)
     text = "name\nOne\nTwo\n"
-    with pytest.raises(services.RosterImportRefused) as full:
+    with pytest.raises(roster_import.RosterImportRefused) as full:
         _import(event, text)
     assert _problems(full.value.preview) == [(0, "capacity")]
     _import(event, text, over_capacity=True)
@@ -155,12 +154,12 @@ def test_only_the_events_organisers_import() -> None:
 
     event = TournamentFactory()
     with pytest.raises(Forbidden):
-        services.registrations_import(
+        roster_import.registrations_import(
             actor=OrganiserFactory(), tournament=event, data="name\nX\n", dry_run=True
         )
 
 
-def test_decklists_go_through_the_deck_service(legal_list: str, illegal_list: str) -> None:  # noqa: F811
+def test_decklists_go_through_the_deck_service(legal_list: str, illegal_list: str) -> None:
     from decks.services import demo_event_catalog
 
     event = TournamentFactory()
@@ -258,7 +257,7 @@ def test_the_page_previews_then_imports_on_confirmation() -> None:
     page = preview.content.decode()
     assert preview.status_code == 200 and "Import 2 players" in page
     assert not Registration.objects.filter(tournament=event).exists()
-    from tests.test_accessibility import PageAudit
+    from tests.support import PageAudit
 
     audit = PageAudit()
     audit.feed(page)

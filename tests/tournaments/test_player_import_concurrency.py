@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import TournamentFactory, UserFactory, organiser_of
-from tests.tournaments.test_registration_concurrency import run_at_once
-from tournaments import services
+from tests.support import run_at_once
+from tournaments import roster_import, services
 from tournaments.models import Registration, RegistrationStatus
 
 pytestmark = pytest.mark.services
@@ -21,7 +21,7 @@ def test_the_same_roster_imported_at_once_adds_each_player_once(require_postgres
 
     results = run_at_once(
         [
-            lambda: services.registrations_import(
+            lambda: roster_import.registrations_import(
                 actor=organiser, tournament=event, data=roster, dry_run=False
             )
             for _ in range(8)
@@ -38,14 +38,14 @@ def test_an_import_and_registrations_never_overfill_the_event(require_postgres: 
     roster = "name\n" + "".join(f"Walk In {i}\n" for i in range(3))
     players = [UserFactory() for _ in range(6)]
     calls = [
-        lambda: services.registrations_import(
+        lambda: roster_import.registrations_import(
             actor=organiser, tournament=event, data=roster, dry_run=False
         ),
         *[lambda p=p: services.registration_register(actor=p, tournament=event) for p in players],
     ]
     results = run_at_once(calls)
     refused = [r for r in results if isinstance(r, Exception)]
-    assert all(isinstance(r, services.RosterImportRefused) for r in refused)
+    assert all(isinstance(r, roster_import.RosterImportRefused) for r in refused)
     registered = Registration.objects.filter(
         tournament=event, status=RegistrationStatus.REGISTERED
     ).count()

@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from config.errors import ServiceError
 from tests.factories import TournamentFactory, UserFactory, organiser_of
+from tests.support import run_at_once
 from tournaments import services
 from tournaments.models import Registration, RegistrationStatus
 
 pytestmark = pytest.mark.services
-
-
-def run_at_once(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Start every call together (a barrier) and collect each result or exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def worker(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as exc:  # collected and asserted on by the test
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
 
 
 def test_last_places_never_exceed_capacity(require_postgres: None) -> None:

@@ -13,7 +13,7 @@ from tests.factories import (
     UserFactory,
     organiser_of,
 )
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import AuditEntry, Registration, RegistrationStatus
 from tournaments.status import EventStatus
 
@@ -279,5 +279,5 @@ def test_registration_list_shows_players_only_their_own() -> None:
     event = TournamentFactory()
     mine = RegistrationFactory(tournament=event)
     RegistrationFactory(tournament=event)
-    assert list(services.registration_list(actor=mine.player, tournament=event)) == [mine]
-    assert services.registration_list(actor=organiser_of(event), tournament=event).count() == 2
+    assert list(selectors.registration_list(actor=mine.player, tournament=event)) == [mine]
+    assert selectors.registration_list(actor=organiser_of(event), tournament=event).count() == 2

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments import standings_reference as reference
@@ -119,13 +119,13 @@ def same_standings(history: History, scoring: Scoring | None, order: list[str]) 
     assert unvalidated == fast
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400)
 @given(histories(), st.none() | scorings(), tiebreaker_orders())
 def test_same_rows_as_the_reference(history: History, scoring: Scoring, order: list[str]) -> None:
     same_standings(history, scoring, order)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.integers(3, 5), st.integers(1, 5), st.data())
 def test_rematch_heavy_histories_rank_head_to_head_alike(n: int, n_rounds: int, data: Any) -> None:
     """A few players meeting again and again: ties on points decided by head-to-head."""
@@ -229,7 +229,7 @@ BREAKS = [
 ]
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600)
 @given(histories(), st.sampled_from(BREAKS), st.integers(0, 100), tiebreaker_orders())
 def test_broken_histories_fail_alike(
     history: History, how: str, where: int, order: list[str]

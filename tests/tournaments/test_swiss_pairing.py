@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.swiss_sim import simulate
-from tests.tournaments.test_swiss_properties import random_history
+from tests.tournaments.swiss_sim import random_history, simulate
 from tournaments.standings import MatchRecord, Player, StateError, compute_standings
 from tournaments.swiss import BYE_MOVED_UP, pair_round, recommended_structure
 
@@ -185,7 +184,7 @@ def costs(result: object) -> list[int]:
     return [getattr(result.stats, k) for k in KEY]  # type: ignore[attr-defined]
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=40, derandomize=True)
 @given(st.integers(0, 10**9), st.integers(14, 40), st.integers(2, 7), st.booleans())
 def test_lower_bound_and_certificate_are_sound(
     hseed: int, n_players: int, n_rounds: int, swiss: bool
@@ -273,7 +272,7 @@ def test_pre_assigned_bye_before_the_late_entry_is_refused() -> None:
     assert info.value.field == "players[0].bye_rounds[0]"
 
 
-@settings(max_examples=8, deadline=None, derandomize=True)
+@settings(max_examples=8, derandomize=True)
 @given(st.integers(0, 10**6), st.integers(50, 150), st.integers(2, 6))
 def test_bye_rule_large_fields_lowest_ranked_without_bye(
     seed: int, half: int, n_rounds: int

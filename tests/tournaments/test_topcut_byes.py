@@ -105,7 +105,7 @@ def test_final_is_one_v_two_when_favourites_win(n: int) -> None:
     assert len(rounds) == bracket_size_for(n).bit_length() - 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(n=st.integers(2, 64), data=st.data())
 def test_random_winners_down_to_a_champion(n: int, data: st.DataObject) -> None:
     first = seed_cut_bracket(PLAYERS[:n])

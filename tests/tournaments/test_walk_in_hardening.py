@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from config.errors import Conflict, Forbidden, ServiceError
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, organiser_of
-from tests.matches.conftest import client_for
+from tests.scenarios import client_for
 from tournaments import services
 from tournaments.models import Registration, Tournament
 

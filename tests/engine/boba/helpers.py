@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine.boba.replay import Replay, replay
@@ -86,3 +87,75 @@ def run_json(record: dict[str, Any], upto: int | None = None) -> dict[str, Any]:
 
 def rp(record: dict[str, Any]) -> Replay:
     return replay(record)
+
+
+PM = "playmaker"
+
+
+PLAYS_JSON = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "boba" / "plays.json"
+
+
+FILLER = {"name": "Filler", "cost": 9, "effect": []}
+
+
+def named(name: str) -> dict[str, Any]:
+    return {"name": name}
+
+
+def battle_one(
+    plays: dict[str, dict[str, Any]],
+    a_runs: list[dict[str, Any]],
+    b_runs: list[dict[str, Any]] | None = None,
+    honors: str = "A",
+    **kw: Any,
+) -> dict[str, Any]:
+    """Battle 1 with these runs (a* ids in A's hand, b* in B's); the replay JSON."""
+    hands = {
+        "A": [k for k in plays if k.startswith("a")],
+        "B": [k for k in plays if k.startswith("b")],
+    }
+    first, second = (a_runs, b_runs or []) if honors == "A" else (b_runs or [], a_runs)
+    p1, p2 = ("A", "B") if honors == "A" else ("B", "A")
+    actions = [*passes(p1), *first, act(p1, "pass"), *second, act(p2, "pass")]
+    record = make_record(PM, plays=plays, hands=hands, actions=actions, honors=honors, **kw)
+    return run_json(record)
+
+
+def two_battles(
+    plays: dict[str, dict[str, Any]],
+    a_runs: list[dict[str, Any]],
+    a_runs_2: list[dict[str, Any]] | None = None,
+    honors_2: str = "A",
+    **kw: Any,
+) -> dict[str, Any]:
+    """A runs a_runs in battle 1, both draw a filler play, then battle 2 (``honors_2``: who
+    has honors in it, the winner of battle 1) with a_runs_2 from A."""
+    plays = {**plays, "x1": FILLER, "x2": FILLER}
+    hands = {"A": [k for k in plays if k.startswith("a")], "B": []}
+    actions = [*passes(), *a_runs, *passes()]
+    actions += [act("A", "draw", "x1"), act("B", "draw", "x2")]
+    if honors_2 == "A":
+        actions += [*passes(), *(a_runs_2 or []), *passes()]
+    else:
+        actions += [*passes("B"), act("B", "pass"), *(a_runs_2 or []), act("A", "pass")]
+    return run_json(make_record(PM, plays=plays, hands=hands, actions=actions, **kw))
+
+
+def power(out: dict[str, Any], battle: int = 1) -> dict[str, int]:
+    assert out["error"] is None, out["error"]
+    result: dict[str, int] = out["battles"][battle - 1]["power"]
+    return result
+
+
+def drawn_battles(n: int, start: int = 0) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Actions for n drawn battles (equal lineups, nobody substitutes or runs a play), each
+    followed by both players drawing a filler; and the fillers' cards."""
+    actions: list[dict[str, Any]] = []
+    fillers = {f"x{start + i}": FILLER for i in range(2 * n)}
+    for k in range(n):
+        actions += [*passes(), *passes()]
+        actions += [
+            act("A", "draw", f"x{start + 2 * k}"),
+            act("B", "draw", f"x{start + 2 * k + 1}"),
+        ]
+    return actions, fillers

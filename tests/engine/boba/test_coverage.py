@@ -11,7 +11,7 @@ import pytest
 
 from engine.boba import coverage as cov
 from engine.boba.__main__ import main
-from tests.engine.boba.test_play_library import PLAYS_JSON
+from tests.engine.boba.helpers import PLAYS_JSON
 from tests.support import missing_shared_data
 
 REPO = Path(__file__).resolve().parents[3]

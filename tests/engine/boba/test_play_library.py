@@ -31,12 +31,23 @@ from engine.boba.play_library import (
     normalise_name,
 )
 from engine.boba.replay import replay
-from tests.engine.boba.helpers import act, make_record, passes, rp, run_json
+from tests.engine.boba.helpers import (
+    FILLER,
+    PLAYS_JSON,
+    PM,
+    act,
+    battle_one,
+    make_record,
+    named,
+    passes,
+    power,
+    rp,
+    run_json,
+    two_battles,
+)
 from tests.support import missing_shared_data
 
-PM = "playmaker"
 REPO = Path(__file__).resolve().parents[3]
-PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 
 # Plays the vocabulary cannot express yet are encoded with a judge step; keep them rare.
 # None left: Ghost Dog, the last, is a `become_hot_dog` step (README decision 9; see
@@ -44,7 +55,6 @@ PLAYS_JSON = REPO.parent / "shared" / "data" / "boba" / "plays.json"
 MAX_JUDGE_STEPS = 0
 JUDGED_PLAYS: set[str] = set()
 MAX_JUDGE_TEXT = 90
-FILLER = {"name": "Filler", "cost": 9, "effect": []}
 
 
 # ------------------------------------------------------------------ the card data
@@ -191,55 +201,6 @@ def test_library_holds_no_card_text(real_plays: list[dict[str, Any]]) -> None:
 
 
 # ------------------------------------------------------------------ behaviour of real plays
-
-
-def named(name: str) -> dict[str, Any]:
-    return {"name": name}
-
-
-def battle_one(
-    plays: dict[str, dict[str, Any]],
-    a_runs: list[dict[str, Any]],
-    b_runs: list[dict[str, Any]] | None = None,
-    honors: str = "A",
-    **kw: Any,
-) -> dict[str, Any]:
-    """Battle 1 with these runs (a* ids in A's hand, b* in B's); the replay JSON."""
-    hands = {
-        "A": [k for k in plays if k.startswith("a")],
-        "B": [k for k in plays if k.startswith("b")],
-    }
-    first, second = (a_runs, b_runs or []) if honors == "A" else (b_runs or [], a_runs)
-    p1, p2 = ("A", "B") if honors == "A" else ("B", "A")
-    actions = [*passes(p1), *first, act(p1, "pass"), *second, act(p2, "pass")]
-    record = make_record(PM, plays=plays, hands=hands, actions=actions, honors=honors, **kw)
-    return run_json(record)
-
-
-def two_battles(
-    plays: dict[str, dict[str, Any]],
-    a_runs: list[dict[str, Any]],
-    a_runs_2: list[dict[str, Any]] | None = None,
-    honors_2: str = "A",
-    **kw: Any,
-) -> dict[str, Any]:
-    """A runs a_runs in battle 1, both draw a filler play, then battle 2 (``honors_2``: who
-    has honors in it, the winner of battle 1) with a_runs_2 from A."""
-    plays = {**plays, "x1": FILLER, "x2": FILLER}
-    hands = {"A": [k for k in plays if k.startswith("a")], "B": []}
-    actions = [*passes(), *a_runs, *passes()]
-    actions += [act("A", "draw", "x1"), act("B", "draw", "x2")]
-    if honors_2 == "A":
-        actions += [*passes(), *(a_runs_2 or []), *passes()]
-    else:
-        actions += [*passes("B"), act("B", "pass"), *(a_runs_2 or []), act("A", "pass")]
-    return run_json(make_record(PM, plays=plays, hands=hands, actions=actions, **kw))
-
-
-def power(out: dict[str, Any], battle: int = 1) -> dict[str, int]:
-    assert out["error"] is None, out["error"]
-    result: dict[str, int] = out["battles"][battle - 1]["power"]
-    return result
 
 
 def test_front_run_adds_power_when_opponent_has_run_no_play() -> None:

@@ -9,30 +9,20 @@ from typing import Any
 import pytest
 
 from engine.boba.effects import EffectError, check_condition, validate_effect
-from tests.engine.boba.helpers import act, make_record, passes, rp, run_json
-from tests.engine.boba.test_play_library import (
+from tests.engine.boba.helpers import (
     FILLER,
     PM,
+    act,
     battle_one,
+    drawn_battles,
+    make_record,
     named,
+    passes,
     power,
+    rp,
+    run_json,
     two_battles,
 )
-
-
-def drawn_battles(n: int, start: int = 0) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Actions for n drawn battles (equal lineups, nobody substitutes or runs a play), each
-    followed by both players drawing a filler; and the fillers' cards."""
-    actions: list[dict[str, Any]] = []
-    fillers = {f"x{start + i}": FILLER for i in range(2 * n)}
-    for k in range(n):
-        actions += [*passes(), *passes()]
-        actions += [
-            act("A", "draw", f"x{start + 2 * k}"),
-            act("B", "draw", f"x{start + 2 * k + 1}"),
-        ]
-    return actions, fillers
-
 
 # ------------------------------------------------------------------ power floors
 

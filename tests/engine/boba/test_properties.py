@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.boba.generator import random_game
@@ -15,7 +15,7 @@ from engine.boba.rules import HOT_DOGS
 
 MODES = st.sampled_from(["rookie", "substitution", "playmaker"])
 SEEDS = st.integers(min_value=0, max_value=10**6)
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=25)
 
 
 @FAST
@@ -108,7 +108,7 @@ def _corrupt(data: Any, rnd: st.DrawFn) -> Any:
     return data
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(seed=SEEDS, mode=MODES, rnd=st.data())
 def test_a_corrupted_legal_record_gives_exit_1_or_2_never_an_exception(
     seed: int, mode: str, rnd: st.DataObject

@@ -15,17 +15,21 @@ import pytest
 from engine.boba import rulings
 from engine.boba.play_library import library_names, lookup_play
 from engine.boba.rule_sections import RULE_SECTION_TITLES
-from tests.engine.boba.helpers import act, make_record, passes, rp, run_json
-from tests.engine.boba.test_play_library import (
+from tests.engine.boba.helpers import (
     FILLER,
     PLAYS_JSON,
     PM,
+    act,
     battle_one,
+    drawn_battles,
+    make_record,
     named,
+    passes,
     power,
+    rp,
+    run_json,
     two_battles,
 )
-from tests.engine.boba.test_play_library_rulings import drawn_battles
 from tests.support import missing_shared_data
 
 REPO = Path(__file__).resolve().parents[3]

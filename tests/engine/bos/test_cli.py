@@ -34,10 +34,14 @@ def test_cli_legal_record_exits_0_with_json_shape(
         "life",
         "vim",
         "ether",
+        "going_first",  # added with the bidding game (null: the record has no bids)
+        "set_by_hand",
         "result",
+        "outcome",  # every game's outcome (engine/game_state.py): null while under way
         "error",
         "next",
     }
+    assert data["going_first"] is None and data["set_by_hand"] == [] and data["outcome"] is None
     assert data["legal"] is True and data["error"] is None and data["result"] is None
     assert data["next"] == {
         "player": "A",

@@ -319,7 +319,7 @@ def test_bos_custom_format_parameters() -> None:
 # --- properties ------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.text(max_size=400))
 def test_bos_decklist_parser_never_raises(text: str) -> None:
     decklist = parse_decklist(text, CATALOG)
@@ -329,13 +329,13 @@ def test_bos_decklist_parser_never_raises(text: str) -> None:
         assert 1 <= error.line <= max(1, len(text.splitlines()))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.binary(max_size=300))
 def test_bos_decklist_parser_never_raises_on_bytes(data: bytes) -> None:
     parse_decklist(data, CATALOG)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.permutations(SAMPLE_DECKLIST.splitlines()[1:]))
 def test_bos_legal_list_round_trips_through_export(lines: list[str]) -> None:
     original = parse_decklist(SAMPLE_DECKLIST, CATALOG)

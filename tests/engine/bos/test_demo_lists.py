@@ -17,7 +17,7 @@ from engine.games import get_game
 CATALOG = Catalog(DECK_RULES.demo_cards())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.integers(min_value=0, max_value=2**31))
 def test_bos_every_seeded_sample_list_is_legal(seed: int) -> None:
     decklist = DECK_RULES.sample(CATALOG, COMPETITIVE, seed)
@@ -61,7 +61,7 @@ BEST_OF_3_ORDERS = [
 ]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.integers(min_value=0, max_value=2**31), st.sampled_from(BEST_OF_3_ORDERS))
 def test_bos_going_first_demo_details_are_accepted_by_the_match_rules(
     seed: int, winners: list[str]

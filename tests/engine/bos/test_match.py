@@ -365,7 +365,7 @@ def valid_match(draw: st.DrawFn) -> tuple[list[dict[str, Any]], tuple[int, int, 
     return details, (wins["a"], wins["b"], 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(valid_match())
 def test_valid_generated_details_always_clean_and_ether_is_derived(
     case: tuple[list[dict[str, Any]], tuple[int, int, int]],
@@ -385,7 +385,7 @@ def test_valid_generated_details_always_clean_and_ether_is_derived(
     assert clean(out, games=games) == out
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(valid_match(), st.integers(0, 2), st.sampled_from(["winner", "bids", "chose_first"]))
 def test_a_broken_game_is_refused_naming_that_game(
     case: tuple[list[dict[str, Any]], tuple[int, int, int]], index: int, key: str
@@ -464,7 +464,7 @@ def legal_swaps(draw: st.DrawFn) -> list[dict[str, Any]]:
     return details
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(legal_swaps())
 def test_bos_reserves_like_for_like_swaps_drawn_from_the_current_deck_always_clean(
     details: list[dict[str, Any]],
@@ -519,7 +519,7 @@ def test_bos_reserves_visible_details_keep_only_the_viewers_own_swaps() -> None:
     assert details[1]["swaps"] == both  # the stored details are left as they are
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(legal_swaps())
 def test_form_values_read_back_to_the_same_details(details: list[dict[str, Any]]) -> None:
     details[1]["end"] = "time"

@@ -104,7 +104,7 @@ def game(draw: st.DrawFn) -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(game(), st.integers(0, 5))
 def test_vim_ether_life_never_negative_and_defeated_summons_leave(
     actions: list[dict[str, Any]], ether: int
@@ -120,7 +120,7 @@ def test_vim_ether_life_never_negative_and_defeated_summons_leave(
                 assert u is None or u.strength > 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(11, 16), st.integers(0, 10**6), st.integers(0, 10**6))
 def test_decay_never_raises_life_or_vim(turn: int, life: int, vim: int) -> None:
     acts: list[dict[str, Any]] = []
@@ -145,7 +145,7 @@ def test_decay_never_raises_life_or_vim(turn: int, life: int, vim: int) -> None:
         assert r.state.winner == "B"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(game())
 def test_replay_is_deterministic(actions: list[dict[str, Any]]) -> None:
     rec = record(actions)
@@ -173,7 +173,7 @@ def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(game(), st.data())
 def test_corrupted_record_exits_1_or_2_and_never_raises(
     actions: list[dict[str, Any]], data: st.DataObject
@@ -198,7 +198,7 @@ def test_corrupted_record_exits_1_or_2_and_never_raises(
     json.dumps(r.to_json())
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(JSON)
 def test_any_json_that_is_not_a_record_exits_2(value: Any) -> None:
     r = replay_text(json.dumps(value))

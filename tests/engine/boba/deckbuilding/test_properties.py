@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.boba.deckbuilding import (
@@ -60,7 +60,7 @@ FRAGMENTS = [
     "\u2019",
     *[c.name for c in DEMO_CARDS[:40]],
 ]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150)
 
 
 def entries_strategy(catalog: Catalog) -> st.SearchStrategy[Decklist]:
@@ -103,7 +103,7 @@ def test_json_form_round_trip(decklist: Decklist) -> None:
     assert again.counts() == decklist.counts()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.data())
 def test_real_lists_round_trip(real: Catalog, data: st.DataObject) -> None:
     decklist = data.draw(entries_strategy(real), label="decklist")

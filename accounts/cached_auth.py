@@ -1,0 +1,74 @@
+"""The signed-in account of a request, from the cache when it is there.
+
+Every page and API call of a signed-in person reads their account (the header shows their
+name; permissions and limits need their id). Django's AuthenticationMiddleware reads the row
+from the database on every request; at a publish spike that is one query for each of
+thousands of requests, for rows that do not change. `CachedAuthenticationMiddleware` keeps the
+row in the cache (`USER_SECONDS`) and checks it exactly as Django checks a fresh one: the
+session names a backend the site still uses, and the session's hash of the password matches
+the account's (so a password change still signs out the other sessions). Anything else (no
+copy, another hash, the fallback secrets) goes through Django's own `get_user`, which flushes
+a session that no longer verifies.
+
+Every save or deletion of an account drops its copy (`forget_user`, connected in
+accounts.apps), so a deactivated or changed account is read afresh on its next request; an
+account changed without `save()` (a bulk `update()`, which the site never does to accounts)
+would be seen within `USER_SECONDS`. The copy holds what the row holds (the password's hash
+too), in the same cache that holds the sessions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
+
+USER_SECONDS = 300
+
+
+def user_key(user_id: object) -> str:
+    return f"auth-user:{user_id}"
+
+
+def cached_user(request: HttpRequest) -> Any:
+    """The request's account: the cached copy when the session verifies against it, else
+    Django's `get_user` (which then fills the cache)."""
+    session = request.session
+    user_id = session.get(SESSION_KEY)
+    if user_id is None:
+        return auth.get_user(request)  # anonymous: no query either way
+    session_hash = session.get(HASH_SESSION_KEY)
+    if session_hash and session.get(BACKEND_SESSION_KEY) in settings.AUTHENTICATION_BACKENDS:
+        user = cache.get(user_key(user_id))
+        if user is not None and constant_time_compare(session_hash, user.get_session_auth_hash()):
+            return user
+    user = auth.get_user(request)
+    if user.is_authenticated and str(user.pk) == str(user_id):
+        cache.set(user_key(user.pk), user, USER_SECONDS)
+    return user
+
+
+def _user_once(request: HttpRequest) -> Any:
+    if not hasattr(request, "_cached_user"):
+        request._cached_user = cached_user(request)  # type: ignore[attr-defined]
+    return request._cached_user  # type: ignore[attr-defined]
+
+
+class CachedAuthenticationMiddleware(AuthenticationMiddleware):
+    """Django's AuthenticationMiddleware with `request.user` read through `cached_user`."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        super().process_request(request)
+        request.user = SimpleLazyObject(lambda: _user_once(request))
+
+
+def forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """An account was saved or deleted: its next request reads the row afresh."""
+    cache.delete(user_key(instance.pk))

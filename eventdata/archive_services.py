@@ -1,0 +1,806 @@
+"""Write side of the event archive: restore an archive (`archive_import`) and keep one after
+every finished round (`archive_store_round`, run by the Celery task in eventdata/tasks.py).
+
+An import runs in one transaction under the event's row lock: it is all written or nothing
+is. Every object is found by its natural key (the event by slug, people by player id then
+username, cards by game and external id, registrations by account or walk-in name and time,
+rounds by number, matches by round and first seat, and so on), so importing the same archive
+twice changes nothing. What is in the installation but not in the archive is left alone.
+A dry run does all of it and rolls back, reporting what it would have done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import DatabaseError, models, transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from config.locks import for_update
+from decks.models import (
+    Card,
+    Catalog,
+    DeckCheck,
+    DeckCheckResult,
+    Decklist,
+    DecklistVersion,
+    EventCatalog,
+)
+from decks.selectors import default_catalog
+from engine.errors import json_problem
+from engine.games import BEST_OF_ONE, GameDetailsError, ResultContext, get_game
+from eventdata import archive
+from eventdata.archive import ArchiveError
+from eventdata.archive_selectors import archived_fields, event_archive, is_user_field
+from matches.models import (
+    ClockEvent,
+    JudgeCall,
+    Match,
+    Penalty,
+    Report,
+    ResultVersion,
+    Round,
+    RoundStatus,
+    Ruling,
+    StandingsSnapshot,
+)
+from matches.services import checked_result, results_source_version
+from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.services import new_claim_code
+
+ARCHIVE_DIR = "archives"
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, in a dry run, would do), per section."""
+
+    slug: str
+    dry_run: bool
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def count(self, section: str, outcome: str) -> None:
+        per = self.counts.setdefault(section, {"created": 0, "updated": 0, "unchanged": 0})
+        per[outcome] = per.get(outcome, 0) + 1
+
+    @property
+    def changed(self) -> bool:
+        return any(c["created"] or c["updated"] for c in self.counts.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.slug,
+            "dry_run": self.dry_run,
+            "changed": self.changed,
+            "sections": self.counts,
+            "notes": self.notes,
+        }
+
+
+class _DryRun(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _times_as_given(*model_list: type[models.Model]) -> Iterator[set[tuple[Any, str]]]:
+    """Keep the archive's times: auto_now / auto_now_add are switched off while importing.
+
+    They are attributes of the field objects (process-wide), so imports run from the
+    command line or a task, never inside a web request.
+    """
+    saved: list[tuple[Any, bool, bool]] = []
+    switched: set[tuple[Any, str]] = set()
+    for model in model_list:
+        for f in model._meta.concrete_fields:
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+                saved.append((f, f.auto_now, f.auto_now_add))
+                switched.add((model, f.name))
+                f.auto_now = f.auto_now_add = False
+    try:
+        yield switched
+    finally:
+        for f, now, now_add in saved:
+            f.auto_now, f.auto_now_add = now, now_add
+
+
+# Nesting deeper than this in a JSON value is refused: no form or API of the site writes it.
+MAX_JSON_DEPTH = 32
+JSON_PROBLEMS = {
+    "nul": "contains a NUL character (\\u0000)",
+    "too_deep": f"is nested more than {MAX_JSON_DEPTH} levels deep",
+}
+
+
+def _checked_value(f: Any, obj: models.Model, raw: Any, where: str) -> Any:
+    """The archive's value for one field, checked as the site's own forms would check it:
+    its type, choices (games, statuses, policies), ranges, lengths and validators (names,
+    slugs, time zones); ArchiveError naming the field for anything else."""
+    problem = json_problem(raw, MAX_JSON_DEPTH)
+    if problem is not None:
+        raise ArchiveError(f"'{f.name}' {JSON_PROBLEMS[problem[0]]}", where)
+    try:
+        new = f.to_python(raw)
+        if new not in f.empty_values:
+            f.validate(new, obj)
+            f.run_validators(new)
+    except ValidationError as exc:
+        raise ArchiveError(f"'{f.name}': {'; '.join(exc.messages)}", where) from None
+    except (ArithmeticError, TypeError, ValueError):
+        raise ArchiveError(f"'{f.name}': {raw!r} is not a valid value", where) from None
+    return new
+
+
+def _model_rules(obj: models.Model, where: str) -> None:
+    """The model's own rules across fields (an event's game, mode, format and its parameters,
+    match structure, clock), as the site's forms apply them."""
+    try:
+        obj.clean()
+    except ValidationError as exc:
+        if hasattr(exc, "error_dict"):
+            name, errors = next(iter(exc.message_dict.items()))
+            raise ArchiveError(f"'{name}': {'; '.join(errors)}", where) from None
+        raise ArchiveError("; ".join(exc.messages), where) from None
+    except (KeyError, LookupError, ValueError) as exc:
+        raise ArchiveError(str(exc), where) from None
+
+
+def _own_catalog_slug(event: Tournament) -> str:
+    """The slug of the catalog an imported event keeps the cards this installation lacked."""
+    return f"archive-{event.slug}"[:80]
+
+
+class _Importer:
+    def __init__(
+        self, doc: Mapping[str, Any], report: ImportReport, auto_times: set[tuple[Any, str]]
+    ) -> None:
+        self.doc = doc
+        self.report = report
+        self.auto_times = auto_times
+        self.users: dict[str, Any] = {}
+        self.regs: dict[str, Registration] = {}
+        self.rounds: dict[int, Any] = {}
+        self.matches: dict[str, Any] = {}
+        self.match_rounds: dict[str, Any] = {}
+        self.calls: dict[str, Any] = {}
+        self.versions: dict[tuple[str, int], Any] = {}
+        self.event: Tournament | None = None
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def user(self, username: str | None) -> Any:
+        return self.users[username] if username is not None else None
+
+    def apply(
+        self,
+        obj: models.Model,
+        item: Mapping[str, Any],
+        where: str,
+        refs: Mapping[str, Any],
+        skip: tuple[str, ...] = (),
+    ) -> bool:
+        """Set obj's archived fields from item; True when something changed."""
+        changed = False
+        for f in archived_fields(type(obj), skip):
+            if f.name in refs:
+                value = refs[f.name]
+                current = getattr(obj, f.attname)
+                new = value.pk if isinstance(value, models.Model) else value
+                if current != new:
+                    setattr(obj, f.attname, new)
+                    changed = True
+                continue
+            if f.name not in item:
+                continue
+            if is_user_field(f):
+                user = self.user(item[f.name])
+                new = user.pk if user is not None else None
+                if getattr(obj, f.attname) != new:
+                    setattr(obj, f.attname, new)
+                    changed = True
+                continue
+            if f.is_relation:
+                continue
+            new = _checked_value(f, obj, item[f.name], where)
+            if isinstance(new, dt.datetime) and new.tzinfo is None:
+                new = new.replace(tzinfo=dt.UTC)
+            if new is None and not f.null:
+                raise ArchiveError(f"'{f.name}' may not be null", where)
+            if f.value_from_object(obj) != new:
+                setattr(obj, f.attname, new)
+                changed = True
+        return changed
+
+    def upsert(
+        self,
+        section: str,
+        existing: models.Model | None,
+        model: type[models.Model],
+        item: Mapping[str, Any],
+        where: str,
+        refs: Mapping[str, Any],
+        skip: tuple[str, ...] = (),
+        bulk: list[Any] | None = None,
+    ) -> Any:
+        """Create or update one object; with `bulk`, a new one is only appended to it (the
+        caller writes them with `_flush`, and they get their ids then)."""
+        obj = existing if existing is not None else model()
+        changed = self.apply(obj, item, where, refs, skip)
+        _model_rules(obj, where)
+        if existing is None:
+            for f in model._meta.concrete_fields:
+                # A time the archive leaves out (a card's updated_at): now, as Django would.
+                if (model, f.name) in self.auto_times and getattr(obj, f.attname) is None:
+                    setattr(obj, f.attname, timezone.now())
+            if bulk is not None:
+                bulk.append(obj)
+            else:
+                obj.save(force_insert=True)
+            self.report.count(section, "created")
+        elif changed:
+            obj.save()
+            self.report.count(section, "updated")
+        else:
+            self.report.count(section, "unchanged")
+        return obj
+
+    @staticmethod
+    def _flush(model: type[models.Model], objects: list[Any]) -> None:
+        """Insert the new objects of a section in batches (ids are set on them)."""
+        model.objects.bulk_create(objects, batch_size=500)
+
+    def check_result(
+        self, round_: Any, item: Mapping[str, Any], where: str, *, required: bool = False
+    ) -> dict[str, Any]:
+        """A match's (or a report's) games and battles, checked as a report on the site is:
+        possible in the event's match structure and game (a bye is the pairing's, not a
+        result, and is not checked). Returns the item with its `battles` (archive format 1's
+        name for BoBA's trophies) as the game's per-game details."""
+        out = dict(item)
+        battles = out.pop("battles", None)
+        games = [item.get("games_a"), item.get("games_b"), item.get("games_drawn") or 0]
+        if not required and games[0] is None and games[1] is None:
+            return out
+        assert self.event is not None
+        try:
+            checked = checked_result(self.event, round_, games)
+        except ServiceError as exc:
+            raise ArchiveError(f"'games_a': {exc.message}", where) from None
+        if battles is None:
+            return out
+        rules = get_game(self.event.game).match_rules()
+        if rules.api_key != "battles":
+            raise ArchiveError("'battles': this game does not record battles", where)
+        structure = self.event.structure or BEST_OF_ONE
+        try:
+            details = rules.clean_details(
+                rules.from_api(battles), ResultContext(checked, structure)
+            )
+        except GameDetailsError as exc:
+            raise ArchiveError(f"'battles': {exc.message}", where) from None
+        out["game_details"] = details.to_json()
+        return out
+
+    # -- sections ---------------------------------------------------------------------------
+
+    def run(self) -> Tournament:
+        self.import_users()
+        event = self.event = self.import_event()
+        self.import_cards(event)
+        self.import_registrations(event)
+        self.import_decklists()
+        self.import_rounds(event)
+        self.import_matches(event)
+        self.import_reports()
+        self.import_result_versions()
+        self.import_standings(event)
+        self.import_calls(event)
+        self.import_rulings()
+        self.import_penalties(event)
+        self.import_clock_events()
+        self.import_deck_checks(event)
+        self.import_audit(event)
+        return event
+
+    def import_users(self) -> None:
+        user_model = get_user_model()
+        for i, u in enumerate(self.doc["users"]):
+            found = None
+            if u.get("player_id"):
+                found = user_model.objects.filter(player_id=u["player_id"]).first()
+            if found is None:
+                found = user_model.objects.filter(username=u["username"]).first()
+            if found is not None:
+                if found.username != u["username"]:
+                    self.report.notes.append(
+                        f"{u['username']!r} is {found.username!r} here (same player id)"
+                    )
+                self.report.count("users", "unchanged")
+            else:
+                found = user_model(
+                    username=u["username"],
+                    display_name=str(u.get("display_name") or "")[:80],
+                    first_name=str(u.get("first_name") or "")[:150],
+                    last_name=str(u.get("last_name") or "")[:150],
+                    email=str(u.get("email") or "")[:254],
+                    player_id=str(u.get("player_id") or ""),
+                )
+                found.set_unusable_password()
+                try:
+                    found.full_clean(exclude=["password", "player_id"])
+                except ValidationError as exc:
+                    raise ArchiveError("; ".join(exc.messages), f"users[{i}]") from None
+                found.save()
+                self.report.count("users", "created")
+            self.users[u["username"]] = found
+
+    def import_cards(self, event: Tournament) -> None:
+        """The cards the decklists name, read from the catalog the event reads here. Cards
+        this installation lacks are written only into a catalog of the event's own
+        (`archive-<slug>`), which the event then reads: an archive never adds to or changes
+        the official, demo or another organiser's catalog, so it cannot change what any other
+        event reads."""
+        for i, c in enumerate(self.doc["cards"]):
+            if c["game"] != event.game:
+                raise ArchiveError(
+                    f"'game': a card of {c['game']!r} in an event of {event.game!r}",
+                    f"cards[{i}]",
+                )
+        named = self.doc["event"].get("card_catalog")
+        if not self.doc["cards"] and not named:
+            return
+        readable = self._readable_catalog(named, event) if named else default_catalog(event.game)
+        if named and readable is None:
+            self.report.notes.append(
+                f"the event's card catalog {named!r} is not one it may read here: "
+                "its cards are kept in a catalog of the event's own"
+            )
+        wanted = {c["external_id"] for c in self.doc["cards"]}
+        have = (
+            set(
+                Card.objects.filter(catalog=readable, external_id__in=wanted).values_list(
+                    "external_id", flat=True
+                )
+            )
+            if readable is not None
+            else set()
+        )
+        link = EventCatalog.objects.filter(tournament=event).first()
+        if readable is not None and wanted <= have:
+            self.report.counts.setdefault("cards", {"created": 0, "updated": 0, "unchanged": 0})
+            self.report.counts["cards"]["unchanged"] += len(self.doc["cards"])
+            if named and (link is None or link.catalog_id != readable.pk):
+                self._link(event, readable, link)
+            return
+        own = self._own_catalog(event)
+        existing = set(
+            Card.objects.filter(catalog=own, external_id__in=wanted).values_list(
+                "external_id", flat=True
+            )
+        )
+        for i, c in enumerate(self.doc["cards"]):
+            if c["external_id"] in existing:
+                self.report.count("cards", "unchanged")
+                continue
+            self.upsert("cards", None, Card, c, f"cards[{i}]", {"catalog": own})
+        if link is None or link.catalog_id != own.pk:
+            self._link(event, own, link)
+
+    def _readable_catalog(self, slug: str, event: Tournament) -> Any:
+        """The catalog named `slug` when the event may read it here: a shared one (official,
+        demo) of its game, or a custom one of the event's own organisers."""
+        catalog = Catalog.objects.filter(slug=slug, game=event.game).first()
+        if catalog is None:
+            return None
+        if catalog.kind in (Catalog.Kind.OFFICIAL, Catalog.Kind.DEMO):
+            return catalog
+        if catalog.slug == _own_catalog_slug(event):
+            return catalog
+        if catalog.owner_id is not None and event.organisers.filter(pk=catalog.owner_id).exists():
+            return catalog
+        return None
+
+    def _own_catalog(self, event: Tournament) -> Any:
+        slug = _own_catalog_slug(event)
+        catalog = Catalog.objects.filter(slug=slug).first()
+        if catalog is not None:
+            if catalog.game != event.game:
+                raise ArchiveError(
+                    f"the catalog {slug!r} of this installation is of another game", "cards"
+                )
+            self.report.count("card_catalog", "unchanged")
+            return catalog
+        owner = event.organisers.order_by("pk").first()
+        catalog = Catalog.objects.create(
+            game=event.game,
+            slug=slug,
+            name=f"{event.name} (archive)"[:120],
+            kind=Catalog.Kind.CUSTOM,
+            owner=owner,
+        )
+        self.report.count("card_catalog", "created")
+        self.report.notes.append(f"the event reads its own card catalog {slug!r}")
+        return catalog
+
+    def _link(self, event: Tournament, catalog: Any, link: Any) -> None:
+        EventCatalog.objects.update_or_create(tournament=event, defaults={"catalog": catalog})
+        self.report.count("event_catalog", "updated" if link is not None else "created")
+
+    def import_event(self) -> Tournament:
+        item = self.doc["event"]
+        existing = for_update(Tournament.objects).filter(slug=item["slug"]).first()
+        event: Tournament = self.upsert("event", existing, Tournament, item, "event", {})
+        for key in ("organisers", "judges"):
+            wanted = {self.users[name].pk for name in item.get(key, [])}
+            manager = getattr(event, key)
+            if set(manager.values_list("pk", flat=True)) != wanted:
+                manager.set(wanted)
+                if existing is not None:
+                    self.report.count("event", "updated")
+        return event
+
+    def import_registrations(self, event: Tournament) -> None:
+        by_player = {r.player_id: r for r in event.registrations.filter(player__isnull=False)}
+        walk_ins = {
+            (r.walk_in_name, r.created_at): r for r in event.registrations.filter(player=None)
+        }
+        new: list[Registration] = []
+        for i, item in enumerate(self.doc["registrations"]):
+            where = f"registrations[{i}]"
+            player = self.user(item.get("player"))
+            if player is not None:
+                existing = by_player.get(player.pk)
+            else:
+                created = Registration._meta.get_field("created_at").to_python(item["created_at"])
+                existing = walk_ins.get((item.get("walk_in_name"), created))
+            code = item.get("claim_code")
+            if code and (
+                Registration.objects.filter(claim_code=code)
+                .exclude(pk=existing.pk if existing else None)
+                .exists()
+            ):
+                item = {**item, "claim_code": new_claim_code()}
+                self.report.notes.append(f"{where}: its claim code was taken; a new one given")
+            self.regs[item["key"]] = self.upsert(
+                "registrations",
+                existing,
+                Registration,
+                item,
+                where,
+                {"tournament": event},
+                bulk=new,
+            )
+        self._flush(Registration, new)
+
+    def import_decklists(self) -> None:
+        for i, item in enumerate(self.doc["decklists"]):
+            where = f"decklists[{i}]"
+            reg = self.regs[item["registration"]]
+            existing = Decklist.objects.filter(registration=reg).first()
+            decklist = self.upsert(
+                "decklists", existing, Decklist, item, where, {"registration": reg}
+            )
+            have = {v.number: v for v in decklist.versions.all()}
+            for j, v in enumerate(item["versions"]):
+                version = self.upsert(
+                    "decklist_versions",
+                    have.get(v["number"]),
+                    DecklistVersion,
+                    v,
+                    f"{where}.versions[{j}]",
+                    {"decklist": decklist},
+                )
+                self.versions[(item["registration"], v["number"])] = version
+
+    def import_rounds(self, event: Tournament) -> None:
+        have = {r.number: r for r in Round.objects.filter(tournament=event)}
+        # Finished rounds first: the one-unfinished-round constraint holds at every step.
+        order = sorted(
+            enumerate(self.doc["rounds"]), key=lambda p: (p[1].get("status") != "finished", p[0])
+        )
+        for i, item in order:
+            self.rounds[item["number"]] = self.upsert(
+                "rounds",
+                have.get(item["number"]),
+                Round,
+                item,
+                f"rounds[{i}]",
+                {"tournament": event},
+            )
+
+    def import_matches(self, event: Tournament) -> None:
+        have = {(m.round_id, m.a_id): m for m in Match.objects.filter(round__tournament=event)}
+        new: list[Match] = []
+        for i, item in enumerate(self.doc["matches"]):
+            round_ = self.rounds[item["round"]]
+            a = self.regs[item["a"]]
+            b = self.regs[item["b"]] if item.get("b") is not None else None
+            self.match_rounds[item["key"]] = round_
+            if b is not None:
+                item = self.check_result(round_, item, f"matches[{i}]")
+            self.matches[item["key"]] = self.upsert(
+                "matches",
+                have.get((round_.pk, a.pk)),
+                Match,
+                item,
+                f"matches[{i}]",
+                {"round": round_, "a": a, "b": b},
+                bulk=new,
+            )
+        self._flush(Match, new)
+
+    def import_reports(self) -> None:
+        have = {
+            (r.match_id, r.registration_id): r
+            for r in Report.objects.filter(match__round__tournament=self.event)
+        }
+        new: list[Report] = []
+        for i, item in enumerate(self.doc["reports"]):
+            match = self.matches[item["match"]]
+            item = self.check_result(
+                self.match_rounds[item["match"]], item, f"reports[{i}]", required=True
+            )
+            reg = self.regs[item["registration"]]
+            existing = have.get((match.pk, reg.pk))
+            self.upsert(
+                "reports",
+                existing,
+                Report,
+                item,
+                f"reports[{i}]",
+                {"match": match, "registration": reg},
+                bulk=new,
+            )
+        self._flush(Report, new)
+
+    def import_result_versions(self) -> None:
+        have = {
+            (v.match_id, v.number): v
+            for v in ResultVersion.objects.filter(match__round__tournament=self.event)
+        }
+        new: list[ResultVersion] = []
+        for i, item in enumerate(self.doc["result_versions"]):
+            match = self.matches[item["match"]]
+            existing = have.get((match.pk, item["number"]))
+            self.upsert(
+                "result_versions",
+                existing,
+                ResultVersion,
+                item,
+                f"result_versions[{i}]",
+                {"match": match},
+                bulk=new,
+            )
+        self._flush(ResultVersion, new)
+
+    def import_standings(self, event: Tournament) -> None:
+        for i, item in enumerate(self.doc["standings"]):
+            where = f"standings[{i}]"
+            round_ = self.rounds[item["round"]]
+
+            def reg_id(key: Any) -> int | None:
+                return self.regs[key].pk if key in self.regs else None
+
+            rows = []
+            for row in item["rows"]:
+                row = dict(row)
+                row["registration"] = reg_id(row.get("registration"))
+                if isinstance(row.get("opponents"), list):
+                    row["opponents"] = [
+                        {**o, "registration": reg_id(o.get("registration"))}
+                        if isinstance(o, dict)
+                        else o
+                        for o in row["opponents"]
+                    ]
+                rows.append(row)
+            # A snapshot that was current stays current; a stale one is recomputed on read.
+            source = results_source_version(event, round_.number) if item.get("current") else 0
+            existing = StandingsSnapshot.objects.filter(round=round_).first()
+            # the event (imported first) names the tiebreakers a current snapshot has
+            tiebreakers = event.tiebreaker_fingerprint if item.get("current") else ""
+            values = {"rows": rows, "source_version": source, "tiebreakers": tiebreakers}
+            if item.get("computed_at"):
+                values["computed_at"] = item["computed_at"]
+            self.upsert("standings", existing, StandingsSnapshot, values, where, {"round": round_})
+
+    def import_calls(self, event: Tournament) -> None:
+        for i, item in enumerate(self.doc["calls"]):
+            where = f"calls[{i}]"
+            match = self.matches[item["match"]]
+            opened = JudgeCall._meta.get_field("opened_at").to_python(item["opened_at"])
+            existing = JudgeCall.objects.filter(match=match, opened_at=opened).first()
+            self.calls[item["key"]] = self.upsert(
+                "calls",
+                existing,
+                JudgeCall,
+                item,
+                where,
+                {"tournament": event, "match": match},
+            )
+
+    def import_rulings(self) -> None:
+        for i, item in enumerate(self.doc["rulings"]):
+            call = self.calls[item["call"]]
+            created = Ruling._meta.get_field("created_at").to_python(item.get("created_at"))
+            existing = Ruling.objects.filter(call=call, created_at=created).first()
+            self.upsert("rulings", existing, Ruling, item, f"rulings[{i}]", {"call": call})
+
+    def import_penalties(self, event: Tournament) -> None:
+        for i, item in enumerate(self.doc["penalties"]):
+            match = self.matches[item["match"]]
+            reg = self.regs[item["registration"]]
+            created = Penalty._meta.get_field("created_at").to_python(item.get("created_at"))
+            existing = Penalty.objects.filter(
+                match=match, registration=reg, created_at=created
+            ).first()
+            self.upsert(
+                "penalties",
+                existing,
+                Penalty,
+                item,
+                f"penalties[{i}]",
+                {"tournament": event, "match": match, "registration": reg},
+            )
+
+    def import_clock_events(self) -> None:
+        for i, item in enumerate(self.doc.get("clock_events", [])):
+            match = self.matches[item["match"]]
+            existing = ClockEvent.objects.filter(match=match, seq=item.get("seq")).first()
+            self.upsert(
+                "clock_events", existing, ClockEvent, item, f"clock_events[{i}]", {"match": match}
+            )
+
+    def import_deck_checks(self, event: Tournament) -> None:
+        for i, item in enumerate(self.doc["deck_checks"]):
+            where = f"deck_checks[{i}]"
+            created = DeckCheck._meta.get_field("created_at").to_python(item.get("created_at"))
+            existing = DeckCheck.objects.filter(
+                tournament=event, round_number=item.get("round_number"), created_at=created
+            ).first()
+            check = self.upsert(
+                "deck_checks", existing, DeckCheck, item, where, {"tournament": event}
+            )
+            for j, res in enumerate(item["results"]):
+                reg = self.regs[res["registration"]]
+                version = (
+                    self.versions[(res["registration"], res["version"])]
+                    if res.get("version") is not None
+                    else None
+                )
+                self.upsert(
+                    "deck_check_results",
+                    DeckCheckResult.objects.filter(deck_check=check, registration=reg).first(),
+                    DeckCheckResult,
+                    res,
+                    f"{where}.results[{j}]",
+                    {"deck_check": check, "registration": reg, "version": version},
+                )
+
+    def import_audit(self, event: Tournament) -> None:
+        have = {
+            (a.action, a.target, a.created_at)
+            for a in AuditEntry.objects.filter(tournament=event).only(
+                "action", "target", "created_at"
+            )
+        }
+        new: list[AuditEntry] = []
+        for i, item in enumerate(self.doc["audit"]):
+            where = f"audit[{i}]"
+            reg = self.regs.get(item["registration"]) if item.get("registration") else None
+            entry = AuditEntry()
+            self.apply(entry, item, where, {"tournament": event, "registration": reg})
+            key = (entry.action, entry.target, entry.created_at)
+            if key in have:
+                self.report.count("audit", "unchanged")
+                continue
+            have.add(key)
+            new.append(entry)
+            self.report.count("audit", "created")
+        # Append-only: entries are only ever added, in bulk.
+        AuditEntry.objects.bulk_create(new, batch_size=1000)
+
+
+def _import_models() -> list[type[models.Model]]:
+    return [
+        Tournament,
+        Registration,
+        AuditEntry,
+        Card,
+        Decklist,
+        DecklistVersion,
+        DeckCheck,
+        DeckCheckResult,
+        Round,
+        Match,
+        Report,
+        ResultVersion,
+        StandingsSnapshot,
+        JudgeCall,
+        Ruling,
+        Penalty,
+    ]
+
+
+def archive_import(data: str | bytes | Mapping[str, Any], *, dry_run: bool = False) -> ImportReport:
+    """Restore an archive: everything or nothing, in one transaction (see the module doc).
+
+    Raises ArchiveError for a file that is not a readable archive of this version, or whose
+    content the database refuses (nothing is written then).
+    """
+    doc = archive.parse(data)
+    report = ImportReport(slug=doc["event"]["slug"], dry_run=dry_run)
+    try:
+        with _times_as_given(*_import_models()) as auto_times, transaction.atomic():
+            _Importer(doc, report, auto_times).run()
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    except (DatabaseError, ValueError, TypeError, KeyError, ValidationError) as exc:
+        message = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+        raise ArchiveError(f"the database refused it, nothing was imported ({message})") from None
+    return report
+
+
+# -- kept archives ---------------------------------------------------------------------------
+
+
+def round_archive_name(slug: str, stage: str, number: int) -> str:
+    return f"{ARCHIVE_DIR}/{slug}/round-{stage}-{number}.json"
+
+
+def archive_store_round(*, round_id: int) -> str | None:
+    """Keep the event's archive as it was when this round finished (idempotent: a round's
+    archive is written once and kept). Returns its storage name, or None for a round that is
+    gone or not finished."""
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is None or round_.status != RoundStatus.FINISHED:
+        return None
+    name = round_archive_name(round_.tournament.slug, round_.stage, round_.number)
+    if default_storage.exists(name):
+        return name
+    text = archive.dumps(event_archive(round_.tournament))
+    saved: str = default_storage.save(name, ContentFile(text.encode("utf-8")))
+    return saved
+
+
+@dataclass(frozen=True)
+class StoredArchive:
+    name: str
+    size: int
+
+
+def stored_archives(event: Tournament) -> list[StoredArchive]:
+    """The archives kept for this event (after each round), oldest round first."""
+    folder = f"{ARCHIVE_DIR}/{event.slug}"
+    try:
+        _dirs, files = default_storage.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    out = []
+    for name in files:
+        if name.endswith(".json"):
+            out.append(StoredArchive(name=name, size=default_storage.size(f"{folder}/{name}")))
+
+    def order(a: StoredArchive) -> tuple[int, int, str]:
+        stem = a.name.removesuffix(".json").split("-")
+        number = int(stem[-1]) if stem[-1].isdigit() else 0
+        return (0 if "swiss" in a.name else 1, number, a.name)
+
+    return sorted(out, key=order)
+
+
+def stored_archive_path(event: Tournament, name: str) -> str | None:
+    """The storage name of one kept archive of this event, or None (no path tricks)."""
+    if name not in {a.name for a in stored_archives(event)}:
+        return None
+    return f"{ARCHIVE_DIR}/{event.slug}/{name}"

@@ -1,0 +1,399 @@
+"""The event page (`/events/{slug}/`) as a stored copy with the reader's own part spliced in.
+
+Everybody loads the event page when a round is published. What it shows is nearly the same
+for everyone: the event's facts, its counts, its rounds and schedule. What differs is small:
+who is signed in (the header's name and player id, the CSRF token of the log-out form),
+their registration (status, check-in code, the forms they may send), their role (staff
+links), and the moment (a running timer's `data-now` and `data-remaining`).
+
+Vocabulary:
+- **state**: everything the page shows that is not a reader's own value, all of it read for
+  this request (the event's row, the rounds, the counts): the copy's version. Nothing of it is
+  kept only in the cache, so an evicted or stale key can never make a stale page look fresh;
+  the counts are the shared copy the page always read (at most
+  ``DASHBOARD_MAX_STALE_SECONDS`` old, and fresh for whoever just changed them).
+- **kind of reader**: every yes/no the templates branch on about the reader (signed in,
+  organiser, registered and how, checked in, staff...). Readers of one kind get the same
+  page but for their own values.
+- **own values**: the reader's id, name, player id, registration id, check-in code, CSRF
+  token, and the timer's now. The copy is rendered with a *stand-in* for each (the same
+  template, the same context otherwise), and the stand-ins are replaced per request by the
+  reader's values, escaped as the template would have escaped them. Stand-ins are derived
+  from SECRET_KEY, so nothing an organiser writes on the page can name one.
+
+`fresh_page` renders the page whole, as it always was: tests compare it byte for byte with
+the copy for every kind of reader; a request that carries messages (shown once, then gone)
+gets it too.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from config import published, shared_copies
+from config.cache import redis_is_down
+from tournaments import extensions
+from tournaments import permissions as perms
+from tournaments.audit import EVENT_COPIES
+from tournaments.forms import ClaimForm
+from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.selectors import (
+    event_facts_without_rounds,
+    registration_counts,
+    registration_for,
+    visible_event_with_roles,
+)
+from tournaments.status import (
+    LABELS,
+    ON_THE_DAY,
+    EventStatus,
+    players_refusal,
+    registration_refusal,
+)
+from tournaments.swiss import recommended_structure
+
+TEMPLATE = "tournaments/event_detail.html"
+QR_SECONDS = 24 * 3600
+# A copy of a state nobody reads any more leaves the cache by itself.
+COPY_SECONDS = 3600
+# The timer fields that move with the clock: own values, not part of the state.
+_TIMER_CLOCK_FIELDS = frozenset({"now", "now_iso", "remaining", "table_remaining"})
+
+
+def check_in_qr(player_id: str) -> SafeString:
+    """The player's id as a QR code: a scanner at the desk types it like a keyboard. Drawn
+    once per player and language (a player reloads the event page all day; drawing costs
+    more than the rest of their part of it)."""
+    key = f"check-in-qr:{get_language()}:{player_id}"
+    svg: str | None = cache.get(key)
+    if svg is None:
+        drawn = segno.make(player_id, error="m").svg_inline(
+            scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
+        )
+        svg = drawn.replace("<svg ", '<svg role="img" ', 1)  # segno escapes the title
+        cache.set(key, svg, QR_SECONDS)
+    return mark_safe(svg)
+
+
+# --- the context, as the page always had it -----------------------------------------------------
+
+
+def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
+    """Everything the event page's template reads beyond the context processors."""
+    registration = registration_for(user=request.user, tournament=event)
+    if registration is not None:
+        registration.player = request.user  # registration_for found the reader's own
+    # Everyone loads the event page at once when a round is published: its one aggregate is
+    # counted once per change of the event and shared (config.shared_copies); whoever just
+    # registered or withdrew sees their own change at once.
+    counts: dict[str, int] = shared_copies.shared_copy(
+        key=f"event-counts:{event.pk}",
+        kind=EVENT_COPIES,
+        object_ids=[event.pk],
+        user_id=request.user.pk,
+        render=lambda: {"counts": registration_counts(event)},
+        grace=settings.DASHBOARD_MAX_STALE_SECONDS,
+        ttl=60,
+    )["counts"]
+    # Offer only what can be done now: the same words as the service's refusal.
+    registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
+    context: dict[str, Any] = {
+        "event": event,
+        "registration": registration,
+        "counts": counts,
+        "registration_open": registration_closed is None,
+        "registration_closed": registration_closed.render(_) if registration_closed else "",
+        "player_check_in_offered": event.player_check_in_open
+        and players_refusal(event.status) is None,
+        "is_organiser": perms.is_organiser_of(request.user, event),
+        "is_staff": perms.is_staff_of(request.user, event),
+        "status_label": LABELS[event.status_enum],
+        "claim_form": ClaimForm(),
+        "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
+    }
+    if _shows_check_in_code(registration, event):
+        assert registration is not None and registration.player is not None
+        context["check_in_qr"] = check_in_qr(registration.player.player_id)
+    if event.status != EventStatus.CANCELLED:
+        context["rounds_info"] = extensions.rounds_pages().rounds_section(
+            request, event, counts["registered"]
+        )
+    return context
+
+
+def _shows_check_in_code(registration: Registration | None, event: Tournament) -> bool:
+    return (
+        registration is not None
+        and registration.player_id is not None
+        and registration.status == RegistrationStatus.REGISTERED
+        and event.status_enum in ON_THE_DAY
+    )
+
+
+def fresh_page(request: HttpRequest, event: Tournament) -> HttpResponse:
+    """The page rendered whole for this request (what the stored copy must equal)."""
+    return render(request, TEMPLATE, page_context(request, event))
+
+
+# --- the stored copy -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _stand_in(name: str) -> str:
+    """A stand-in for one own value: letters and digits only (no escaping changes it), never
+    guessable from outside (derived from SECRET_KEY)."""
+    digest = hashlib.sha256(f"event-page-stand-in:{name}:{settings.SECRET_KEY}".encode())
+    return f"bd{name}x{digest.hexdigest()[:40]}"
+
+
+@functools.cache
+def _number_stand_in(name: str) -> int:
+    """A stand-in for an id that goes into a URL (an `<int:pk>` path): 19 digits that no id,
+    count or date on the page can be (derived from SECRET_KEY)."""
+    digest = hashlib.sha256(f"event-page-number:{name}:{settings.SECRET_KEY}".encode())
+    return 7 * 10**18 + int(digest.hexdigest(), 16) % 10**18
+
+
+@dataclass(frozen=True)
+class _StandInUser:
+    """What the templates read of request.user, with stand-ins for the reader's values."""
+
+    is_authenticated: bool
+    is_organiser: bool
+    is_superuser: bool
+    pk: int | None
+    public_name: str
+    player_id: str
+
+
+@dataclass(frozen=True)
+class _StandInPlayer:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class _StandInRegistration:
+    """What the templates read of the reader's registration."""
+
+    pk: int
+    status: str
+    checked_in: bool
+    dropped: bool
+    player: _StandInPlayer | None
+
+
+@dataclass(frozen=True)
+class _StandInRequest:
+    """What the templates read of the request: its path (the log-in link's `next`) and the
+    one session flag the header shows."""
+
+    path: str
+    session: dict[str, Any]
+
+
+def _written(value: Any) -> str:
+    """`value` as `{{ value }}` writes it (localized, escaped)."""
+    return str(conditional_escape(localize(value)))
+
+
+def _own_values(request: HttpRequest, context: dict[str, Any]) -> dict[str, str]:
+    """Stand-in -> the reader's value, as the template would have written it. An id is
+    written as `{% url %}` and `{{ }}` write it alike (plain digits: no thousands
+    separator in these settings)."""
+    user = request.user
+    values: dict[str, str] = {
+        str(_number_stand_in("user")): "" if user.pk is None else _written(user.pk),
+    }
+    if user.is_authenticated:
+        values[_stand_in("name")] = _written(user.public_name)
+        values[_stand_in("playerid")] = _written(user.player_id)
+    registration: Registration | None = context["registration"]
+    if registration is not None:
+        values[str(_number_stand_in("registration"))] = str(registration.pk)
+    if "check_in_qr" in context:
+        values[_stand_in("qr")] = str(context["check_in_qr"])
+    timer = (context.get("rounds_info") or {}).get("timer")
+    if timer:
+        values[_stand_in("now")] = _written(timer["now_iso"])
+        values[_stand_in("remaining")] = _written(timer["remaining"])
+    return values
+
+
+CSRF = shared_copies.CSRF_PLACEHOLDER
+
+
+def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any]:
+    """The page's context with a stand-in for each own value (the context processors' `user`,
+    `request`, `csrf_token` and `messages` included: the view's context overrides them)."""
+    user = request.user
+    authenticated = bool(user.is_authenticated)
+    stand_in_user = _StandInUser(
+        is_authenticated=authenticated,
+        is_organiser=bool(getattr(user, "is_organiser", False)),
+        is_superuser=bool(getattr(user, "is_superuser", False)),
+        pk=None if user.pk is None else _number_stand_in("user"),
+        public_name=_stand_in("name") if authenticated else "",
+        player_id=_stand_in("playerid") if authenticated else "",
+    )
+    registration: Registration | None = context["registration"]
+    stand_in_registration = None
+    if registration is not None:
+        stand_in_registration = _StandInRegistration(
+            pk=_number_stand_in("registration"),
+            status=str(registration.status),
+            checked_in=registration.checked_in,
+            dropped=registration.dropped,
+            player=_StandInPlayer(_stand_in("playerid"))
+            if registration.player_id is not None
+            else None,
+        )
+    shown = {
+        **context,
+        "user": stand_in_user,
+        "request": _StandInRequest(request.path, {"judge_desk": _judge_desk(request)}),
+        "csrf_token": CSRF,
+        "messages": (),
+        "services_degraded": redis_is_down(),
+        "registration": stand_in_registration,
+    }
+    if "check_in_qr" in context:
+        shown["check_in_qr"] = mark_safe(_stand_in("qr"))
+    rounds_info = context.get("rounds_info")
+    if rounds_info and rounds_info.get("timer"):
+        shown["rounds_info"] = {
+            **rounds_info,
+            "timer": {
+                **rounds_info["timer"],
+                "now_iso": _stand_in("now"),
+                "remaining": _stand_in("remaining"),
+            },
+        }
+    return shown
+
+
+def _judge_desk(request: HttpRequest) -> bool:
+    """The header's one session flag, read only for a signed-in reader (as the template does)."""
+    if not request.user.is_authenticated:
+        return False
+    return bool(request.session.get("judge_desk"))
+
+
+def _rows(value: Any) -> Any:
+    """`value` as plain data for the state's digest: model rows by their field values."""
+    if hasattr(value, "_meta"):
+        return [(f.attname, _rows(getattr(value, f.attname))) for f in value._meta.concrete_fields]
+    if isinstance(value, dict):
+        return sorted((str(k), _rows(v)) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return [_rows(v) for v in value]
+    return value if isinstance(value, int | float | bool | str | type(None)) else str(value)
+
+
+def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
+    """Every yes/no about the reader that the templates branch on."""
+    user = request.user
+    registration: Registration | None = context["registration"]
+    return [
+        bool(user.is_authenticated),
+        bool(getattr(user, "is_organiser", False)),
+        bool(getattr(user, "is_superuser", False)),
+        _judge_desk(request),
+        context["is_organiser"],
+        context["is_staff"],
+        None
+        if registration is None
+        else [
+            str(registration.status),
+            registration.checked_in,
+            registration.dropped,
+            registration.player_id is not None,
+        ],
+        "check_in_qr" in context,
+    ]
+
+
+def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
+    """Everything else the page shows: the event's row, its counts, what can be done now,
+    the rounds, the schedule and the timer (but its clock), the language, the site's state."""
+    rounds_info = dict(context.get("rounds_info") or {})
+    timer = rounds_info.pop("timer", None)
+    if timer:
+        timer = {k: v for k, v in timer.items() if k not in _TIMER_CLOCK_FIELDS}
+        if timer.get("state") == "running":
+            timer.pop("remaining_text", None)  # not shown while it runs: moves with the clock
+    shared = {
+        k: v
+        for k, v in context.items()
+        if k not in ("registration", "check_in_qr", "rounds_info", "claim_form")
+    }
+    return [
+        get_language(),
+        redis_is_down(),
+        request.path,
+        _rows(shared),
+        _rows(rounds_info),
+        _rows(timer),
+    ]
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()[:32]
+
+
+def _has_messages(request: HttpRequest) -> bool:
+    """Messages waiting for this reader (shown once: the page is rendered whole for them)."""
+    return len(get_messages(request)) > 0
+
+
+def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
+    """The page from its stored copy for this state and kind of reader, with the reader's own
+    values put in; rendered whole when the request carries messages."""
+    context = page_context(request, event)
+    if _has_messages(request):
+        return render(request, TEMPLATE, context)
+    kind = _digest(reader_kind(request, context))
+    version = _digest([kind, page_state(request, context)])
+
+    def render_copy() -> bytes:
+        shown = _stand_in_context(request, context)
+        html: str = render_to_string(TEMPLATE, shown, request=request)
+        return html.encode()
+
+    copy = published.stored(
+        f"event-page:{event.pk}:{kind}",
+        version=version,
+        render=render_copy,
+        content_type="text/html; charset=utf-8",
+        ttl=COPY_SECONDS,
+        compress=False,
+    )
+    html = copy.body.decode()
+    for stand_in, value in _own_values(request, context).items():
+        html = html.replace(stand_in, value)
+    if CSRF in html:  # only a page with a form asks for the token (and sets its cookie)
+        html = html.replace(CSRF, get_token(request))
+    return HttpResponse(html)
+
+
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event page (tournaments.views.event_detail)."""
+    return stored_page(request, visible_event_with_roles(request, slug))

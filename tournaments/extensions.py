@@ -1,0 +1,80 @@
+"""What the apps above tournaments plug into: tournaments runs registration and check-in but
+does not own decklists or notifications, and never imports the apps that do.
+
+- ``Decklists``: the app that owns decklists (decks) provides one, in its AppConfig.ready(),
+  through ``provide_decklists``. Check-in asks it whether a player's list is legal (for events
+  with ``require_legal_decklist``); the roster import asks it to read and to save a row's list.
+- ``RoundsPages``: the app that runs the rounds (matches) provides one in its ready(), through
+  ``provide_rounds_pages``: the event page's rounds section and the dashboard's round panel.
+- ``player_dropped(registration)``: a Django signal sent inside the transaction that dropped
+  the player, after the drop is audited, so a receiver's writes (notifications queues the
+  player's message) commit or roll back with the drop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import Signal
+from django.http import HttpRequest
+
+from engine.games import DeckEvaluation
+from tournaments.models import Registration, Tournament
+
+player_dropped = Signal()
+
+
+class Decklists(Protocol):
+    def has_legal_decklist(self, registration: Registration) -> bool:
+        """Whether the registration's active list is legal."""
+        ...
+
+    def evaluate(self, tournament: Tournament, source: str) -> DeckEvaluation:
+        """A list read and validated as a submission to the event would be; saves nothing."""
+        ...
+
+    def submit(self, *, actor: Any, registration: Registration, source: str) -> bool:
+        """Save the list as the registration's new version; whether it is legal. Raises the
+        ServiceError a player's own submission would."""
+        ...
+
+
+_decklists: Decklists | None = None
+
+
+def provide_decklists(provider: Decklists) -> None:
+    global _decklists
+    _decklists = provider
+
+
+def decklists() -> Decklists:
+    if _decklists is None:
+        raise ImproperlyConfigured("No app provides decklists (decks.apps.DecksConfig.ready).")
+    return _decklists
+
+
+class RoundsPages(Protocol):
+    def rounds_section(
+        self, request: HttpRequest, event: Tournament, registered: int
+    ) -> dict[str, Any]:
+        """The event page's rounds section (its template context)."""
+        ...
+
+    def dashboard_panel(self, request: HttpRequest, event: Tournament) -> dict[str, Any]:
+        """The organiser dashboard's round panel (its template context)."""
+        ...
+
+
+_rounds_pages: RoundsPages | None = None
+
+
+def provide_rounds_pages(provider: RoundsPages) -> None:
+    global _rounds_pages
+    _rounds_pages = provider
+
+
+def rounds_pages() -> RoundsPages:
+    if _rounds_pages is None:
+        raise ImproperlyConfigured("No app provides the rounds pages (matches.apps.MatchesConfig).")
+    return _rounds_pages
