@@ -13,7 +13,7 @@ from django.db.migrations.executor import MigrationExecutor
 from matches import services
 from matches.models import Match, MatchStatus, Report
 from tests.factories import logged_in
-from tests.matches.conftest import running_event
+from tests.scenarios import pair_and_publish, running_event
 
 migration = importlib.import_module("matches.migrations.0011_battles_into_game_details")
 
@@ -53,9 +53,7 @@ def _migrate(target: list[tuple[str, str]]) -> Any:
 @pytest.mark.django_db(transaction=True)
 def test_every_result_report_and_version_keeps_its_trophies_across_the_migration() -> None:
     event, organiser, regs = running_event(4)
-    round_ = services.round_publish(
-        actor=organiser, round_=services.round_pair(actor=organiser, tournament=event)
-    )
+    round_ = pair_and_publish(event, organiser)
     final, reported = list(round_.matches.filter(b__isnull=False).order_by("table"))
     services.match_report(actor=final.a.player, match=final, games=[1, 0, 0], battles=[[4, 2]])
     services.match_report(actor=final.b.player, match=final, games=[1, 0, 0], battles=[[4, 2]])
