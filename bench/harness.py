@@ -490,7 +490,7 @@ def enter_results(b: BaseBench, round_: Any) -> None:
         before = {"status": m.status}
         m.status = MatchStatus.FINAL
         m.games_a, m.games_b, m.games_drawn = games
-        m.battles = battles
+        m.game_details = [{"trophies": pair} for pair in battles]  # engine.boba.trophies
         m.result_version = 1
         m.updated_at = now
         after = {"games": list(games), "battles": battles, "status": m.status}
@@ -519,7 +519,7 @@ def enter_results(b: BaseBench, round_: Any) -> None:
                 },
             )
         )
-    fields = ["status", "games_a", "games_b", "games_drawn", "battles", "result_version"]
+    fields = ["status", "games_a", "games_b", "games_drawn", "game_details", "result_version"]
     with transaction.atomic():
         Match.objects.bulk_update(bulk, [*fields, "updated_at"], batch_size=500)
         ResultVersion.objects.bulk_create(versions, batch_size=1000)

@@ -1,4 +1,4 @@
-"""The judge-desk page's request flow, the same for every game (see `engine.games.Adjudicator`).
+"""The judge-desk page's request flow, the same for every game (see `engine.plugin.Adjudicator`).
 
 One form holds everything: the record (always visible and editable, or uploaded), the step
 shown and the game's builder. Each submit button names an ``op``; the page is re-rendered
@@ -16,10 +16,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import ReplayError
-from engine.games import AdjudicationInput, AdjudicationInputError
+from engine.plugin import AdjudicationInput, AdjudicationInputError, AdjudicationView
 
 InputError = AdjudicationInputError
 PANEL_LIMIT = 400  # steps pre-rendered for the slider; longer records show one step at a time
@@ -188,12 +189,11 @@ class AdjudicationPage(ABC):
 
     @abstractmethod
     def page_context(self, done: PageState) -> dict[str, Any]:
-        """The game's own part of the template's context (its errors added to
-        ``done.errors``)."""
+        """The game's own part of the page (its errors added to ``done.errors``)."""
 
-    def context(self) -> dict[str, Any]:
-        """The template's context: the game's, then ``record_text``, ``analysis`` (None
-        without a record), ``errors`` and ``op``."""
+    def view(self) -> AdjudicationView:
+        """The page: the game's part, the record text, ``analysis`` (None without a
+        record), ``errors`` and ``op``."""
         op = self.op()
         errors = list(self.req.errors)
         values = self.values()
@@ -215,18 +215,22 @@ class AdjudicationPage(ABC):
             data, text = self.append(data, values, errors, text)
             step = None
         analysis = self.analyse(data, step) if data is not None else None
-        ctx = self.page_context(PageState(op, values, data, analysis, errors))
-        ctx.update(record_text=text, analysis=analysis, errors=errors, op=op)
-        return ctx
+        details = self.page_context(PageState(op, values, data, analysis, errors))
+        return AdjudicationView(
+            record_text=text,
+            analysis=MappingProxyType(analysis) if analysis is not None else None,
+            errors=tuple(errors),
+            op=op,
+            details=MappingProxyType(details),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class PageAdjudicator:
-    """`engine.games.Adjudicator` for a game: its template, its record format and its page."""
+    """`engine.plugin.Adjudicator` for a game: its record format and its page."""
 
-    template: str
     record_format: str
     page_type: Callable[[AdjudicationInput], AdjudicationPage]
 
-    def page(self, request: AdjudicationInput) -> dict[str, Any]:
-        return self.page_type(request).context()
+    def page(self, request: AdjudicationInput) -> AdjudicationView:
+        return self.page_type(request).view()

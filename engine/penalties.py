@@ -38,9 +38,9 @@ disqualification
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from engine.errors import BattledeskError
 
@@ -337,6 +337,28 @@ def after_match_loss(games: Sequence[int] | None, side: str, *, games_to_win: in
         if theirs > mine and theirs >= games_to_win:
             return None
     return _to_match(0, games_to_win, 0, who)
+
+
+def details_after(
+    details: Sequence[Mapping[str, Any]] | None,
+    before: Sequence[int] | None,
+    after: Games,
+    unplayed: Mapping[str, Any] | None,
+) -> list[dict[str, Any]] | None:
+    """Per-game details kept across a game loss: the games played stay as they were; a game
+    added by the penalty was not played (`unplayed`: the game's details of such a game, None
+    when it cannot record one). None when they cannot be kept."""
+    if details is None or before is None:
+        return None
+    kept = [dict(game) for game in details]
+    played_before = sum(int(x) for x in before)
+    if len(kept) != played_before:
+        return None
+    if sum(after) == played_before:
+        return kept
+    if sum(after) == played_before + 1 and unplayed is not None:
+        return [*kept, dict(unplayed)]
+    return None
 
 
 def battles_after(

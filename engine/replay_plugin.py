@@ -1,4 +1,4 @@
-"""A game's record replay as its plugin exposes it (see `engine.games.Replayer`), built from
+"""A game's record replay as its plugin exposes it (see `engine.plugin.Replayer`), built from
 the game's own pieces: its replay of decoded JSON and of JSON text (each giving the replay
 trace, whose ``to_json`` is the JSON of ``python -m engine.<game> replay --json`` and whose
 ``exit_status`` is the CLI's), its engine version and its summary of a stored replay JSON.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.games import (
+from engine.plugin import (
     ReplayOutcome,
     ReplaySummary,
     Text,
@@ -34,7 +34,7 @@ class ReplayTrace(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class RecordReplayer:
-    """`engine.games.Replayer` for a game: ``run`` replays decoded JSON and ``run_text`` JSON
+    """`engine.plugin.Replayer` for a game: ``run`` replays decoded JSON and ``run_text`` JSON
     text (each with ``keep_states=False``: the site keeps no positions), ``summarise`` reads
     a stored replay JSON of this game."""
 
@@ -67,7 +67,7 @@ def replay_summary(
     score_label: Text | None = None,
     score: tuple[tuple[str, int], ...] = (),
 ) -> ReplaySummary:
-    """A stored replay JSON in a few lines (see `engine.games.ReplaySummary`): when a game
+    """A stored replay JSON in a few lines (see `engine.plugin.ReplaySummary`): when a game
     with a result was decided (the result's ``decided_at`` step, in the message ``decided``),
     else how far a legal record goes (the replay's ``steps`` list, in the messages
     ``stops_after``: one step, more), and the game's own score."""

@@ -18,6 +18,7 @@ from django.db import models
 from django.utils import timezone
 
 from decks.models import Card, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
+from engine.games import MatchRules, get_game
 from eventdata import archive
 from matches.models import (
     ClockEvent,
@@ -111,9 +112,25 @@ def _preload_users(users: Users, objects: Iterable[models.Model]) -> None:
     users.load(ids)
 
 
+def _result_row(row: dict[str, Any], rules: MatchRules) -> dict[str, Any]:
+    """A match's or a report's row as archive format 1 keeps it: the per-game details that
+    the event API names otherwise (BoBA's trophies) as `battles`, `[[a, b], ...]`, beside
+    `game_details`, in the columns' old order."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if key == "game_details":
+            own = rules.api_key == "game_details" or value is None
+            out["battles"] = None if own else rules.to_api(value)
+            out["game_details"] = value if own else None
+        else:
+            out[key] = value
+    return out
+
+
 def event_archive(event: Tournament) -> dict[str, Any]:
     """The whole event as one archive document (see eventdata/archive.py)."""
     users = Users()
+    rules = get_game(event.game).match_rules()
     registrations = list(event.registrations.order_by("created_at", "id"))
     reg_key = {r.pk: f"R{n}" for n, r in enumerate(registrations, 1)}
     rounds = list(Round.objects.filter(tournament=event).order_by("number"))
@@ -251,10 +268,15 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         ],
         "rounds": [_row(r, users, {}, skip=("tournament",)) for r in rounds],
         "matches": [
-            {"key": match_key[m.pk], **_row(m, users, {"round": rnd, "a": reg, "b": reg})}
+            {
+                "key": match_key[m.pk],
+                **_result_row(_row(m, users, {"round": rnd, "a": reg, "b": reg}), rules),
+            }
             for m in matches
         ],
-        "reports": [_row(r, users, {"match": mtc, "registration": reg}) for r in reports],
+        "reports": [
+            _result_row(_row(r, users, {"match": mtc, "registration": reg}), rules) for r in reports
+        ],
         "result_versions": [_row(v, users, {"match": mtc}) for v in result_versions],
         "standings": [snapshot_row(s) for s in snapshots],
         "calls": [

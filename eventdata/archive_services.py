@@ -37,6 +37,7 @@ from decks.models import (
 )
 from decks.selectors import default_catalog
 from engine.errors import json_problem
+from engine.games import BEST_OF_ONE, GameDetailsError, ResultContext, get_game
 from eventdata import archive
 from eventdata.archive import ArchiveError
 from eventdata.archive_selectors import archived_fields, event_archive, is_user_field
@@ -259,19 +260,35 @@ class _Importer:
 
     def check_result(
         self, round_: Any, item: Mapping[str, Any], where: str, *, required: bool = False
-    ) -> None:
+    ) -> dict[str, Any]:
         """A match's (or a report's) games and battles, checked as a report on the site is:
         possible in the event's match structure and game (a bye is the pairing's, not a
-        result, and is not checked)."""
+        result, and is not checked). Returns the item with its `battles` (archive format 1's
+        name for BoBA's trophies) as the game's per-game details."""
+        out = dict(item)
+        battles = out.pop("battles", None)
         games = [item.get("games_a"), item.get("games_b"), item.get("games_drawn") or 0]
         if not required and games[0] is None and games[1] is None:
-            return
+            return out
         assert self.event is not None
         try:
-            checked_result(self.event, round_, games, item.get("battles"))
+            checked = checked_result(self.event, round_, games)
         except ServiceError as exc:
-            field_name = "battles" if (exc.field or "").startswith("battles") else "games_a"
-            raise ArchiveError(f"'{field_name}': {exc.message}", where) from None
+            raise ArchiveError(f"'games_a': {exc.message}", where) from None
+        if battles is None:
+            return out
+        rules = get_game(self.event.game).match_rules()
+        if rules.api_key != "battles":
+            raise ArchiveError("'battles': this game does not record battles", where)
+        structure = self.event.structure or BEST_OF_ONE
+        try:
+            details = rules.clean_details(
+                rules.from_api(battles), ResultContext(checked, structure)
+            )
+        except GameDetailsError as exc:
+            raise ArchiveError(f"'battles': {exc.message}", where) from None
+        out["game_details"] = details.to_json()
+        return out
 
     # -- sections ---------------------------------------------------------------------------
 
@@ -509,7 +526,7 @@ class _Importer:
             b = self.regs[item["b"]] if item.get("b") is not None else None
             self.match_rounds[item["key"]] = round_
             if b is not None:
-                self.check_result(round_, item, f"matches[{i}]")
+                item = self.check_result(round_, item, f"matches[{i}]")
             self.matches[item["key"]] = self.upsert(
                 "matches",
                 have.get((round_.pk, a.pk)),
@@ -529,7 +546,7 @@ class _Importer:
         new: list[Report] = []
         for i, item in enumerate(self.doc["reports"]):
             match = self.matches[item["match"]]
-            self.check_result(
+            item = self.check_result(
                 self.match_rounds[item["match"]], item, f"reports[{i}]", required=True
             )
             reg = self.regs[item["registration"]]

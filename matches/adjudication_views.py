@@ -1,8 +1,8 @@
 """The adjudication page: a judge replays a game record for a call, step by step.
 
-The page is the event's game's (`get_game(event.game).adjudicator()`, engine.games.Adjudicator):
-the game builds the record form and the replay from what was posted and renders them with the
-template it names; this module reads the record posted (a textarea or an upload, bounded),
+The page is the event's game's (`get_game(event.game).adjudicator()`, engine.plugin.Adjudicator):
+the game builds the record form and the replay from what was posted (an AdjudicationView) and
+this module renders it with the game's template, `matches/adjudicate/<game key>.html`; it reads the record posted (a textarea or an upload, bounded),
 hands the game the event's catalog and the players' registered lists, and adds the call and
 the ruling form. The ruling goes through services.call_ruling, which replays the record with
 the same game's engine. Staff of the call's event only: others get a 404
@@ -53,6 +53,11 @@ def _staff_call(request: HttpRequest, call_id: int) -> JudgeCall:
     if not perms.is_staff_of(request.user, call.tournament):
         raise PermissionDenied(_("Only this event's organisers and judges may adjudicate."))
     return call
+
+
+def _template(call: JudgeCall) -> str:
+    """The game's adjudication page (it extends the site's adjudication frame)."""
+    return f"matches/adjudicate/{call.tournament.game}.html"
 
 
 def _adjudicator(call: JudgeCall) -> Adjudicator:
@@ -202,7 +207,7 @@ def adjudicate(request: HttpRequest, call_id: int) -> HttpResponse:
     adjudicator = _adjudicator(call)
     ctx = _context(request, call, adjudicator)
     status = 400 if ctx["errors"] else 200
-    return render(request, adjudicator.template, ctx, status=status)
+    return render(request, _template(call), ctx, status=status)
 
 
 def _context(
@@ -252,7 +257,7 @@ def _context(
             recorded_details=_recorded_details(call),
         )
     )
-    return {**ctx, **page}
+    return {**ctx, **page.context()}
 
 
 @login_required
@@ -297,4 +302,4 @@ def adjudicate_ruling(request: HttpRequest, call_id: int) -> HttpResponse:
             return redirect(_call_page(call))
     ctx = _context(request, call, adjudicator, errors)
     ctx["ruling_errors"] = errors
-    return render(request, adjudicator.template, ctx, status=400)
+    return render(request, _template(call), ctx, status=400)

@@ -441,12 +441,24 @@ def match_detail(request: Request, pk: int) -> Response:
     return Response(_match_out(_match(request, pk), request))
 
 
+def _api_details(tournament: Tournament, game_details: Any) -> None:
+    """The event API takes per-game details under the game's own name: a game that names
+    them otherwise (BoBA: `battles`) refuses `game_details`, as before its trophies were
+    per-game details."""
+    rules = get_game(tournament.game).match_rules()
+    if game_details is not None and rules.api_key != "game_details":
+        raise ServiceError(
+            "game_details: this game records no per-game details", field="game_details"
+        )
+
+
 @extend_schema(request=s.ReportInput, responses=s.PlayerReportOutput)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_report(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ReportInput, request.data)
+    _api_details(match.round.tournament, data.get("game_details"))
     match = services.match_report(actor=request.user, match=match, **data)
     return Response(_answer_to_player(request, match))
 
@@ -470,6 +482,7 @@ def match_confirm(request: Request, pk: int) -> Response:
 def match_correction_preview(request: Request, pk: int) -> Response:
     match = _match(request, pk)
     data = validated(s.ReportInput, request.data)
+    _api_details(match.round.tournament, data.get("game_details"))
     data.pop("reason", None)
     data.pop("confirm_override", None)
     return Response(services.correction_preview(actor=request.user, match=match, **data))
@@ -691,6 +704,9 @@ def call_notes(request: Request, pk: int) -> Response:
 def call_ruling(request: Request, pk: int) -> Response:
     call = _staff_call(request, pk)
     data = validated(s.RulingInput, request.data)
+    result = data.get("result")
+    if isinstance(result, dict):
+        _api_details(call.tournament, result.get("game_details"))
     ruling = services.call_ruling(actor=request.user, call=call, **data)
     return Response(s.RulingOutput(ruling).data, status=status.HTTP_201_CREATED)
 

@@ -7,7 +7,10 @@ replayed from them, so a lost connection, a reload or a second phone loses nothi
 judge sees the same times as the table. Browsers get the state at the server's ``now`` and
 count down themselves.
 
-The rules (BOS: Time Control): each player has some minutes; each turn starts with a delay (a
+The clock knows no game: what a game's start carries beyond who goes first (BOS's bids and
+their range) comes from the game's ``ClockRules`` (engine.plugin), and the time it starts
+with from the event. The rules (BOS: Time Control, the one game that recommends a clock):
+each player has some minutes; each turn starts with a delay (a
 simple delay: the first ``delay`` seconds of a turn do not count); the clock may be paused
 while the opponent acts during a turn; a player whose time runs out loses. The rules do not
 say whether the time is per game or per match: the event decides (:class:`ClockSettings`).
@@ -37,6 +40,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from engine.errors import BattledeskError
+from engine.plugin import DEFAULT_CLOCK_RULES, ClockRules
 
 Side = Literal["a", "b"]
 Phase = Literal["ready", "running", "between_games", "over"]
@@ -47,9 +51,6 @@ KINDS = ("start", "turn", "pause", "resume", "game_end", "flag", "adjust")
 # A judge's adjustment never leaves a side more than this (a typo of minutes as hours).
 MAX_TIME = timedelta(hours=10)
 MAX_REASON = 200
-# Bids the clock takes with a game's start (BOS: Going First: whole numbers 0 to 99); the
-# game's MatchRules check them again when a flag records the result with per-game details.
-MAX_BID = 99
 
 
 class ClockError(BattledeskError, ValueError):
@@ -165,10 +166,16 @@ class ClockState:
     bids: tuple[int, int] | None = None  # the bids given with that game's start
     flagged: Side | None = None  # who lost the last game (or the match) on time
     match_winner: Side | None = None  # set once the clock decides the match
+    # The game's rules for what the clock takes with a start (its bid range).
+    rules: ClockRules = field(default=DEFAULT_CLOCK_RULES, repr=False)
 
     @classmethod
-    def new(cls, settings: ClockSettings, since: datetime) -> ClockState:
-        return cls(settings, since, remaining_a=settings.time, remaining_b=settings.time)
+    def new(
+        cls, settings: ClockSettings, since: datetime, rules: ClockRules = DEFAULT_CLOCK_RULES
+    ) -> ClockState:
+        return cls(
+            settings, since, remaining_a=settings.time, remaining_b=settings.time, rules=rules
+        )
 
     def remaining(self, side: Side) -> timedelta:
         return self.remaining_a if side == "a" else self.remaining_b
@@ -257,18 +264,20 @@ def _millis(payload: Mapping[str, Any], key: str) -> timedelta:
     return timedelta(milliseconds=value)
 
 
-def _bids(payload: Mapping[str, Any]) -> tuple[int, int] | None:
-    """``payload.bids`` of a start: None when left out, else two different whole numbers from
-    0 to MAX_BID (a tie decides nothing: the players bid again, docs/bos-matches.md)."""
+def _bids(payload: Mapping[str, Any], rules: ClockRules) -> tuple[int, int] | None:
+    """``payload.bids`` of a start: None when left out, else two whole numbers in the game's
+    bid range (different ones unless the game takes ties: BOS bids again on a tie,
+    docs/bos-matches.md)."""
     value = payload.get("bids")
     if value is None:
         return None
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ClockError("payload.bids", "[bid of a, bid of b]: two whole numbers")
+    top = rules.bids.maximum
     for bid in value:
-        if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= MAX_BID:
-            raise ClockError("payload.bids", f"each bid a whole number from 0 to {MAX_BID}")
-    if value[0] == value[1]:
+        if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= top:
+            raise ClockError("payload.bids", f"each bid a whole number from 0 to {top}")
+    if value[0] == value[1] and not rules.bids.ties:
         raise ClockError(
             "payload.bids",
             "equal bids decide nothing: the players bid again; give the deciding bids",
@@ -309,7 +318,7 @@ def apply(state: ClockState, event: ClockEvent) -> ClockState:
         if state.phase == "running":
             raise ClockStateError("kind", "a game is already running; end it first")
         first = as_side(payload.get("first"), "payload.first")
-        bids = _bids(payload)
+        bids = _bids(payload, state.rules)
         time = state.settings.time
         if state.settings.mode == "per_match" and state.phase != "ready":
             base = state
@@ -407,13 +416,17 @@ def settings_of(events: Sequence[ClockEvent], fallback: ClockSettings | None) ->
 
 
 def replay(
-    settings: ClockSettings, events: Sequence[ClockEvent], now: datetime | None = None
+    settings: ClockSettings,
+    events: Sequence[ClockEvent],
+    now: datetime | None = None,
+    rules: ClockRules = DEFAULT_CLOCK_RULES,
 ) -> ClockState:
-    """The clock after ``events`` (in order), projected to ``now`` when given."""
+    """The clock after ``events`` (in order), projected to ``now`` when given, under the
+    game's clock ``rules``."""
     start = events[0].at if events else now
     if start is None:
         raise ClockError("now", "a clock without events needs a time")
-    state = ClockState.new(settings, start)
+    state = ClockState.new(settings, start, rules)
     for event in events:
         state = apply(state, event)
     return state.at(now) if now is not None else state

@@ -134,7 +134,7 @@ def _view(match: Match, rows: list[ClockEvent], now: datetime) -> ClockView:
     state: clock.ClockState | None = None
     if events or fallback is not None:
         cfg = clock.settings_of(events, fallback)
-        state = clock.replay(cfg, events, now)
+        state = clock.replay(cfg, events, now, get_game(tournament.game).clock_rules())
     return ClockView(
         match=match,
         mode=tournament.clock_mode,
@@ -254,7 +254,7 @@ def press(
             raise StaleClock(view)
         events = [_pure(r) for r in rows]
         cfg = clock.settings_of(events, clock_settings(tournament))
-        state = clock.replay(cfg, events, now)
+        state = clock.replay(cfg, events, now, get_game(tournament.game).clock_rules())
         try:
             new_state = clock.apply(state, clock.ClockEvent(kind, now, side, clean_payload))
         except clock.ClockStateError as exc:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from config.errors import Forbidden, NotFound, ServiceError
 from engine.games import get_game
 from matches import clock_services, selectors
-from matches.clock import KINDS, MAX_BID
+from matches.clock import KINDS
 from matches.presenters import clock_ms_text
 from tournaments import permissions
 
@@ -82,7 +82,7 @@ def _bids_from_post(request: HttpRequest) -> list[int] | None:
         return [int(value) for value in raw]
     except ValueError:
         raise ServiceError(
-            _("payload.bids: bids are whole numbers from 0 to 99."), field="payload.bids"
+            _("payload.bids: bids are whole numbers."), field="payload.bids"
         ) from None
 
 
@@ -100,6 +100,7 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, exc.message)
         return redirect(here)
     tournament = match.round.tournament
+    clock_rules = get_game(tournament.game).clock_rules()
     data = view.to_json()
     side_of_user = clock_services.match_services._acting_side(request.user, match)
     remaining = data.get("remaining_ms") or {}
@@ -130,8 +131,8 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         and match.status != "final"
         and match.round.status == "published"
         and data["phase"] != "over",
-        "asks_bids": get_game(tournament.game).match_rules().clock_bids,
-        "max_bid": MAX_BID,
+        "asks_bids": clock_rules.asks_bids,
+        "max_bid": clock_rules.bids.maximum,
         "api_url": reverse("api-match-clock", kwargs={"pk": match.pk}),
         "here": here,
     }

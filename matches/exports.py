@@ -12,6 +12,7 @@ from typing import Any
 
 from config.csvfile import csv_text
 from config.errors import NotFound
+from engine.games import get_game
 from matches import services
 from matches.models import Match, Round
 from tournaments import tiebreakers as tiebreaker_registry
@@ -123,6 +124,7 @@ def pairings_csv(tournament: Tournament, round_number: int | None = None) -> str
 def results_csv(tournament: Tournament) -> str:
     """Every match of every round with its result (empty while not final)."""
     rows = []
+    rules = get_game(tournament.game).match_rules()
     for m in _matches(tournament.rounds.all()):
         games = m.games if m.status == "final" else None
         winner = ""
@@ -130,11 +132,15 @@ def results_csv(tournament: Tournament) -> str:
             winner = "a" if games[0] > games[1] else "b" if games[1] > games[0] else "draw"
             if m.b_id is None:
                 winner = "bye"
-        battles = (
-            " ".join(f"{a}-{b}" for a, b in m.battles)
-            if games is not None and isinstance(m.battles, list)
-            else ""
+        # The columns are the event API's fields: the details under the game's API name.
+        api = (
+            {}
+            if games is None or m.game_details is None
+            else {rules.api_key: rules.to_api(m.game_details)}
         )
+        trophies = api.get("battles")
+        battles = " ".join(f"{a}-{b}" for a, b in trophies) if isinstance(trophies, list) else ""
+        shown = api.get("game_details")
         rows.append(
             [
                 *_match_cells(m, m.round),
@@ -142,8 +148,8 @@ def results_csv(tournament: Tournament) -> str:
                 winner,
                 battles,
                 m.result_version,
-                json.dumps(m.game_details, separators=(",", ":"), ensure_ascii=False)
-                if games is not None and m.game_details is not None
+                json.dumps(shown, separators=(",", ":"), ensure_ascii=False)
+                if shown is not None
                 else "",
             ]
         )

@@ -119,9 +119,8 @@ class Match(models.Model):
     games_a = models.PositiveSmallIntegerField(null=True, blank=True)
     games_b = models.PositiveSmallIntegerField(null=True, blank=True)
     games_drawn = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Per game, trophies won by a and by b (BoBA); null when not recorded.
-    battles = models.JSONField(null=True, blank=True)
-    # Per game, what the game's plugin records of it (engine.games.MatchRules), or null.
+    # Per game, what the game's plugin records of it (engine.plugin.MatchRules: BoBA's
+    # trophies, BOS's bids, first player and swaps), or null.
     game_details = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     assigned_bye = models.BooleanField(default=False)
@@ -185,10 +184,11 @@ class Match(models.Model):
         if games is None or self.status != MatchStatus.FINAL:
             return None
         out: dict[str, Any] = {"games": list(games)}
-        if self.battles is not None:
-            out["battles"] = self.battles
         if self.game_details is not None:
-            out["game_details"] = self.visible_details(self.game_details, viewer)
+            # Under the game's API name and shape (BoBA: `battles`, `[[a, b], ...]`).
+            rules = get_game(self.round.tournament.game).match_rules()
+            visible = self.visible_details(self.game_details, viewer)
+            out[rules.api_key] = rules.to_api(visible)
         return out
 
     def visible_details(self, details: Any, viewer: str | None) -> Any:
@@ -210,7 +210,6 @@ class Report(models.Model):
     games_a = models.PositiveSmallIntegerField()
     games_b = models.PositiveSmallIntegerField()
     games_drawn = models.PositiveSmallIntegerField(default=0)
-    battles = models.JSONField(null=True, blank=True)
     game_details = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

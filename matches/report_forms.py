@@ -76,6 +76,12 @@ def detail_games(
     return games
 
 
+def detail_summary(rules: MatchRules) -> str:
+    """What the per-game inputs ask, for the form's heading: "winner, ether bid, ..."."""
+    labels = [str(f.label.render(_)) for f in rules.form_fields()]
+    return ", ".join(label[:1].lower() + label[1:] for label in labels)
+
+
 def problem_text(
     exc: GameDetailsError, rules: MatchRules, names: Mapping[str, str], reader: str | None
 ) -> str:
@@ -167,10 +173,9 @@ def report_form_state(
         on = "details"
     else:
         message = problem.message if isinstance(problem, ServiceError) else str(problem)
-        field = str(getattr(problem, "field", None) or "")
-        on = "trophies" if field.startswith("battles") else "games"
-        anchor = "id_trophies_me_1" if on == "trophies" else "id_won"
-        if on == "games" and "outcome" in request.POST:
+        on = "games"
+        anchor = "id_won"
+        if "outcome" in request.POST:
             anchor = "id_outcome_win"  # the one-tap choice (best of 1)
     state.update(problem=message, anchor=anchor, on=on)
     return state
@@ -218,23 +223,7 @@ def report_from_post(request: HttpRequest, match: Match, side: str) -> dict[str,
     else:
         won, lost, drawn = number("won"), number("lost"), number("drawn", required=False)
     games = [won, lost, drawn] if side == "a" else [lost, won, drawn]
-    played = won + lost + drawn
-    battles: list[list[int]] = []
-    for game in range(1, played + 1):
-        mine = (request.POST.get(f"trophies_me_{game}") or "").strip()
-        theirs = (request.POST.get(f"trophies_opp_{game}") or "").strip()
-        if not mine and not theirs:
-            continue
-        try:
-            pair = [int(mine or 0), int(theirs or 0)]
-        except ValueError:
-            raise FormProblem(_("Enter trophies as whole numbers."), "battles") from None
-        battles.append(pair if side == "a" else pair[::-1])
     data: dict[str, Any] = {"games": games}
-    if battles:
-        if len(battles) != played:
-            raise FormProblem(_("Enter the trophies of every game played, or of none."), "battles")
-        data["battles"] = battles
     details = details_from_post(request, match, side)
     if details is not None:
         data["game_details"] = details

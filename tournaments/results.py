@@ -1,4 +1,4 @@
-"""What a match result may be: games won and drawn, and trophies per game.
+"""What a match result may be: games won and drawn.
 
 Pure code: no Django. The matches service calls :func:`check_result` before anything is saved,
 so an impossible result is refused with the field that is wrong and nothing changes.
@@ -10,10 +10,9 @@ games
     is one of the match's games, not replayed on top of them (event API: "more games than the
     match structure allows" is impossible). ``(0, 0, 0)`` is a match in which no game finished:
     a draw.
-battles
-    Optional, for games decided battle by battle (BoBA: seven battles, CR 4.4.1): one
-    ``(trophies of a, trophies of b)`` per game played, in order, never more than the battles
-    of a game between them.
+per-game details
+    What a game records of each game (BoBA's trophies, BOS's bids) is the game's to check:
+    its MatchRules (engine.plugin), after the games are checked here.
 bracket matches
     Single elimination has no draws: a top-cut result must name a winner (rules README
     decision 6; BoBA games there are played with tiebreakers active, CR 4.4.3).
@@ -29,7 +28,6 @@ from engine.errors import BattledeskError
 
 Outcome = Literal["a", "b", "draw"]
 Games = tuple[int, int, int]
-Battles = tuple[tuple[int, int], ...]
 
 
 class ResultError(BattledeskError, ValueError):
@@ -69,15 +67,13 @@ def _cited(message: str, citation: str) -> str:
 
 def check_result(
     games: Sequence[object],
-    battles: Sequence[Sequence[object]] | None,
     *,
     games_to_win: int,
-    battles_per_game: int | None,
     draws_allowed: bool = True,
     drawn_games_allowed: bool = True,
     rules: DrawRules | None = None,
-) -> tuple[Games, Battles | None]:
-    """Return the result as plain tuples, or raise :class:`ResultError`. `draws_allowed`
+) -> Games:
+    """Return the games as a plain tuple, or raise :class:`ResultError`. `draws_allowed`
     False: the match cannot end level (a bracket); `drawn_games_allowed` False: no single game
     ends drawn (a game whose rules always produce a winner). `rules` cites the game's rules."""
     rules = rules if rules is not None else DrawRules()
@@ -113,26 +109,7 @@ def check_result(
                 rules.bracket_decided,
             ),
         )
-    if battles is None:
-        return (won_a, won_b, drawn), None
-    if battles_per_game is None:
-        raise ResultError("battles", "this game does not record battles")
-    played = won_a + won_b + drawn
-    if not isinstance(battles, list | tuple) or len(battles) != played:
-        raise ResultError("battles", f"give trophies for each of the {played} games played")
-    out: list[tuple[int, int]] = []
-    for i, game in enumerate(battles):
-        trophies = _counts(game) if isinstance(game, list | tuple) and len(game) == 2 else None
-        if trophies is None:
-            raise ResultError(f"battles[{i}]", "must be two whole numbers, 0 or more")
-        ta, tb = trophies
-        if ta + tb > battles_per_game:
-            raise ResultError(
-                f"battles[{i}]",
-                f"{ta + tb} trophies in one game: a game has only {battles_per_game} battles",
-            )
-        out.append((ta, tb))
-    return (won_a, won_b, drawn), tuple(out)
+    return (won_a, won_b, drawn)
 
 
 def outcome(games: Games) -> Outcome:
@@ -142,13 +119,6 @@ def outcome(games: Games) -> Outcome:
     if won_b > won_a:
         return "b"
     return "draw"
-
-
-def trophy_totals(battles: Sequence[Sequence[int]] | None) -> tuple[int, int] | None:
-    """Trophies won by a and by b over the whole match, for the battle differential."""
-    if battles is None:
-        return None
-    return (sum(g[0] for g in battles), sum(g[1] for g in battles))
 
 
 def swapped(games: Games) -> Games:

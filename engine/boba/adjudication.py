@@ -1,4 +1,4 @@
-"""BoBA's judge-desk page (see `engine.games.Adjudicator`): replay a boba-game-record/1 for a
+"""BoBA's judge-desk page (see `engine.plugin.Adjudicator`): replay a boba-game-record/1 for a
 call, step by step; build it action by action from the legal actions; ask what if.
 
 The page's request flow is every game's (`engine.adjudication`); BoBA's are its form (the
@@ -27,7 +27,7 @@ from engine.adjudication import (
     replay_steps,
 )
 from engine.errors import MAX_RECORD_DEPTH, RecordError, json_problem
-from engine.games import AdjudicationInput, CardPool, CatalogCard
+from engine.plugin import AdjudicationInput, CardPool, CatalogCard
 
 from .actions import action_from_json
 from .board import board, describe_action, legal_options, max_step, position, zones
@@ -499,7 +499,6 @@ def whatif_options(rep: Replay, k: int) -> list[dict[str, Any]]:
 
 
 ADJUDICATOR = PageAdjudicator(
-    template="matches/adjudicate/boba.html",
     record_format="boba-game-record/1",
     page_type=_Page,
 )

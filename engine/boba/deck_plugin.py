@@ -1,6 +1,6 @@
 """BoBA's deck rules as the game plugin exposes them to the decks app.
 
-The decks app speaks only this interface (see `engine.games.DeckRules`): it stores catalog
+The decks app speaks only this interface (see `engine.plugin.DeckRules`): it stores catalog
 cards as flat dicts (`CatalogCard.to_dict()` keys), asks the plugin to read import files, to
 build a catalog, and to parse, validate, describe and export decklists for a format given as a
 preset key plus optional parameter overrides.
@@ -36,7 +36,7 @@ from engine.boba.deckbuilding import (
 )
 from engine.boba.deckbuilding.importers import apply_play_stats, parse_community_cards
 from engine.format_presets import preset_parameters, resolve_preset
-from engine.games import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
+from engine.plugin import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = (
     "id",

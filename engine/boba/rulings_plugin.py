@@ -1,4 +1,4 @@
-"""BoBA's card rulings as the game plugin exposes them (see `engine.games.CardRulings`)."""
+"""BoBA's card rulings as the game plugin exposes them (see `engine.plugin.CardRulings`)."""
 
 from __future__ import annotations
 

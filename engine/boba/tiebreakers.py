@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from operator import sub
 
-from engine.games import N_, Text
+from engine.plugin import N_, Text
 from engine.tiebreaker_entry import Columns, PlayerFigures, TiebreakerEntry
 
 

@@ -1,4 +1,4 @@
-"""BOS's judge-desk page (see `engine.games.Adjudicator`): a bos-game-record/1 pasted, uploaded
+"""BOS's judge-desk page (see `engine.plugin.Adjudicator`): a bos-game-record/1 pasted, uploaded
 or started from the two players' registered lists, built action by action, and replayed turn
 by turn: after every action, what the BOS rules say the position is (life, vim and ether, the
 battlefield column by column, the bosses), and the first illegal action with its rule
@@ -30,7 +30,7 @@ from engine.adjudication import (
     replay_steps,
 )
 from engine.errors import MAX_RECORD_DEPTH, json_problem
-from engine.games import N_, Text
+from engine.plugin import N_, Text
 
 from .cards import normalize_name
 from .match import MAX_SWAP_LINES, RESERVES, DetailsError, form_swaps
@@ -587,6 +587,4 @@ class _Page(AdjudicationPage):
         }
 
 
-ADJUDICATOR = PageAdjudicator(
-    template="matches/adjudicate/bos.html", record_format=RECORD_FORMAT, page_type=_Page
-)
+ADJUDICATOR = PageAdjudicator(record_format=RECORD_FORMAT, page_type=_Page)

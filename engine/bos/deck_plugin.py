@@ -1,4 +1,4 @@
-"""BOS's deck rules as the game plugin exposes them (`engine.games.DeckRules`)."""
+"""BOS's deck rules as the game plugin exposes them (`engine.plugin.DeckRules`)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from engine.bos.demo_catalog import SAMPLE_DECKLIST, demo_cards
 from engine.bos.formats import FORMAT_PRESETS, Format
 from engine.bos.validation import RULES, validate_decklist
 from engine.format_presets import preset_parameters, resolve_preset
-from engine.games import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
+from engine.plugin import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = ("id", *CSV_HEADER)
 DETAIL_FIELDS: tuple[str, ...] = ()

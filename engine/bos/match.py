@@ -41,10 +41,13 @@ from engine.bos.start import MAX_BID as MAX_BID
 from engine.bos.start import ether_for as ether_for
 from engine.bos.start import higher_bid
 from engine.bos.validation import Violation, validate_decklist
-from engine.games import (
+from engine.plugin import (
     N_,
+    BidRange,
     ClockGame,
+    ClockRules,
     DetailField,
+    DetailsAsStored,
     GameDetails,
     GameDetailsError,
     PlayerRef,
@@ -63,6 +66,8 @@ BEST_OF_3 = "BOS: Best of 3 Match"
 RESERVES = "BOS: Reserves"
 DECAY = "BOS: Decay"
 
+# The clock takes the deciding bids with a game's start; a tie is bid again (docs/bos-matches.md).
+CLOCK_RULES = ClockRules(asks_bids=True, bids=BidRange(maximum=MAX_BID, rule=GOING_FIRST))
 MAX_SWAPS = 20  # swap lines per player per game (the reserves hold at most 10 cards)
 MAX_SWAP_COUNT = 10
 MAX_NAME = 200
@@ -943,8 +948,9 @@ def _bos_deck(registered: RegisteredDeck | None) -> BosDeck | None:
 
 
 @dataclass(frozen=True, slots=True)
-class BosMatchRules:
-    """engine.games.MatchRules for BOS."""
+class BosMatchRules(DetailsAsStored):
+    """engine.plugin.MatchRules for BOS: the API takes and shows its details as stored, and
+    a game given by a penalty has no bids to record (DetailsAsStored)."""
 
     has_game_details: bool = True
     fields: tuple[DetailField, ...] = field(default=FORM_FIELDS)
@@ -978,8 +984,8 @@ class BosMatchRules:
     def describe(self, details: object, names: Mapping[str, str]) -> tuple[tuple[Text, ...], ...]:
         return describe(details, names)
 
-    # Each game starts with the ether bid (BOS: Going First), so the clock can ask for it.
-    clock_bids: bool = True
+    # Each game starts with the ether bid (BOS: Going First), so the clock asks for it.
+    clock_rules: ClockRules = CLOCK_RULES
 
     @staticmethod
     def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:

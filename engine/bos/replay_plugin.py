@@ -1,4 +1,4 @@
-"""BOS's record replay as the game plugin exposes it (see `engine.games.Replayer`): the JSON
+"""BOS's record replay as the game plugin exposes it (see `engine.plugin.Replayer`): the JSON
 of `python -m engine.bos replay --json` and the CLI's exit status."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.bos import ENGINE_VERSION
 from engine.bos.replay import replay, replay_text
-from engine.games import (
+from engine.plugin import (
     N_,
     ReplaySummary,
 )

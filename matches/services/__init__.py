@@ -77,7 +77,6 @@ from matches.services.result_checks import (
     _acting_side,
     checked_result,
     games_text,
-    tournament_battles_per_game,
 )
 from matches.services.results import (
     OverridesReport,
@@ -211,5 +210,4 @@ __all__ = [
     "standings_snapshot",
     "swiss_history",
     "top_cut_start",
-    "tournament_battles_per_game",
 ]

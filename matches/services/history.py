@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import QuerySet
 
+from engine.games import get_game
 from matches.models import (
     Match,
     Round,
@@ -43,8 +43,11 @@ class SwissHistory:
     registrations: dict[int, Registration]
 
 
-def _record(a: int, b: int | None, games: tuple[int, int, int] | None, battles: Any) -> MatchRecord:
-    """A final match as the pure cores take it (a bye when ``b`` is None)."""
+def _record(
+    a: int, b: int | None, games: tuple[int, int, int] | None, score: tuple[int, int] | None
+) -> MatchRecord:
+    """A final match as the pure cores take it (a bye when ``b`` is None); `score`: the
+    game's own score over the match from its details (BoBA: trophies)."""
     if b is None:
         return MatchRecord(a=str(a), b=None, result="a")
     games = games or (0, 0, 0)
@@ -53,7 +56,7 @@ def _record(a: int, b: int | None, games: tuple[int, int, int] | None, battles: 
         b=str(b),
         result=results.outcome(games),
         games=games,
-        battles=results.trophy_totals(battles),
+        battles=score,
     )
 
 
@@ -109,14 +112,15 @@ def swiss_history(
         Match.objects.filter(round__tournament=tournament, round__number__in=numbers)
         .order_by("round__number", "table", "id")
         .values_list(
-            "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "battles"
+            "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "game_details"
         )
     )
+    rules = get_game(tournament.game).match_rules()
     by_round: dict[int, list[MatchRecord]] = {n: [] for n in numbers}
     ids: set[int] = {r.pk for r in extra}
-    for number, a, b, games_a, games_b, drawn, battles in rows:
+    for number, a, b, games_a, games_b, drawn, details in rows:
         games = (games_a, games_b, drawn or 0) if games_a is not None else None
-        by_round[number].append(_record(a, b, games, battles))
+        by_round[number].append(_record(a, b, games, rules.match_score(details)))
         ids.add(a)
         if b is not None:
             ids.add(b)

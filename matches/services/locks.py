@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import NotFound
 from config.locks import for_update
+from engine.games import MatchRules, NoGameDetails, get_game
 from matches.models import (
     JudgeCall,
     Match,
@@ -82,20 +83,22 @@ def _round_shown_changed(round_: Round | int) -> None:
 
 
 def _result_dict(
-    games: Sequence[int] | None, battles: Any = None, game_details: Any = None
+    games: Sequence[int] | None, game_details: Any = None, rules: MatchRules | None = None
 ) -> dict[str, Any]:
+    """A result as its versions keep it, in the event API's shape: the games, and the
+    per-game details under the game's API name (BoBA: `battles`, `[[a, b], ...]`)."""
     if games is None:
         return {}
     out: dict[str, Any] = {"games": list(games)}
-    if battles is not None:
-        out["battles"] = [list(g) for g in battles]
     if game_details is not None:
-        out["game_details"] = game_details
+        rules = rules if rules is not None else NoGameDetails()
+        out[rules.api_key] = rules.to_api(game_details)
     return out
 
 
 def _match_result(match: Match) -> dict[str, Any]:
-    out = _result_dict(match.games, match.battles, match.game_details)
+    rules = get_game(match.round.tournament.game).match_rules()
+    out = _result_dict(match.games, match.game_details, rules)
     if out:
         out["status"] = match.status
     return out or {"status": match.status}

@@ -13,6 +13,7 @@ from config.csvfile import csv_text
 from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
 from engine import penalties as catalogue
+from engine.games import get_game
 from matches import notices
 from matches.models import (
     Match,
@@ -105,22 +106,27 @@ def _penalty_result(
             games_to_win=games_to_win,
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
         )
-        battles = catalogue.battles_after(match.battles, match.games, new) if new else None
+        rules = get_game(tournament.game).match_rules()
+        details = (
+            catalogue.details_after(match.game_details, match.games, new, rules.unplayed_game)
+            if new
+            else None
+        )
     else:
         new = catalogue.after_match_loss(
             match.games if final else None, side, games_to_win=games_to_win
         )
-        battles = None
+        details = None
     if new is None:
         return False, _("The result stands: the player had already lost this match.")
-    games, checked_battles = _checked(tournament, round_, list(new), battles)
+    games = _checked(tournament, round_, list(new))
     before = match.games if final else None
     version = match.result_version
     reason = _("Penalty: %(penalty)s (%(infraction)s)") % {
         "penalty": catalogue.PENALTY_LABELS[kind].lower(),
         "infraction": label,
     }
-    _staff_result(actor, tournament, round_, match, games, checked_battles, reason)
+    _staff_result(actor, tournament, round_, match, games, reason, details)
     if match.result_version == version:
         return False, _("The result already was %(r)s.") % {"r": games_text(games)}
     was = games_text(before) if before else _("no result")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from config.errors import ServiceError
 from decks.catalog import catalog_for_event
 from decks.services import active_version, event_format
@@ -30,16 +32,12 @@ from tournaments.models import (
 )
 
 
-def _checked(
-    tournament: Tournament, round_: Round, games: Any, battles: Any
-) -> tuple[results.Games, results.Battles | None]:
+def _checked(tournament: Tournament, round_: Round, games: Any) -> results.Games:
     game = get_game(tournament.game)
     try:
         return results.check_result(
             games,
-            battles,
             games_to_win=_structure_games_to_win(tournament),
-            battles_per_game=game.battles_per_game,
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
             drawn_games_allowed=game.drawn_games,
             rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),
@@ -48,16 +46,28 @@ def _checked(
         raise ServiceError(exc.message, field=exc.field) from None
 
 
-def checked_result(
-    tournament: Tournament, round_: Round, games: Any, battles: Any
-) -> tuple[results.Games, results.Battles | None]:
-    """A result as every report, staff entry and archive import checks it: possible in the
-    event's match structure and game, in a bracket never level; ServiceError naming the field."""
-    return _checked(tournament, round_, games, battles)
+def checked_result(tournament: Tournament, round_: Round, games: Any) -> results.Games:
+    """A result's games as every report, staff entry and archive import checks them:
+    possible in the event's match structure and game, in a bracket never level;
+    ServiceError naming the field."""
+    return _checked(tournament, round_, games)
 
 
-def tournament_battles_per_game(tournament: Tournament) -> int | None:
-    return get_game(tournament.game).battles_per_game
+def details_input(tournament: Tournament, battles: Any, game_details: Any) -> Any:
+    """The per-game details a caller gave, as the game's MatchRules takes them: `battles` is
+    the event API's name for BoBA's (the game's `api_key`), mapped through the game; a game
+    that does not call its details so refuses the name (400 naming it)."""
+    if battles is None:
+        return game_details
+    rules = get_game(tournament.game).match_rules()
+    if rules.api_key != "battles":
+        raise ServiceError(_("battles: this game does not record battles."), field="battles")
+    if game_details is not None:
+        raise ServiceError(
+            _("battles: give the trophies as battles or as game_details, not both."),
+            field="battles",
+        )
+    return rules.from_api(battles)
 
 
 def _registered_deck(tournament: Tournament, registration: Registration | None) -> Any:

@@ -37,7 +37,13 @@ from matches.services.locks import (
     _record_version,
     _round_shown_changed,
 )
-from matches.services.result_checks import _acting_side, _checked, _checked_details, games_text
+from matches.services.result_checks import (
+    _acting_side,
+    _checked,
+    _checked_details,
+    details_input,
+    games_text,
+)
 from matches.services.round_end import _finish_round_if_done
 from tournaments import permissions, results
 from tournaments.audit import audit
@@ -48,18 +54,10 @@ from tournaments.models import (
 from tournaments.timer import RoundTimer
 
 
-def _battles_json(battles: results.Battles | None) -> Any:
-    return [list(g) for g in battles] if battles is not None else None
-
-
 def _set_result(
-    match: Match,
-    games: results.Games,
-    battles: results.Battles | None,
-    game_details: list[dict[str, Any]] | None = None,
+    match: Match, games: results.Games, game_details: list[dict[str, Any]] | None = None
 ) -> None:
     match.games_a, match.games_b, match.games_drawn = games
-    match.battles = _battles_json(battles)
     match.game_details = game_details
 
 
@@ -77,8 +75,9 @@ def match_report(
 
     Sending the same report again changes nothing. Staff changing a final result is a
     correction and must say why; it changes standings and later pairings, never a round in
-    progress. `game_details` (per game, what the event's game records of it) is checked by
-    the game's MatchRules; two reports with the same games but different details are a
+    progress. `game_details` (per game, what the event's game records of it; `battles`: the
+    event API's name for BoBA's trophies, mapped through the game) is checked by the game's
+    MatchRules; two reports with the same games but different details are a
     dispute. Staff entering a result other than a player's report still waiting for the
     opponent's confirmation must say they mean it (`confirm_override`; else a 409
     `OverridesReport` naming the field). A staff result settles the match's open dispute
@@ -102,15 +101,16 @@ def match_report(
             if side is not None and not permissions.is_staff_of(actor, tournament):
                 raise NotFound(_("match: no such match."), field="match")
             raise Conflict(_("round: publish the round before entering results."), field="round")
-        checked_games, checked_battles = _checked(tournament, round_, games, battles)
-        details = _checked_details(tournament, match, checked_games, game_details, side)
+        checked_games = _checked(tournament, round_, games)
+        given = details_input(tournament, battles, game_details)
+        details = _checked_details(tournament, match, checked_games, given, side)
         if side is not None:
-            updated = _player_report(actor, match, side, checked_games, checked_battles, details)
+            updated = _player_report(actor, match, side, checked_games, details)
         else:
             if not confirm_override:
                 _refuse_silent_override(match, checked_games, details)
             updated = _staff_result(
-                actor, tournament, round_, match, checked_games, checked_battles, reason, details
+                actor, tournament, round_, match, checked_games, reason, details
             )
     return updated
 
@@ -167,7 +167,6 @@ def _player_report(
     match: Match,
     side: str,
     games: results.Games,
-    battles: results.Battles | None,
     game_details: list[dict[str, Any]] | None = None,
 ) -> Match:
     round_ = match.round
@@ -190,13 +189,7 @@ def _player_report(
         raise Conflict(_("round: the round is over; ask a judge."), field="round")
     existing = {r.registration_id: r for r in for_update(match.reports.order_by("id"))}
     mine = existing.get(registration_id)
-    battles_json = _battles_json(battles)
-    if (
-        mine is not None
-        and mine.games == games
-        and mine.battles == battles_json
-        and mine.game_details == game_details
-    ):
+    if mine is not None and mine.games == games and mine.game_details == game_details:
         return match  # a double tap
     before = _match_result(match)
     if mine is None:
@@ -208,35 +201,27 @@ def _player_report(
                     games_a=games[0],
                     games_b=games[1],
                     games_drawn=games[2],
-                    battles=battles_json,
                     game_details=game_details,
                 )
         except IntegrityError:
             raise Conflict(_("games: you already reported this match."), field="games") from None
     else:
         mine.games_a, mine.games_b, mine.games_drawn = games
-        mine.battles = battles_json
         mine.game_details = game_details
         mine.save()
     theirs = next((r for pk, r in existing.items() if pk != registration_id), None)
     agreed = _agreed_details(match, side, game_details, theirs)
     if theirs is None:
         match.status = MatchStatus.REPORTED
-        _set_result(match, games, battles, game_details)
+        _set_result(match, games, game_details)
         change = ResultChange.REPORTED
     elif theirs.games == games and agreed is not False:
         match.status = MatchStatus.FINAL
-        _set_result(
-            match,
-            games,
-            battles if battles is not None else _tuple_battles(theirs),
-            agreed if isinstance(agreed, list) else None,
-        )
+        _set_result(match, games, agreed if isinstance(agreed, list) else None)
         change = ResultChange.CONFIRMED
     else:
         match.status = MatchStatus.DISPUTED
         match.games_a = match.games_b = match.games_drawn = None
-        match.battles = None
         match.game_details = None
         change = ResultChange.DISPUTED
         # Disputes join the judges' queue, beside the calls.
@@ -300,19 +285,12 @@ def _save_result_change(
         _finish_round_if_done(round_)
 
 
-def _tuple_battles(report: Report) -> results.Battles | None:
-    if report.battles is None:
-        return None
-    return tuple((int(g[0]), int(g[1])) for g in report.battles)
-
-
 def _staff_result(
     actor: Any,
     tournament: Tournament,
     round_: Round,
     match: Match,
     games: results.Games,
-    battles: results.Battles | None,
     reason: str,
     game_details: list[dict[str, Any]] | None = None,
     change: str | None = None,
@@ -322,14 +300,12 @@ def _staff_result(
     penalty's or the match clock's. Every path settles the match's open dispute here
     (`settle_calls`), except a ruling, which resolves its own call."""
     reason = " ".join((reason or "").split())[:500]
-    battles_json = _battles_json(battles)
     if game_details is None and match.games == games:
         # Not given and the games unchanged: the recorded details still hold.
         game_details = match.game_details
     if (
         match.status == MatchStatus.FINAL
         and match.games == games
-        and match.battles == battles_json
         and match.game_details == game_details
     ):
         return match
@@ -352,7 +328,7 @@ def _staff_result(
             )
     before = _match_result(match)
     match.status = MatchStatus.FINAL
-    _set_result(match, games, battles, game_details)
+    _set_result(match, games, game_details)
     if change is None:
         change = ResultChange.CORRECTED if correcting else ResultChange.ENTERED
     _save_result_change(match, change=change, actor=actor, before=before, reason=reason)
@@ -417,15 +393,15 @@ def match_result_record(
             raise ServiceError(_("match: a bye has no result to report."), field="match")
         if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
             raise Conflict(_("round: publish the round before entering results."), field="round")
-        checked_games, checked_battles = _checked(tournament, round_, games, battles)
-        details = _checked_details(tournament, match, checked_games, game_details)
+        checked_games = _checked(tournament, round_, games)
+        given = details_input(tournament, battles, game_details)
+        details = _checked_details(tournament, match, checked_games, given)
         return _staff_result(
             actor,
             tournament,
             round_,
             match,
             checked_games,
-            checked_battles,
             reason or (_("loss on time") if on_time else ""),
             details,
             change=ResultChange.TIME if on_time else None,
@@ -475,9 +451,7 @@ def match_confirm(*, actor: Any, match: Match, expected_version: int | None = No
                 code="own_report",
             )
         if side in ("a", "b"):
-            _player_report(
-                actor, match, side, report.games, _tuple_battles(report), report.game_details
-            )
+            _player_report(actor, match, side, report.games, report.game_details)
         else:
             _confirm_lone_report(match, report, actor, ResultChange.CONFIRMED)
     match.refresh_from_db()
@@ -487,7 +461,7 @@ def match_confirm(*, actor: Any, match: Match, expected_version: int | None = No
 def _confirm_lone_report(match: Match, report: Report, actor: Any, change: str) -> None:
     before = _match_result(match)
     match.status = MatchStatus.FINAL
-    _set_result(match, report.games, _tuple_battles(report), report.game_details)
+    _set_result(match, report.games, report.game_details)
     if actor is None:
         reason = _("the opponent did not answer in time")
     else:

@@ -26,7 +26,7 @@ from matches.models import (
 )
 from matches.services.calls import _queue_changed
 from matches.services.locks import _lock_call, _lock_for_result, _match_result
-from matches.services.result_checks import _checked, _checked_details
+from matches.services.result_checks import _checked, _checked_details, details_input
 from matches.services.results import _staff_result
 from tournaments import permissions
 from tournaments.audit import audit
@@ -162,10 +162,9 @@ def call_ruling(
         if result is not None:
             if not isinstance(result, dict):
                 raise ServiceError(_("result: an object with games."), field="result")
-            games, battles = _checked(
-                tournament, round_, result.get("games"), result.get("battles")
-            )
-            details = _checked_details(tournament, match, games, result.get("game_details"))
+            games = _checked(tournament, round_, result.get("games"))
+            given = details_input(tournament, result.get("battles"), result.get("game_details"))
+            details = _checked_details(tournament, match, games, given)
             if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
                 raise Conflict(_("round: the round is not published."), field="round")
             _staff_result(
@@ -174,7 +173,6 @@ def call_ruling(
                 round_,
                 match,
                 games,
-                battles,
                 reason=_("Ruling: %(text)s") % {"text": text[:400]},
                 game_details=details,
                 settle_calls=False,

@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
+from engine.games import get_game
 from matches.models import (
     Match,
     MatchStatus,
@@ -22,7 +23,7 @@ from matches.models import (
     StandingsSnapshot,
 )
 from matches.services.history import SwissHistory, scoring, swiss_history
-from matches.services.result_checks import _checked, _checked_details
+from matches.services.result_checks import _checked, _checked_details, details_input
 from tournaments import permissions, results, tiebreakers
 from tournaments.models import (
     Tournament,
@@ -203,8 +204,11 @@ def correction_preview(
     round_ = match.round
     tournament = round_.tournament
     permissions.require_staff(actor, tournament)
-    checked_games, checked_battles = _checked(tournament, round_, games, battles)
-    _checked_details(tournament, match, checked_games, game_details)
+    checked_games = _checked(tournament, round_, games)
+    given = details_input(tournament, battles, game_details)
+    details = _checked_details(tournament, match, checked_games, given)
+    if details is None and match.games == checked_games:
+        details = match.game_details  # kept by the correction, as _staff_result keeps them
     if round_.stage != RoundStage.SWISS or round_.status != RoundStatus.FINISHED:
         return {"changes": [], "round": None, "note": _("Standings are not affected yet.")}
     last = last_finished_swiss_round(tournament)
@@ -219,7 +223,7 @@ def correction_preview(
         b=target[1],
         result=results.outcome(checked_games),
         games=checked_games,
-        battles=results.trophy_totals(checked_battles),
+        battles=get_game(tournament.game).match_rules().match_score(details),
     )
     replaced[idx] = tuple(new_record if (m.a, m.b) == target else m for m in history.rounds[idx])
     after = standings_rows(

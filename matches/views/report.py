@@ -23,7 +23,7 @@ from matches.models import JudgeCall, Match, MatchStatus, RoundStage, RoundStatu
 from matches.report_forms import (
     detail_games,
     detail_rows_from_post,
-    posted_value,
+    detail_summary,
     report_form_state,
     report_from_post,
 )
@@ -65,18 +65,10 @@ def match_context(
         won, lost = (games[0], games[1]) if side == "a" else (games[1], games[0])
         return {"won": won, "lost": lost, "drawn": games[2]}
 
-    def trophies_mine_first(battles: Any) -> list[tuple[int, int]]:
-        out = []
-        for game in battles or ():
-            ta, tb = int(game[0]), int(game[1])
-            out.append((ta, tb) if side == "a" else (tb, ta))
-        return out
-
     my_report = reports.get(me)
     their_report = reports.get(match.opponent_of(me) or -1)
     games_to_win = games_to_win_of(event)
     max_games = 2 * games_to_win - 1
-    battles_per_game = services.tournament_battles_per_game(event)
     match_rules = get_game(event.game).match_rules()
     # The match clock's games (docs/match-clock.md): shown above the form, and filling in the
     # per-game inputs of a first report (the player may change them).
@@ -109,14 +101,6 @@ def match_context(
     form = report_form_state(
         request, match_rules, side or "a", names, detail_inputs, my_report, problem, clock_totals
     )
-    form["trophies"] = [
-        {
-            "number": g,
-            "me": posted_value(request, f"trophies_me_{g}") if problem is not None else "",
-            "opp": posted_value(request, f"trophies_opp_{g}") if problem is not None else "",
-        }
-        for g in range(1, max_games + 1)
-    ]
 
     def described(details: Any) -> list[str]:
         if details is None:
@@ -143,12 +127,8 @@ def match_context(
         "opponent": opponent,
         "my_report": mine_first(my_report.games) if my_report else None,
         "their_report": mine_first(their_report.games) if their_report else None,
-        "their_trophies": trophies_mine_first(their_report.battles) if their_report else [],
         "result": result,
         "outcome": outcome,
-        "result_trophies": trophies_mine_first(match.battles)
-        if match.status == MatchStatus.FINAL
-        else [],
         "can_report": match.status != MatchStatus.FINAL
         and match.round.status == RoundStatus.PUBLISHED
         and not match.is_bye,
@@ -160,8 +140,8 @@ def match_context(
         "draw_allowed": get_game(event.game).drawn_games
         and match.round.stage != RoundStage.TOP_CUT,
         "game_numbers": list(range(1, max_games + 1)),
-        "battles_per_game": battles_per_game,
         "detail_games": detail_inputs,
+        "detail_summary": detail_summary(match_rules),
         "report": form,
         "drawn_games": get_game(event.game).drawn_games,
         "clock_games": clock_games,

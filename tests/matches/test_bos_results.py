@@ -405,14 +405,15 @@ def test_bos_report_page_refuses_bad_details_and_saves_nothing() -> None:
     assert not Report.objects.filter(match_id=m["id"]).exists()
 
 
-def test_boba_report_page_has_no_game_detail_fields() -> None:
+def test_boba_report_page_asks_trophies_through_the_game_detail_fields() -> None:
     from tests.factories import logged_in
 
     event, organiser, _ = running_event(2)
     m = pair_and_publish_through_api(event, organiser)["matches"][0]
     player = Registration.objects.get(pk=m["a"]).player
     html = logged_in(player).get(f"/matches/{m['id']}/report/").content.decode()
-    assert 'name="g1_winner"' not in html and 'name="trophies_me_1"' in html
+    assert 'name="g1_winner"' not in html and 'name="g1_trophies_me"' in html
+    assert 'name="trophies_me_1"' not in html  # no BoBA-only block beside the game's fields
 
 
 def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_final() -> None:

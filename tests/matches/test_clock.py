@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.games import get_game
+from engine.plugin import BidRange, ClockRules
 from matches.clock import (
     ClockError,
     ClockEvent,
@@ -36,8 +38,14 @@ def ev(kind: str, seconds: float, side: str = "", **payload: object) -> ClockEve
     return ClockEvent(kind, at(seconds), side, payload)
 
 
-def run(events: list[ClockEvent], now: float | None = None, cfg: ClockSettings = BOS) -> ClockState:
-    return replay(cfg, events, None if now is None else at(now))
+def run(
+    events: list[ClockEvent],
+    now: float | None = None,
+    cfg: ClockSettings = BOS,
+    rules: ClockRules | None = None,
+) -> ClockState:
+    rules = rules if rules is not None else get_game("bos").clock_rules()
+    return replay(cfg, events, None if now is None else at(now), rules)
 
 
 def secs(value: timedelta) -> float:
@@ -344,6 +352,14 @@ def test_bos_going_first_tied_bids_are_refused_the_players_bid_again() -> None:
         run([ev("start", 0, first="a", bids=[4, 4])])
     assert caught.value.field == "payload.bids" and "bid again" in caught.value.message
     assert run([ev("start", 0, first="a", bids=[0, 99])]).bids == (0, 99)
+
+
+def test_the_clock_takes_its_bid_range_from_the_game_not_its_own() -> None:
+    rules = ClockRules(asks_bids=True, bids=BidRange(maximum=5, ties=True))
+    assert run([ev("start", 0, first="a", bids=[5, 5])], rules=rules).bids == (5, 5)
+    with pytest.raises(ClockError) as caught:
+        run([ev("start", 0, first="a", bids=[6, 0])], rules=rules)
+    assert caught.value.field == "payload.bids" and "0 to 5" in caught.value.message
 
 
 def test_a_per_game_flag_is_a_game_lost_on_time_in_the_state() -> None:

@@ -200,10 +200,10 @@ def test_trophies_are_stored_from_the_match_side() -> None:
     match = pair(event, organiser).matches.select_related("b__player").get()
     url = reverse("match_report_page", kwargs={"pk": match.pk})
     logged_in(match.b.player).post(
-        url, {"won": "1", "lost": "0", "trophies_me_1": "4", "trophies_opp_1": "2"}
+        url, {"won": "1", "lost": "0", "g1_trophies_me": "4", "g1_trophies_opp": "2"}
     )
     report = match.reports.get()
-    assert report.battles == [[2, 4]]
+    assert report.game_details == [{"trophies": [2, 4]}]
 
 
 def test_the_report_page_is_for_the_two_players_only() -> None:
@@ -491,3 +491,17 @@ def test_a_stray_tap_on_send_does_not_report_a_draw() -> None:
     assert "Enter the games each of you won" in response.content.decode()
     match.refresh_from_db()
     assert match.status == MatchStatus.PENDING
+
+
+def test_too_many_trophies_are_refused_next_to_the_game_input_they_name() -> None:
+    event, organiser, _ = running_event(2)
+    match = pair(event, organiser).matches.select_related("a__player").get()
+    url = reverse("match_report_page", kwargs={"pk": match.pk})
+    response = logged_in(match.a.player).post(
+        url, {"won": "1", "lost": "0", "g1_trophies_me": "5", "g1_trophies_opp": "3"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Game 1, Trophies: 8 trophies in one game: a game has only 7 battles" in html
+    assert 'href="#id_g1_trophies_me"' in html
+    assert not match.reports.exists()

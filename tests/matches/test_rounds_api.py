@@ -109,6 +109,8 @@ def test_different_reports_dispute_and_staff_settle_with_an_audit_trail() -> Non
         ({"games": "1-0"}, "games"),
         ({"games": [1, 0, 0], "battles": [[5, 3]]}, "battles[0]"),
         ({"games": [1, 0, 0], "battles": [[4, 1], [4, 0]]}, "battles"),
+        # BoBA's trophies are per-game details inside, but the API takes them as `battles`.
+        ({"games": [1, 0, 0], "game_details": [{"trophies": [4, 1]}]}, "game_details"),
     ],
 )
 def test_impossible_results_are_400_naming_the_field(body: dict[str, Any], field: str) -> None:

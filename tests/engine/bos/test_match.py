@@ -284,15 +284,16 @@ def test_bos_reserves_the_list_is_read_only_for_a_side_that_swapped() -> None:
 # --- the plugin -----------------------------------------------------------------------------
 
 
-def test_bos_plugin_provides_match_rules_and_boba_records_no_details() -> None:
+def test_bos_and_boba_plugins_provide_match_rules_boba_its_trophies() -> None:
     rules = get_game("bos").match_rules()
     assert isinstance(rules, MatchRules) and rules.has_game_details
     assert {f.key for f in rules.form_fields()} >= {"winner", "bids", "chose_first", "swaps"}
     boba = get_game("boba").match_rules()
-    assert isinstance(boba, MatchRules) and not boba.has_game_details
+    assert isinstance(boba, MatchRules) and boba.has_game_details
+    assert [f.key for f in boba.form_fields()] == ["trophies"]
     with pytest.raises(GameDetailsError) as caught:
         boba.clean_details([], ResultContext((1, 0, 0), BEST_OF_THREE))
-    assert caught.value.field == "game_details"
+    assert caught.value.field == "battles"
 
 
 def test_bos_plugin_reads_the_registered_list_from_its_stored_json() -> None:
@@ -557,7 +558,8 @@ def test_bos_details_from_the_clock_need_every_games_bids() -> None:
     from engine.games import ClockGame
 
     rules = get_game("bos").match_rules()
-    assert rules.clock_bids and not get_game("boba").match_rules().clock_bids
+    assert rules.clock_rules.asks_bids and not get_game("boba").clock_rules().asks_bids
+    assert get_game("bos").clock_rules().bids.maximum == MAX_BID
     games = [ClockGame("a", False, (3, 1), "b"), ClockGame("b", True, (0, 2))]
     assert rules.details_from_clock(games) == [
         {"winner": "a", "bids": [3, 1], "first": "b", "end": "played"},
