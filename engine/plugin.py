@@ -589,6 +589,14 @@ class MatchRules(Protocol):
         `side` is the viewer's own side ("a" or "b"), None for anyone else (staff see all)."""
         ...
 
+    @property
+    def details_can_dispute(self) -> bool:
+        """Whether two reports with the same games but different details are a dispute
+        (BOS: who won each game and how). False: the details never dispute a result, the
+        confirming report's stand (BoBA's trophies: the event API's "same result" is the
+        games, event-api.md "Results")."""
+        ...
+
     def agree(self, details_a: object, details_b: object) -> GameDetails | None:
         """The match's details from the two players' cleaned reports (a's, b's), or None
         when they disagree (a dispute)."""
@@ -683,6 +691,7 @@ class DetailsAsStored:
 
     __slots__ = ()
     api_key = "game_details"
+    details_can_dispute = True
     unplayed_game: Mapping[str, Any] | None = None
 
     def to_api(self, details: object) -> object:

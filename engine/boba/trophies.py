@@ -123,6 +123,9 @@ class TrophyRules:
 
     has_game_details: bool = True
     api_key: str = API_KEY
+    # The event API's "same result" is the games: different trophies never dispute a result;
+    # the confirming report's stand.
+    details_can_dispute: bool = False
     # A game given by a penalty was not played: no battle, no trophy.
     unplayed_game: Mapping[str, Any] | None = field(
         default_factory=lambda: MappingProxyType({"trophies": [0, 0]})

@@ -243,14 +243,18 @@ def _agreed_details(
 ) -> list[dict[str, Any]] | bool | None:
     """The match's details from both reports (the game's MatchRules.agree), None when neither
     has any, False when they disagree. Details one side left out are no disagreement: the
-    other side's stand."""
+    other side's stand; a game whose details cannot dispute (BoBA's trophies) keeps the
+    confirming report's."""
     if theirs is None:
         return mine
     other = theirs.game_details
     if mine is None or other is None:
         return mine if mine is not None else other
+    rules = get_game(match.round.tournament.game).match_rules()
+    if not rules.details_can_dispute:
+        return mine  # the confirming report's details stand
     details_a, details_b = (mine, other) if side == "a" else (other, mine)
-    agreed = get_game(match.round.tournament.game).match_rules().agree(details_a, details_b)
+    agreed = rules.agree(details_a, details_b)
     return agreed.to_json() if agreed is not None else False
 
 
