@@ -496,7 +496,7 @@ def test_the_archive_the_worker_writes_in_another_folder_is_the_one_the_organise
     rounds = json.loads(stored)["rounds"]
     assert [(r["number"], r["status"]) for r in rounds] == [(1, "finished")]
     worker_log = two_hosts.worker.log_text()
-    assert "Task eventdata.archive_round[" in worker_log and "succeeded" in worker_log
+    assert "Task tournaments.archive_round[" in worker_log and "succeeded" in worker_log
 
     # Downloaded through the web host, exactly those bytes: the API and the organiser's page.
     status, through_api = _http(f"{web}{kept[0]['download']}", token=token)

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from eventdata import archive
 from eventdata.archive_selectors import event_archive
 from eventdata.archive_services import archive_import
 from matches import services
 from matches.models import Match, Round, RoundStatus, StandingsSnapshot
 from tests.factories import OrganiserFactory, bos_event, logged_in, organiser_of
 from tests.scenarios import client_for, running_event
-from tournaments import archive, tiebreakers
+from tournaments import tiebreakers
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
