@@ -22,6 +22,7 @@ from tests.support import (
     OwnRedis,
     missing_service,
     missing_shared_data,
+    one_hero_short,
 )
 
 # Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (.ci/run: "ci"; otherwise "dev"). Neither
@@ -142,9 +143,7 @@ def legal_list(demo_catalog, deck_rules) -> str:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def illegal_list(legal_list: str) -> str:
     """A readable list one Hero short of 60 (CR 4.1.1 / Formats: hero deck size)."""
-    lines = legal_list.splitlines()
-    hero_line = next(i for i, line in enumerate(lines) if line[:1].isdigit())
-    return "\n".join(lines[:hero_line] + lines[hero_line + 1 :])
+    return one_hero_short(legal_list)
 
 
 @pytest.fixture

@@ -318,3 +318,10 @@ def imported_names(path: Path) -> list[str]:
         ):
             names.append(str(node.args[0].value))
     return names
+
+
+def one_hero_short(decklist_text: str) -> str:
+    """The list without its first card line (its first Hero): readable, one Hero short of 60."""
+    lines = decklist_text.splitlines()
+    first_card = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    return "\n".join(lines[:first_card] + lines[first_card + 1 :])

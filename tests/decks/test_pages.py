@@ -13,9 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from decks import services
-from decks.catalog import catalog_for
 from decks.models import Card, CardImport, DeckCheck, DeckCheckResult, Decklist, DecklistVersion
-from engine.games import get_game
 from tests.factories import (
     OrganiserFactory,
     RegistrationFactory,
@@ -24,20 +22,22 @@ from tests.factories import (
     logged_in,
     organiser_of,
 )
+from tests.support import one_hero_short
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
 
+# The demo catalog and BoBA's deck rules are tests/conftest.py's fixtures; these pages use
+# their own seed of the sample list.
 @pytest.fixture
-def catalog(db):  # type: ignore[no-untyped-def]
-    services.demo_catalog_load()
-    return catalog_for("boba")
+def catalog(demo_catalog):  # type: ignore[no-untyped-def]
+    return demo_catalog
 
 
 @pytest.fixture
-def rules():  # type: ignore[no-untyped-def]
-    return get_game("boba").deck_rules()
+def rules(deck_rules):  # type: ignore[no-untyped-def]
+    return deck_rules
 
 
 @pytest.fixture
@@ -49,9 +49,7 @@ def legal_text(catalog, rules) -> str:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def short_text(legal_text: str) -> str:
     """Readable but illegal: one Hero short of 60."""
-    lines = legal_text.splitlines()
-    first_card = next(i for i, line in enumerate(lines) if line[:1].isdigit())
-    return "\n".join(lines[:first_card] + lines[first_card + 1 :])
+    return one_hero_short(legal_text)
 
 
 @pytest.fixture
