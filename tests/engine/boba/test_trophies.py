@@ -49,7 +49,7 @@ def test_clean_details_refuses_what_cannot_be_trophies_naming_the_api_field(
     assert caught.value.game == game and caught.value.part == "trophies"
 
 
-def test_more_than_seven_trophies_cites_the_rule_for_people() -> None:
+def test_cr_4_4_1_more_than_seven_trophies_cites_the_rule_for_people() -> None:
     with pytest.raises(GameDetailsError) as caught:
         MATCH_RULES.clean_details([{"trophies": [4, 4]}], ResultContext((1, 0, 0), BEST_OF_ONE))
     assert "CR 4.4.1" in caught.value.text.render()

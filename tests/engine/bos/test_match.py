@@ -138,7 +138,7 @@ def test_bos_best_of_3_an_unfinished_match_records_the_games_played() -> None:
     assert len(clean([game("a")], games=(1, 0, 0))) == 1
 
 
-def test_end_on_time_is_kept_and_played_is_the_default() -> None:
+def test_bos_time_control_end_on_time_is_kept_and_played_is_the_default() -> None:
     out = clean([game("a"), game("b", end="time"), game("a")])
     assert [g["end"] for g in out] == ["played", "time", "played"]
     assert refused([game("a", end="late"), game("b"), game("a")]).field == "game_details[0].end"
@@ -368,7 +368,7 @@ def valid_match(draw: st.DrawFn) -> tuple[list[dict[str, Any]], tuple[int, int, 
 
 @settings(max_examples=200)
 @given(valid_match())
-def test_valid_generated_details_always_clean_and_ether_is_derived(
+def test_bos_going_first_valid_generated_details_always_clean_and_ether_is_derived(
     case: tuple[list[dict[str, Any]], tuple[int, int, int]],
 ) -> None:
     details, games = case
@@ -486,7 +486,9 @@ def test_bos_reserves_a_reporting_player_gives_only_own_swaps() -> None:
     )
 
 
-def test_agree_merges_each_players_own_swaps_and_refuses_any_other_difference() -> None:
+def test_bos_reserves_agree_merges_each_players_own_swaps_and_refuses_any_other_difference() -> (
+    None
+):
     mine_a = clean(
         [game("a"), game("b", swaps={"a": [swap("Kindle", "Scorch Rain")]}), game("a")],
         deck_of=with_deck,
