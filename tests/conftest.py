@@ -19,6 +19,7 @@ from tests.support import (
     CHROMIUM_FLAGS,
     PHONE,
     SHARED,
+    FakeClock,
     OwnRedis,
     missing_service,
     missing_shared_data,
@@ -162,6 +163,18 @@ def api_client():  # type: ignore[no-untyped-def]
 
 
 # --- browser tests (Debian's chromium through Playwright; see tests/test_browser.py) ---------
+
+
+@pytest.fixture
+def frozen_now(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """`django.utils.timezone.now` stopped at a whole second of the real time (moved only by
+    the test: FakeClock.advance), so a test asserts exact times and durations, never a range
+    that a slow machine may leave. Columns filled by the database keep the real time."""
+    from django.utils import timezone
+
+    clock = FakeClock(timezone.now().replace(microsecond=0))
+    monkeypatch.setattr(timezone, "now", clock.now)
+    return clock
 
 
 @pytest.fixture
