@@ -23,6 +23,7 @@ from decks.models import (
     DeckCheckResult,
     DecklistVersion,
 )
+from engine.frozen import thaw
 from engine.games import DEFAULT_GAME, GAMES, default_game, get_game
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
@@ -127,7 +128,12 @@ def formats(request: Request) -> Response:
         {
             "game": key,
             "formats": [
-                {"key": f.key, "name": f.label, "mode": f.mode, "parameters": params.get(f.key, {})}
+                {
+                    "key": f.key,
+                    "name": f.label,
+                    "mode": f.mode,
+                    "parameters": thaw(params.get(f.key, {})),
+                }
                 for f in game.formats()
             ],
             "rules": {rule_id: str(text) for rule_id, text in game.deck_rules().rules.items()},
@@ -254,7 +260,13 @@ def decklist_check(request: Request) -> Response:
         catalog=clean.get("catalog"),
         event=event,
     )
-    return Response({"report": result.report, "statistics": result.statistics, "text": result.text})
+    return Response(
+        {
+            "report": result.report_json(),
+            "statistics": result.statistics_json(),
+            "text": result.text,
+        }
+    )
 
 
 class RegistrationDecklistView(APIView):

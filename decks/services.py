@@ -623,7 +623,7 @@ def decklist_submit(
             raise ServiceError(lock, field="decklist", code="locked")
         result = decklist_evaluate_for_event(tournament, source)
         if not result.readable:
-            raise DecklistUnreadable(without_nul(result.report))
+            raise DecklistUnreadable(without_nul(result.report_json()))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         submitted = (
             source
@@ -634,12 +634,12 @@ def decklist_submit(
             decklist=decklist,
             number=number,
             text=result.text,
-            data=result.data,
+            data=result.data_json(),
             submitted_text=without_nul(submitted[:MAX_DECKLIST_BYTES]),
             format_key=tournament.format_key,
             legal=result.legal,
-            report=without_nul(result.report),
-            statistics=result.statistics,
+            report=without_nul(result.report_json()),
+            statistics=result.statistics_json(),
             submitted_by=actor,
             entered_by_staff=not permissions.is_own_registration(actor, registration),
         )

@@ -424,13 +424,13 @@ def decklist_check(request: HttpRequest) -> HttpResponse:
                     catalogs=choices,
                 )
         else:
-            lines = _numbered_lines(text, result.report)
+            lines = _numbered_lines(text, result.report_json())
     elif request.method == "POST" and form.data.get("game") in GAMES:
         game = form.data["game"]
     context = {
         "form": form,
         "result": result,
-        "report": result.report if result else None,
+        "report": result.report_json() if result else None,
         "lines": lines,
         "charts": deck_charts(game, result.statistics, fmt, "check") if result else [],
         "format_name": getattr(fmt, "name", ""),

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.errors import BattledeskError
+from engine.frozen import thaw
 
 Side = Literal["a", "b"]
 Games = tuple[int, int, int]
@@ -357,7 +358,7 @@ def details_after(
     if sum(after) == played_before:
         return kept
     if sum(after) == played_before + 1 and unplayed is not None:
-        return [*kept, dict(unplayed)]
+        return [*kept, thaw(unplayed)]
     return None
 
 

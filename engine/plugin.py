@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from engine.errors import BattledeskError
+from engine.frozen import Frozen, FrozenMap, FrozenRows, freeze, freeze_map, freeze_rows, thaw
 
 if TYPE_CHECKING:
     from engine.tiebreaker_entry import TiebreakerEntry
@@ -150,16 +151,31 @@ GameFormat = Any
 @dataclass(frozen=True, slots=True)
 class DeckEvaluation:
     """A list read, validated and described: what "check my deck" and a submission keep.
-    `report` and `statistics` are the JSON forms stored with a version."""
+    `report` and `statistics` are the JSON forms stored with a version, `data` the list as
+    the deck rules' `to_data` JSON; all three frozen (given as JSON, kept frozen: `thaw`
+    them, or use the `*_json` methods, to store them)."""
 
     decklist: object
     readable: bool
     legal: bool
-    report: dict[str, Any]
-    statistics: dict[str, Any]
+    report: FrozenMap
+    statistics: FrozenMap
     sections: tuple[DeckSection, ...]
     text: str
-    data: dict[str, Any]
+    data: FrozenMap
+
+    def __post_init__(self) -> None:
+        for name in ("report", "statistics", "data"):
+            object.__setattr__(self, name, freeze_map(getattr(self, name)))
+
+    def report_json(self) -> dict[str, Any]:
+        return thaw(self.report)
+
+    def statistics_json(self) -> dict[str, Any]:
+        return thaw(self.statistics)
+
+    def data_json(self) -> dict[str, Any]:
+        return thaw(self.data)
 
 
 @runtime_checkable
@@ -181,7 +197,7 @@ class DeckRules(Protocol):
 
     def resolve_format(self, key: str, params: Mapping[str, Any] | None = None) -> GameFormat: ...
 
-    def format_parameters(self) -> dict[str, dict[str, Any]]: ...
+    def format_parameters(self) -> Mapping[str, FrozenMap]: ...
 
     def parse_import(
         self, files: Sequence[tuple[str, bytes]], existing: Iterable[Mapping[str, Any]] = ()
@@ -209,7 +225,7 @@ class DeckRules(Protocol):
         self, rows: Iterable[Mapping[str, Any]]
     ) -> tuple[Sequence[CatalogEntry], Sequence[ImportRejection]]: ...
 
-    def detail_ids(self, data: Mapping[str, Any]) -> set[str]: ...
+    def detail_ids(self, data: Mapping[str, Any]) -> frozenset[str]: ...
 
     def sections(
         self, data: Mapping[str, Any], details: Mapping[str, Mapping[str, Any]]
@@ -230,8 +246,15 @@ class ReplayOutcome:
     (`python -m engine.boba replay --json` for BoBA); `exit_status` is the CLI's exit code:
     0 legal, 1 an illegal action, 2 a malformed record, 3 an engine failure."""
 
-    json: dict[str, Any]
+    json: FrozenMap
     exit_status: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "json", freeze_map(self.json))
+
+    def to_json(self) -> dict[str, Any]:
+        """`json` as plain JSON (what is stored with a ruling, what the API sends)."""
+        return thaw(self.json)
 
     @property
     def legal(self) -> bool:
@@ -459,12 +482,16 @@ class ResultContext:
 @dataclass(frozen=True, slots=True)
 class GameDetails:
     """Per-game details of a result as a game's MatchRules cleaned them: `games` holds one
-    JSON object per game played, in order (what Match.game_details stores)."""
+    JSON object per game played, in order, frozen (given as JSON, kept frozen); `to_json` is
+    what Match.game_details stores."""
 
-    games: tuple[dict[str, Any], ...]
+    games: FrozenRows
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "games", freeze_rows(self.games))
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [dict(game) for game in self.games]
+        return [thaw(game) for game in self.games]
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,19 +599,19 @@ class MatchRules(Protocol):
         """The per-game inputs of the report form (empty: none)."""
         ...
 
-    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> object:
+    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> FrozenRows | None:
         """The report form's per-game values, already in a/b terms (a "side" field: "a" or
         "b" or ""; a per-side field: `[a's text, b's text]`; otherwise the text), as the
         details JSON `clean_details` takes; games left empty are dropped."""
         ...
 
-    def form_values(self, details: object) -> list[dict[str, object]]:
+    def form_values(self, details: object) -> FrozenRows:
         """Recorded details as the report form's values, in the terms `details_from_form`
         takes (a "side" field: "a" or "b"; a per-side field: `[a's text, b's text]`), to fill
         the form in again; unreadable details give none."""
         ...
 
-    def visible_details(self, details: object, side: str | None) -> object:
+    def visible_details(self, details: object, side: str | None) -> Frozen:
         """What of recorded details a person may see before the event's lists are published:
         `side` is the viewer's own side ("a" or "b"), None for anyone else (staff see all)."""
         ...
@@ -612,7 +639,7 @@ class MatchRules(Protocol):
         """What the match clock takes with a game's start (the bids, their range)."""
         ...
 
-    def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
+    def details_from_clock(self, games: Sequence[ClockGame]) -> FrozenRows | None:
         """The details JSON of the games a match clock saw (for `clean_details`), or None
         when the clock cannot tell enough of them (a game started without its bids)."""
         ...
@@ -627,12 +654,12 @@ class MatchRules(Protocol):
         """Recorded details in the event API's shape under `api_key`."""
         ...
 
-    def from_api(self, value: object) -> object:
+    def from_api(self, value: object) -> Frozen:
         """The event API's value under `api_key` as the details JSON `clean_details` takes."""
         ...
 
     @property
-    def unplayed_game(self) -> Mapping[str, Any] | None:
+    def unplayed_game(self) -> FrozenMap | None:
         """The details of a game a penalty gives without it being played (BoBA: no
         trophies), or None when the game cannot record one (BOS: every game has its bids)."""
         ...
@@ -692,13 +719,13 @@ class DetailsAsStored:
     __slots__ = ()
     api_key = "game_details"
     details_can_dispute = True
-    unplayed_game: Mapping[str, Any] | None = None
+    unplayed_game: FrozenMap | None = None
 
     def to_api(self, details: object) -> object:
         return details
 
-    def from_api(self, value: object) -> object:
-        return value
+    def from_api(self, value: object) -> Frozen:
+        return freeze(value)
 
     def match_score(self, details: object) -> tuple[int, int] | None:
         return None
@@ -716,14 +743,14 @@ class NoGameDetails(DetailsAsStored):
     def form_fields(self) -> tuple[DetailField, ...]:
         return ()
 
-    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> object:
+    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> FrozenRows | None:
         return None
 
-    def form_values(self, details: object) -> list[dict[str, object]]:
-        return []
+    def form_values(self, details: object) -> FrozenRows:
+        return ()
 
-    def visible_details(self, details: object, side: str | None) -> object:
-        return details
+    def visible_details(self, details: object, side: str | None) -> Frozen:
+        return freeze(details)
 
     def agree(self, details_a: object, details_b: object) -> GameDetails | None:
         return None
@@ -733,7 +760,7 @@ class NoGameDetails(DetailsAsStored):
 
     clock_rules: ClockRules = DEFAULT_CLOCK_RULES
 
-    def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
+    def details_from_clock(self, games: Sequence[ClockGame]) -> FrozenRows | None:
         return None
 
 
@@ -776,7 +803,7 @@ class ClockDefaults:
 
 # Per-game details of an invented result, for the demo data: (the winner of each game, "a"
 # or "b", in order; a seed) -> the details JSON the game's MatchRules accepts.
-DemoDetails = Callable[[Sequence[str], int], list[dict[str, Any]]]
+DemoDetails = Callable[[Sequence[str], int], FrozenRows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -823,7 +850,7 @@ class GamePlugin:
     # search's "text" looks in. Empty: the site keeps no card text for the game.
     card_text_fields: tuple[str, ...] = ()
 
-    def demo_details(self, winners: Sequence[str], seed: int) -> list[dict[str, Any]] | None:
+    def demo_details(self, winners: Sequence[str], seed: int) -> FrozenRows | None:
         """Per-game details of an invented result (the demo's), or None when the game has
         none to record."""
         if self.load_demo_details is None:

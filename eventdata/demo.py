@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
+from engine.frozen import thaw
 from engine.games import DEFAULT_GAME, GAMES, GamePlugin, get_game
 from matches import services as rounds
 from matches.models import Round
@@ -395,7 +396,8 @@ def load_game_demo_rounds(event: Tournament) -> dict[str, int]:
         rng.shuffle(order)
         winners = [*order, winner]
         games = [winners.count("a"), winners.count("b"), 0]
-        details = game.demo_details(winners, GAME_DEMO_SEED + i)
+        demo = game.demo_details(winners, GAME_DEMO_SEED + i)
+        details = thaw(demo) if demo is not None else None
         if i == len(matches) - 1:
             rounds.match_report(actor=judge, match=match, games=games, game_details=details)
             continue

@@ -735,7 +735,7 @@ def replay_game(request: Request, game: str) -> Response:
         services.check_record_bounds(json.loads(body))
     # An engine bug comes back as error.code internal_error (logged by the engine with its
     # traceback): the same JSON as the CLI's (exit 3), a 200 like any replay, never a 500.
-    out = replayer.replay_text(body).json
+    out = replayer.replay_text(body).to_json()
     if services.replay_malformed(out):
         return Response(out, status=status.HTTP_400_BAD_REQUEST)
     return Response(out)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import Conflict, Forbidden, NotFound, ServiceError
 from config.locks import for_update
+from engine.frozen import thaw
 from engine.games import ClockGame, get_game
 from matches import clock
 from matches import services as match_services
@@ -375,7 +376,8 @@ def _record_time_loss(
     counted = [games[0], games[1], 0]
     seen = clock.recorded_games(state)
     rules = get_game(match.round.tournament.game).match_rules()
-    details = rules.details_from_clock(clock_games(seen)) if seen is not None else None
+    clocked = rules.details_from_clock(clock_games(seen)) if seen is not None else None
+    details = thaw(clocked) if clocked is not None else None
     if details is not None:
         try:
             match_services.match_result_record(
@@ -427,4 +429,4 @@ def form_prefill(match: Match, games: Sequence[Mapping[str, Any]]) -> list[dict[
         for g in games
     ]
     details = rules.details_from_clock(seen) if seen else None
-    return rules.form_values(details) if details is not None else []
+    return [thaw(values) for values in rules.form_values(details)] if details is not None else []

@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from engine.frozen import thaw
 from engine.games import get_game
 from engine.penalties import PenaltyError, infraction
 from tournaments.models import Registration, Tournament
@@ -205,7 +206,7 @@ class Match(models.Model):
         if details is None or viewer == "staff" or tournament.decklists_published_at is not None:
             return details
 
-        return get_game(tournament.game).match_rules().visible_details(details, viewer)
+        return thaw(get_game(tournament.game).match_rules().visible_details(details, viewer))
 
 
 class Report(models.Model):

@@ -12,6 +12,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
+from engine.frozen import thaw
 from engine.games import DetailField, GameDetailsError, MatchRules, for_reader, get_game
 from matches.models import Match
 
@@ -42,7 +43,7 @@ def detail_games(
     games = []
     for number in range(1, max_games + 1):
         old = recorded[number - 1] if number <= len(recorded) else {}
-        old = old if isinstance(old, dict) else {}
+        old = old if isinstance(old, Mapping) else {}
         shown = []
         for f in fields:
             if number < f.from_game:
@@ -66,8 +67,8 @@ def detail_games(
             }
             if f.kind == "side":
                 entry["value"] = mine(value)
-            elif f.per_side and isinstance(value, list) and len(value) == 2:
-                pair = value if side == "a" else value[::-1]
+            elif f.per_side and isinstance(value, list | tuple) and len(value) == 2:
+                pair = tuple(value) if side == "a" else tuple(value[::-1])
                 entry["value_me"], entry["value_opp"] = pair
             else:
                 entry["value"] = value if isinstance(value, str) else ""
@@ -237,7 +238,8 @@ def details_from_post(request: HttpRequest, match: Match, side: str, *, staff: b
     rules = get_game(match.round.tournament.game).match_rules()
     if not rules.has_game_details:
         return None
-    return rules.details_from_form(detail_rows_from_post(request, match, side, staff=staff))
+    details = rules.details_from_form(detail_rows_from_post(request, match, side, staff=staff))
+    return thaw(details) if details is not None else None
 
 
 def detail_rows_from_post(

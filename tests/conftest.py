@@ -7,6 +7,7 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -19,6 +20,7 @@ from tests.support import (
     CHROMIUM_FLAGS,
     PHONE,
     SHARED,
+    FakeClock,
     OwnRedis,
     missing_service,
     missing_shared_data,
@@ -99,6 +101,43 @@ def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     yield
 
 
+@pytest.fixture(scope="module")
+def module_db(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """A transaction around a whole test module, rolled back at its end, for module-scoped
+    fixtures that make read-only data once (the demo, an exported archive): each test runs in
+    a savepoint inside it (pytest-django's `db`), starts from that data and leaves nothing
+    behind. Only for modules whose tests use `db`, never `transactional_db`."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def demo_loaded_once(module_db: None) -> str:
+    """`manage.py load_demo` run once for the module (its output)."""
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def demo_loaded(demo_loaded_once: str, db: None) -> str:
+    """The demo as `load_demo` leaves it (loaded once for the module; each test's changes are
+    rolled back): the command's output."""
+    return demo_loaded_once
+
+
 # --- named scenarios (tests/scenarios.py; call its functions for other sizes) -----------------
 
 
@@ -162,6 +201,18 @@ def api_client():  # type: ignore[no-untyped-def]
 
 
 # --- browser tests (Debian's chromium through Playwright; see tests/test_browser.py) ---------
+
+
+@pytest.fixture
+def frozen_now(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """`django.utils.timezone.now` stopped at a whole second of the real time (moved only by
+    the test: FakeClock.advance), so a test asserts exact times and durations, never a range
+    that a slow machine may leave. Columns filled by the database keep the real time."""
+    from django.utils import timezone
+
+    clock = FakeClock(timezone.now().replace(microsecond=0))
+    monkeypatch.setattr(timezone, "now", clock.now)
+    return clock
 
 
 @pytest.fixture

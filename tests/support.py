@@ -105,10 +105,11 @@ T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 
 
 class FakeClock:
-    """The server's time as the clock service sees it."""
+    """The server's time as the clock service (or, through the `frozen_now` fixture, every
+    `django.utils.timezone.now`) sees it: still until the test moves it."""
 
-    def __init__(self) -> None:
-        self.current = T0
+    def __init__(self, start: datetime = T0) -> None:
+        self.current = start
 
     def now(self) -> datetime:
         return self.current

@@ -33,6 +33,7 @@ from django.db import close_old_connections, transaction
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
@@ -109,6 +110,32 @@ class World:
 
 def _is_review(path: str) -> bool:
     return path.startswith("/api/events/{slug}/rounds/{number}/") and "timer" not in path
+
+
+_from_regex = st.from_regex
+
+
+def _from_regex_once(
+    regex: Any, *, fullmatch: bool = False, alphabet: Any = None
+) -> st.SearchStrategy[str]:
+    """`hypothesis.strategies.from_regex`, built once per pattern, match mode and alphabet.
+    The schema's name pattern (every character but the invisible ones) costs hypothesis
+    minutes to build, and schemathesis asks for it again for each operation and phase with an
+    equal alphabet of its own; the strategy is the same, so it draws the same values."""
+    key = (regex, fullmatch, repr(alphabet))
+    if key not in _REGEX_STRATEGIES:
+        _REGEX_STRATEGIES[key] = _from_regex(regex, fullmatch=fullmatch, alphabet=alphabet)
+    return _REGEX_STRATEGIES[key]
+
+
+_REGEX_STRATEGIES: dict[tuple[Any, bool, str], st.SearchStrategy[str]] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def regex_strategies_built_once() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(st, "from_regex", _from_regex_once)
+        yield
 
 
 @pytest.fixture(scope="module")

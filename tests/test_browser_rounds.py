@@ -3,7 +3,8 @@ Playwright's Python package, as tests/test_browser.py; nothing downloads a brows
 
 A player finds their table on the pairings page and reports; the opponent confirms; the
 standings page shows it; the round timer keeps counting offline (the browser's offline mode)
-and after a reload, without polling the server more than every 30 s.
+and after a reload, without polling the server more than every 30 s (on fake clocks: the
+server's and Playwright's, so every value is asserted exactly).
 
 Without chromium the tests skip locally and fail in CI (REQUIRE_SERVICES=1), like
 tests/test_browser.py.
@@ -12,9 +13,8 @@ tests/test_browser.py.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
-from itertools import pairwise
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -33,7 +33,6 @@ pytestmark = [
 ]
 
 PASSWORD = "correct-horse-battery"  # tests.factories.UserFactory's
-CLOCK = re.compile(r"^(?:(\d+):)?(\d{2}):(\d{2}) left$")
 
 
 @pytest.fixture
@@ -52,13 +51,6 @@ def cells(row: Any) -> dict[str, str]:
         }"""
     )
     return found
-
-
-def seconds_left(text: str) -> int:
-    found = CLOCK.match(text.strip())
-    assert found, f"not a running countdown: {text!r}"
-    hours, minutes, secs = found.groups()
-    return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs)
 
 
 def test_a_player_finds_their_table_reports_and_the_opponent_confirms(  # type: ignore[no-untyped-def]
@@ -163,101 +155,106 @@ def test_a_player_finds_their_table_reports_and_the_opponent_confirms(  # type: 
     assert loser["Points"] == "0" and loser["Record"] == "0-1-0", loser
 
 
+def left_text(seconds: int) -> str:
+    """The countdown's text for `seconds` left (static/js/round-timer.js's format)."""
+    hours, rest = divmod(seconds, 3600)
+    clock = (
+        f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+        if hours
+        else f"{rest // 60:02d}:{rest % 60:02d}"
+    )
+    return f"{clock} left"
+
+
+# Counts the page's requests for the round timer (the script's fetch), as the page makes them.
+COUNT_TIMER_FETCHES = """
+    window.__timerFetches = 0;
+    const realFetch = window.fetch.bind(window);
+    window.fetch = (url, options) => {
+        if (String(url).includes("/timer/")) window.__timerFetches += 1;
+        return realFetch(url, options);
+    };
+"""
+
+
 def test_the_round_timer_keeps_counting_offline_and_after_a_reload(  # type: ignore[no-untyped-def]
-    live_server, phone
+    live_server, phone, frozen_now
 ) -> None:
+    """On fake clocks: the server's (`frozen_now`) and the page's (Playwright's clock, paused
+    and moved by the test), so every second shown and every request is asserted exactly."""
     from playwright.sync_api import expect
 
     event, organiser, regs = running_event(NAMES)
     round_ = pair_and_publish(event, organiser)
-    ends_at = RoundTimer.from_json(round_.timer).ends_at
-    assert ends_at is not None
-    end_ms = ends_at.timestamp() * 1000  # the browser shares this machine's clock
+    timer_state = RoundTimer.from_json(round_.timer)
+    assert timer_state.ends_at is not None
+    length = int(timer_state.length.total_seconds())
+    assert timer_state.ends_at == frozen_now.now() + timer_state.length  # started now
     timer_path = reverse("api-round-timer", kwargs={"slug": event.slug, "number": round_.number})
 
     page = phone(regs[0].player)
-    polls: list[float] = []
-    page.on("request", lambda r: polls.append(time.monotonic()) if timer_path in r.url else None)
+    page.add_init_script(COUNT_TIMER_FETCHES)
+    # The page's clock stands still at the server's "now" until the test moves it.
+    page.clock.install(time=frozen_now.now() - timedelta(seconds=1))
+    page.clock.pause_at(frozen_now.now())
     timer = page.get_by_role("timer", name="Round 1 timer")
     text = timer.locator(".round-timer-text")
 
-    def load(action: Callable[[], Any]) -> float:
-        """Load the page; the seconds from the request to a running countdown."""
-        began = time.time()
-        action()
-        # The script replaces the server's "Round ends at HH:MM" with a countdown.
-        expect(text).to_have_text(CLOCK)
-        expect(timer).to_have_attribute("data-phase", "running")
-        return time.time() - began
+    def fetches() -> int:
+        count: int = page.evaluate("window.__timerFetches")
+        return count
 
-    def offset(shown: str, at_ms: float) -> float:
-        """Seconds shown minus seconds truly left at that moment (page's Date.now())."""
-        return seconds_left(shown) - (end_ms - at_ms) / 1000
+    def elapse(seconds: int) -> None:
+        """Both clocks move on by `seconds` (the page's fires its timers on the way)."""
+        frozen_now.advance(seconds)
+        page.clock.run_for(seconds * 1000)
 
-    def assert_consistent(off: float, latency: float) -> None:
-        # The page counts from the server's end time and "now", both rendered in whole
-        # seconds (up to 1 s each way), shown rounded up (< 1 s), and takes the moment the
-        # script runs for the server's "now" (so the page's load time adds to it).
-        assert (
-            -1.1 < off < 2.1 + latency
-        ), f"shows {off:+.2f} s against the server's end time (page load {latency:.2f} s)"
-
-    def shown_now() -> tuple[str, float]:
-        shown, at = page.evaluate("(el) => [el.textContent, Date.now()]", text.element_handle())
-        return shown, at
-
-    started = time.monotonic()
-    latency = load(lambda: page.goto(f"{live_server.url}/events/{event.slug}/my-match/"))
-    assert_consistent(offset(*shown_now()), latency)
+    page.goto(f"{live_server.url}/events/{event.slug}/my-match/")
+    # The script replaces the server's "Round ends at HH:MM" with the time left.
+    expect(text).to_have_text(left_text(length))
+    expect(timer).to_have_attribute("data-phase", "running")
 
     # Every change of the text, with the page's clock, while the device is offline.
     page.evaluate(
         """(el) => {
-            window.__ticks = [[el.textContent, Date.now()]];
+            window.__ticks = [];
             new MutationObserver(() => window.__ticks.push([el.textContent, Date.now()]))
                 .observe(el, {childList: true, characterData: true, subtree: true});
         }""",
         text.element_handle(),
     )
+    start_ms: int = page.evaluate("Date.now()")
     page.context.set_offline(True)
     assert page.evaluate("navigator.onLine") is False
-    page.wait_for_timeout(2_500)  # the one fixed wait: time passing offline
-    ticks = page.evaluate("window.__ticks")
-    end_of_window = shown_now()
-    # Back online, the page re-reads the timer once (its documented "online" refresh).
+    elapse(5)
+    # One second at a time, each the true time left when it was shown.
+    assert page.evaluate("window.__ticks") == [
+        [left_text(length - n), start_ms + n * 1000] for n in range(1, 6)
+    ]
+    assert fetches() == 0  # nothing asked while counting
+
+    # Back online, the page re-reads the timer once (its documented "online" refresh) and
+    # counts on to the same end.
     with page.expect_response(lambda r: timer_path in r.url) as refreshed:
         page.context.set_offline(False)
-    assert refreshed.value.ok and refreshed.value.json()["state"] == "running"
+    assert refreshed.value.ok and refreshed.value.json()["remaining_seconds"] == length - 5
+    assert fetches() == 1
+    expect(text).to_have_text(left_text(length - 5))
+    elapse(1)
+    expect(text).to_have_text(left_text(length - 6))
 
-    values = [seconds_left(shown) for shown, _ in ticks]
-    assert values[0] - values[-1] >= 2, f"offline for 2.5 s the countdown went {values}"
-    # One second at a time (never a jump), a change about every second (never frozen)...
-    assert all(a - b == 1 for a, b in pairwise(values)), f"the countdown went {values}"
-    moments = [at for _, at in ticks] + [end_of_window[1]]
-    gaps = [b - a for a, b in pairwise(moments)]
-    assert all(gap < 1_600 for gap in gaps), f"the text froze: changes {gaps} ms apart"
-    # ...and each second shown is the true time left, rounded up, when it was shown.
-    offsets = [offset(shown, at) for shown, at in [*ticks, end_of_window]]
-    assert max(offsets) - min(offsets) < 1.1, f"the countdown drifted: {offsets} ({values})"
-    for off in offsets:
-        assert_consistent(off, latency)
+    # It asks the server for the timer every 30 s, never sooner: 29 s later, still that one
+    # request; at the 30th second of the page's poll, the next.
+    page_poll_due = 30 - 6  # the poll timer started with the page
+    elapse(page_poll_due - 1)
+    assert fetches() == 1
+    with page.expect_response(lambda r: timer_path in r.url):
+        elapse(1)
+    assert fetches() == 2
+    expect(text).to_have_text(left_text(length - 30))
 
-    # Online, with the refreshed timer applied, it goes on counting to the same end time...
-    before, at = shown_now()
-    expect(text).not_to_have_text(before, timeout=3_000)
-    assert_consistent(offset(*shown_now()), latency)
-
-    # ...and after a reload too, where it keeps ticking.
-    latency = load(page.reload)
-    before, at = shown_now()
-    assert_consistent(offset(before, at), latency)
-    expect(text).not_to_have_text(before, timeout=3_000)
-    assert seconds_left(text.inner_text()) < seconds_left(before)
-    assert_consistent(offset(*shown_now()), latency)
-
-    # The page asks the server for the timer at most once per 30 s (here: at most the one
-    # refresh on coming back online).
-    window = time.monotonic() - started
-    gaps = [round(b - a, 1) for a, b in pairwise(polls)]
-    assert len(polls) <= 1 + window // 30, f"{len(polls)} timer requests in {window:.1f} s"
-    assert all(gap >= 29 for gap in gaps), f"timer requests {gaps} s apart"
+    # After a reload it shows the same time left and keeps ticking.
+    page.reload()
+    expect(text).to_have_text(left_text(length - 30))
+    elapse(1)
+    expect(text).to_have_text(left_text(length - 31))

@@ -365,7 +365,7 @@ def _check_decklists(tournament: Tournament, rows: list[ImportRow]) -> None:
         except ServiceError as exc:
             row.problems.append(RowProblem(row.row, "decklist", exc.message))
             continue
-        violations = result.report.get("violations") or []
+        violations = result.report_json().get("violations") or []
         first = str(violations[0].get("message", "")) if violations else ""
         if not result.readable:
             row.problems.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.boba.deckbuilding import (
@@ -36,6 +37,7 @@ from engine.boba.deckbuilding import (
 )
 from engine.boba.deckbuilding.importers import apply_play_stats, parse_community_cards
 from engine.format_presets import preset_parameters, resolve_preset
+from engine.frozen import FrozenMap, freeze_map
 from engine.plugin import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = (
@@ -91,8 +93,11 @@ def resolve_format(key: str, params: Mapping[str, Any] | None = None) -> Format:
     return resolve_preset(FORMAT_PRESETS, Format.from_dict, key, params)
 
 
-def format_parameters() -> dict[str, dict[str, Any]]:
-    return preset_parameters(FORMAT_PRESETS)
+def format_parameters() -> Mapping[str, FrozenMap]:
+    """Each preset's parameters (frozen), by the preset's key."""
+    return MappingProxyType(
+        {key: freeze_map(params) for key, params in preset_parameters(FORMAT_PRESETS).items()}
+    )
 
 
 def _json_rows(name: str, data: bytes) -> list[Any]:
@@ -179,9 +184,9 @@ def _items(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return [item for item in data.get(key) or [] if isinstance(item, Mapping)]
 
 
-def detail_ids(data: Mapping[str, Any]) -> set[str]:
+def detail_ids(data: Mapping[str, Any]) -> frozenset[str]:
     """The Plays whose catalog details (`DETAIL_FIELDS`) the sections show."""
-    return {str(item.get("id")) for key in PLAY_SECTIONS for item in _items(data, key)}
+    return frozenset(str(item.get("id")) for key in PLAY_SECTIONS for item in _items(data, key))
 
 
 def deck_sections(
@@ -378,7 +383,7 @@ class BobaDeckRules:
 
     card_fields: tuple[str, ...] = CARD_FIELDS
     kind_field: str = "kind"
-    rules: Mapping[str, object] = RULES
+    rules: Mapping[str, object] = MappingProxyType(RULES)
     build_catalog = staticmethod(build_catalog)
     card_from_fields = staticmethod(card_from_fields)
     resolve_format = staticmethod(resolve_format)

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any
 
+from engine.frozen import Frozen, FrozenMap, FrozenRows, freeze, freeze_map
 from engine.plugin import (
     DEFAULT_CLOCK_RULES,
     N_,
@@ -69,7 +68,7 @@ def _pair(value: object) -> tuple[int, int] | None:
 def trophies_of(details: object) -> tuple[tuple[int, int], ...] | None:
     """Per game, (trophies of a, trophies of b) of recorded details; None when there are none
     or they do not read (stored JSON is read defensively)."""
-    if not isinstance(details, list) or not details:
+    if not isinstance(details, list | tuple) or not details:
         return None
     out: list[tuple[int, int]] = []
     for game in details:
@@ -127,22 +126,22 @@ class TrophyRules:
     # the confirming report's stand.
     details_can_dispute: bool = False
     # A game given by a penalty was not played: no battle, no trophy.
-    unplayed_game: Mapping[str, Any] | None = field(
-        default_factory=lambda: MappingProxyType({"trophies": [0, 0]})
+    unplayed_game: FrozenMap | None = field(
+        default_factory=lambda: freeze_map({"trophies": (0, 0)})
     )
     clock_rules: ClockRules = DEFAULT_CLOCK_RULES
 
     def clean_details(self, details: object, context: ResultContext) -> GameDetails:
         trophies = clean_trophies(details, sum(context.games))
-        return GameDetails(tuple({"trophies": [a, b]} for a, b in trophies))
+        return GameDetails(tuple({"trophies": (a, b)} for a, b in trophies))
 
     def form_fields(self) -> tuple[DetailField, ...]:
         return FORM_FIELDS
 
-    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> object:
+    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> FrozenRows | None:
         """Games whose two inputs are empty are left out; the rest are checked by
         `clean_details` (so a half-filled form is refused, naming the game)."""
-        out: list[dict[str, Any]] = []
+        out: list[FrozenMap] = []
         for i, values in enumerate(games):
             pair = values.get("trophies")
             texts = [str(t).strip() for t in pair] if isinstance(pair, list | tuple) else []
@@ -151,23 +150,23 @@ class TrophyRules:
             counts = [_form_count(t) for t in texts]
             if len(counts) != 2 or None in counts:
                 raise _error(i, "enter trophies as whole numbers", Text(N_("enter whole numbers")))
-            out.append({"trophies": counts})
-        return out or None
+            out.append(freeze_map({"trophies": counts}))
+        return tuple(out) or None
 
-    def form_values(self, details: object) -> list[dict[str, object]]:
+    def form_values(self, details: object) -> FrozenRows:
         trophies = trophies_of(details)
         if trophies is None:
-            return []
-        return [{"trophies": [str(a), str(b)]} for a, b in trophies]
+            return ()
+        return tuple(freeze_map({"trophies": (str(a), str(b))}) for a, b in trophies)
 
-    def visible_details(self, details: object, side: str | None) -> object:
-        return details
+    def visible_details(self, details: object, side: str | None) -> Frozen:
+        return freeze(details)
 
     def agree(self, details_a: object, details_b: object) -> GameDetails | None:
         trophies = trophies_of(details_a)
         if trophies is None or trophies != trophies_of(details_b):
             return None
-        return GameDetails(tuple({"trophies": [a, b]} for a, b in trophies))
+        return GameDetails(tuple({"trophies": (a, b)} for a, b in trophies))
 
     def describe(self, details: object, names: Mapping[str, str]) -> tuple[tuple[Text, ...], ...]:
         trophies = trophies_of(details) or ()
@@ -185,7 +184,7 @@ class TrophyRules:
             for n, (a, b) in enumerate(trophies, start=1)
         )
 
-    def details_from_clock(self, games: Sequence[ClockGame]) -> object | None:
+    def details_from_clock(self, games: Sequence[ClockGame]) -> FrozenRows | None:
         return None  # the clock does not count trophies
 
     def to_api(self, details: object) -> object:
@@ -193,11 +192,11 @@ class TrophyRules:
         trophies = trophies_of(details)
         return [list(pair) for pair in trophies] if trophies is not None else None
 
-    def from_api(self, value: object) -> object:
+    def from_api(self, value: object) -> Frozen:
         """The event API's `battles` as details for `clean_details` (which checks them)."""
         if not isinstance(value, list | tuple):
-            return value
-        return [{"trophies": list(g) if isinstance(g, list | tuple) else g} for g in value]
+            return freeze(value)
+        return tuple(freeze_map({"trophies": g}) for g in value)
 
     def match_score(self, details: object) -> tuple[int, int] | None:
         """Trophies won by a and by b over the match (the battle differential's measure)."""

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from engine.bos.cards import (
@@ -34,6 +35,7 @@ from engine.bos.demo_catalog import SAMPLE_DECKLIST, demo_cards
 from engine.bos.formats import FORMAT_PRESETS, Format
 from engine.bos.validation import RULES, validate_decklist
 from engine.format_presets import preset_parameters, resolve_preset
+from engine.frozen import FrozenMap, freeze_map
 from engine.plugin import N_, ChartSeries, DeckColumn, DeckEntry, DeckEvaluation, DeckSection, Text
 
 CARD_FIELDS = ("id", *CSV_HEADER)
@@ -62,8 +64,11 @@ def resolve_format(key: str, params: Mapping[str, Any] | None = None) -> Format:
     return resolve_preset(FORMAT_PRESETS, Format.from_dict, key, params)
 
 
-def format_parameters() -> dict[str, dict[str, Any]]:
-    return preset_parameters(FORMAT_PRESETS)
+def format_parameters() -> Mapping[str, FrozenMap]:
+    """Each preset's parameters (frozen), by the preset's key."""
+    return MappingProxyType(
+        {key: freeze_map(params) for key, params in preset_parameters(FORMAT_PRESETS).items()}
+    )
 
 
 def parse_import(
@@ -145,8 +150,8 @@ def _items(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return [item for item in data.get(key) or [] if isinstance(item, Mapping)]
 
 
-def detail_ids(data: Mapping[str, Any]) -> set[str]:
-    return set()  # the stored list already carries colour, vim cost and strength
+def detail_ids(data: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset()  # the stored list already carries colour, vim cost and strength
 
 
 def deck_sections(
@@ -348,7 +353,7 @@ class BosDeckRules:
 
     card_fields: tuple[str, ...] = CARD_FIELDS
     kind_field: str = "type"
-    rules: Mapping[str, object] = RULES
+    rules: Mapping[str, object] = MappingProxyType(RULES)
     detail_fields: tuple[str, ...] = DETAIL_FIELDS
     decklist_help: Text = Text(
         N_(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from engine.bos.cards import BosCard, CardType, Catalog
@@ -67,11 +68,18 @@ class ParseError:
         return out
 
 
+EMPTY_SECTIONS: Mapping[str, tuple[DeckLine, ...]] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class Decklist:
-    sections: dict[str, tuple[DeckLine, ...]] = field(default_factory=dict)
+    # Read-only (given as a dict, kept as a read-only mapping): the site holds lists as read.
+    sections: Mapping[str, tuple[DeckLine, ...]] = field(default_factory=lambda: EMPTY_SECTIONS)
     errors: tuple[ParseError, ...] = ()
     title: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sections", MappingProxyType(dict(self.sections)))
 
     def lines(self, section: str) -> tuple[DeckLine, ...]:
         return self.sections.get(section, ())
@@ -207,7 +215,7 @@ def decklist_from_dict(data: Mapping[str, Any] | object, catalog: Catalog) -> De
         return Decklist({}, (ParseError(0, str(data)[:200], "expected an object of sections"),))
     for section in SECTIONS:
         items = data.get(section) or []
-        if not isinstance(items, list):
+        if not isinstance(items, list | tuple):
             errors.append(ParseError(0, str(section), f"{section}: expected a list"))
             continue
         if len(items) > MAX_ITEMS_PER_SECTION:

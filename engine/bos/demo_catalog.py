@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.bos.cards import BosCard, CardType, Color
+from engine.frozen import FrozenRows, freeze_rows
 
 DEMO_SET = "Battledesk Demo"
 
@@ -103,7 +104,7 @@ Reserves (7)
 """
 
 
-def demo_game_details(winners: Sequence[str], seed: int) -> list[dict[str, Any]]:
+def demo_game_details(winners: Sequence[str], seed: int) -> FrozenRows:
     """Invented per-game details of a demo result (engine.bos.match's JSON): for each game
     in order its winner ("a" or "b"), two different ether bids, the higher bidder choosing
     who goes first and the lower bidder receiving ether equal to their bid (BOS: Going First)."""
@@ -122,4 +123,4 @@ def demo_game_details(winners: Sequence[str], seed: int) -> list[dict[str, Any]]
                 "end": "played",
             }
         )
-    return games
+    return freeze_rows(games)

@@ -41,6 +41,7 @@ from engine.bos.start import MAX_BID as MAX_BID
 from engine.bos.start import ether_for as ether_for
 from engine.bos.start import higher_bid
 from engine.bos.validation import Violation, validate_decklist
+from engine.frozen import Frozen, FrozenMap, FrozenRows, freeze, freeze_map
 from engine.plugin import (
     N_,
     BidRange,
@@ -205,7 +206,7 @@ def _swaps(value: object, where: str, game: int) -> tuple[tuple[Swap, ...], tupl
     for side in SIDES:
         items = value.get(side) or []
         side_where = f"{where}.{side}"
-        if not isinstance(items, list):
+        if not isinstance(items, list | tuple):
             raise DetailsError(
                 side_where,
                 "must be a list of swaps",
@@ -761,9 +762,9 @@ def form_swaps(text: str, where: str) -> list[dict[str, Any]]:
     return swaps
 
 
-def details_from_form(games: Sequence[Mapping[str, object]]) -> list[dict[str, Any]] | None:
-    """The report form's values (a/b terms) as details JSON; trailing empty games dropped,
-    None when nothing was filled in."""
+def details_from_form(games: Sequence[Mapping[str, object]]) -> FrozenRows | None:
+    """The report form's values (a/b terms) as details JSON (frozen); trailing empty games
+    dropped, None when nothing was filled in."""
     out: list[dict[str, Any]] = []
     for i, values in enumerate(games):
         game: dict[str, Any] = {}
@@ -786,20 +787,21 @@ def details_from_form(games: Sequence[Mapping[str, object]]) -> list[dict[str, A
         out.append(game)
     while out and not out[-1]:
         out.pop()
-    return out or None
+    return tuple(freeze_map(game) for game in out) or None
 
 
-def visible_details(details: object, side: str | None) -> object:
-    """The details without the reserve swaps of anyone but `side` (None: without any): the
-    swaps tell what a private list holds (BOS: Reserves; swapped cards stay face-down)."""
-    if not isinstance(details, list):
-        return details
+def visible_details(details: object, side: str | None) -> Frozen:
+    """The details (frozen) without the reserve swaps of anyone but `side` (None: without
+    any): the swaps tell what a private list holds (BOS: Reserves; swapped cards stay
+    face-down)."""
+    if not isinstance(details, list | tuple):
+        return freeze(details)
     out: list[object] = []
     for game in details:
-        if not isinstance(game, dict) or "swaps" not in game:
+        if not isinstance(game, Mapping) or "swaps" not in game:
             out.append(game)
             continue
-        swaps = game["swaps"] if isinstance(game["swaps"], dict) else {}
+        swaps = game["swaps"] if isinstance(game["swaps"], Mapping) else {}
         kept = {s: (swaps.get(s) or []) if s == side else [] for s in SIDES}
         shown = {k: v for k, v in game.items() if k != "swaps"}
         if any(kept.values()):
@@ -807,19 +809,21 @@ def visible_details(details: object, side: str | None) -> object:
             if "end" in game:
                 shown["end"] = game["end"]
         out.append(shown)
-    return out
+    return freeze(out)
 
 
 def agree(details_a: object, details_b: object) -> list[dict[str, Any]] | None:
     """The match's details from the two players' cleaned reports: everything but the swaps
     must be the same; each player's swaps come from their own report. None: they disagree."""
-    if not isinstance(details_a, list) or not isinstance(details_b, list):
+    if not isinstance(details_a, list | tuple) or not isinstance(details_b, list | tuple):
         return None
     if len(details_a) != len(details_b):
         return None
+    if not all(isinstance(g, Mapping) for g in (*details_a, *details_b)):
+        return None
 
-    def without_swaps(game: object) -> object:
-        return {k: v for k, v in game.items() if k != "swaps"} if isinstance(game, dict) else game
+    def without_swaps(game: Mapping[str, object]) -> Frozen:
+        return freeze({k: v for k, v in game.items() if k != "swaps"})
 
     if [without_swaps(g) for g in details_a] != [without_swaps(g) for g in details_b]:
         return None
@@ -839,36 +843,37 @@ def agree(details_a: object, details_b: object) -> list[dict[str, Any]] | None:
     return out
 
 
-def form_values(details: object) -> list[dict[str, object]]:
-    """Recorded details as the report form's values (a/b terms), the inverse of
+def form_values(details: object) -> FrozenRows:
+    """Recorded details as the report form's values (a/b terms, frozen), the inverse of
     `details_from_form`; unreadable details give none."""
-    if not isinstance(details, list):
-        return []
-    out: list[dict[str, object]] = []
+    if not isinstance(details, list | tuple):
+        return ()
+    out: list[FrozenMap] = []
     for i, raw in enumerate(details):
         try:
             record = _game(raw, i)
         except DetailsError:
-            return []
+            return ()
         values: dict[str, object] = {
             "winner": record.winner,
-            "bids": [str(record.bids[0]), str(record.bids[1])],
+            "bids": (str(record.bids[0]), str(record.bids[1])),
             "chose_first": record.chose_first,
             "first": record.first or "",
             "end": record.end,
-            "swaps": [
+            "swaps": tuple(
                 "\n".join(f"{s.count} {s.out} > {s.in_}" for s in record.swaps(side))
                 for side in SIDES
-            ],
+            ),
         }
-        out.append(values)
-    return out
+        out.append(freeze_map(values))
+    return tuple(out)
 
 
-def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:
-    """The details a match clock can tell (winner, bids, who went first, how the game ended);
-    None when a game was started without its bids: every game needs them (BOS: Going First)."""
-    details: list[dict[str, Any]] = []
+def details_from_clock(games: Sequence[ClockGame]) -> FrozenRows | None:
+    """The details a match clock can tell (winner, bids, who went first, how the game ended),
+    frozen; None when a game was started without its bids: every game needs them (BOS: Going
+    First)."""
+    details: list[FrozenMap] = []
     for game in games:
         if game.bids is None:
             return None
@@ -876,8 +881,8 @@ def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | Non
         if game.first is not None:
             entry["first"] = game.first
         entry["end"] = "time" if game.on_time else "played"
-        details.append(entry)
-    return details
+        details.append(freeze_map(entry))
+    return tuple(details)
 
 
 # --- for people ---------------------------------------------------------------------------
@@ -885,7 +890,7 @@ def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | Non
 
 def describe(details: object, names: Mapping[str, str]) -> tuple[tuple[Text, ...], ...]:
     """Per game, its sentences (translated by the site); unreadable details give nothing."""
-    if not isinstance(details, list):
+    if not isinstance(details, list | tuple):
         return ()
     out: list[tuple[Text, ...]] = []
     for number, raw in enumerate(details, start=1):
@@ -968,13 +973,13 @@ class BosMatchRules(DetailsAsStored):
     def form_fields(self) -> tuple[DetailField, ...]:
         return self.fields
 
-    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> object:
+    def details_from_form(self, games: Sequence[Mapping[str, object]]) -> FrozenRows | None:
         return details_from_form(games)
 
-    def visible_details(self, details: object, side: str | None) -> object:
+    def visible_details(self, details: object, side: str | None) -> Frozen:
         return visible_details(details, side)
 
-    def form_values(self, details: object) -> list[dict[str, object]]:
+    def form_values(self, details: object) -> FrozenRows:
         return form_values(details)
 
     def agree(self, details_a: object, details_b: object) -> GameDetails | None:
@@ -988,7 +993,7 @@ class BosMatchRules(DetailsAsStored):
     clock_rules: ClockRules = CLOCK_RULES
 
     @staticmethod
-    def details_from_clock(games: Sequence[ClockGame]) -> list[dict[str, Any]] | None:
+    def details_from_clock(games: Sequence[ClockGame]) -> FrozenRows | None:
         return details_from_clock(games)
 
 

@@ -4,7 +4,7 @@ ResultVersion with an audit entry; lone reports confirmed after the event's dela
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -383,8 +383,8 @@ def match_result_record(
     Every change is a ResultVersion and an audit entry, as every result change."""
     if games is None:
         winners = (
-            [g.get("winner") for g in game_details if isinstance(g, dict)]
-            if isinstance(game_details, list)
+            [g.get("winner") for g in game_details if isinstance(g, Mapping)]
+            if isinstance(game_details, list | tuple)
             else []
         )
         games = [winners.count("a"), winners.count("b"), 0]

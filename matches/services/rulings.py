@@ -89,10 +89,10 @@ def replay_record(record: Any, game: str) -> tuple[dict[str, Any], str]:
             _("record: at most %(n)d bytes.") % {"n": MAX_RECORD_BYTES}, field="record"
         )
     check_record_bounds(record)
-    outcome = replayer.replay(record)
-    if replay_malformed(outcome.json):
-        raise RecordInvalid(outcome.json)
-    return outcome.json, replayer.engine_version
+    replayed = replayer.replay(record).to_json()
+    if replay_malformed(replayed):
+        raise RecordInvalid(replayed)
+    return replayed, replayer.engine_version
 
 
 def replay_malformed(replay_json: dict[str, Any]) -> bool:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
 from engine.errors import MAX_RECORD_DEPTH, json_problem
+from engine.frozen import thaw
 from engine.games import GameDetailsError, get_game
 from matches import selectors, services
 from matches.models import Match, MatchStatus, RoundStatus
@@ -102,7 +103,7 @@ def _staff_details(request: HttpRequest, match: Match) -> Any:
     posted = details_from_post(request, match, "a", staff=True)
     if posted is not None and match.game_details is not None:
         rules = get_game(match.round.tournament.game).match_rules()
-        if posted == rules.details_from_form(rules.form_values(match.game_details)):
+        if posted == thaw(rules.details_from_form(rules.form_values(match.game_details))):
             return None  # the recorded details, untouched: kept or dropped with the games
     return posted
 

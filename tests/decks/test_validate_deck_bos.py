@@ -90,7 +90,7 @@ def test_an_illegal_bos_list_exits_1_with_the_json_report_and_citations(
     assert all(v["citation"].startswith("BOS: ") for v in report["violations"])
 
 
-def test_too_many_reserves_cite_bos_reserves(tmp_path: Path, bos_cards: None) -> None:
+def test_bos_reserves_too_many_reserves_are_cited(tmp_path: Path, bos_cards: None) -> None:
     text = _sample().replace("3 Brand Knight", "3 Brand Knight\n3 Blaze Pact\n2 Kindle")
     path = tmp_path / "deck.txt"
     path.write_text(text)

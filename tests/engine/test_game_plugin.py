@@ -189,7 +189,7 @@ def test_the_replayer_gives_the_cli_json_of_the_golden_records(name: str) -> Non
     text = (GOLDEN / f"{name}.json").read_bytes()
     expected = json.loads((GOLDEN / f"{name}.replay.json").read_text(encoding="utf-8"))
     outcome = replayer.replay_text(text)
-    assert {"exit": outcome.exit_status, **outcome.json} == expected
+    assert {"exit": outcome.exit_status, **outcome.to_json()} == expected
     assert outcome.legal == (expected["exit"] == 0)
     assert outcome.malformed == (expected["exit"] == 2)
     if not name.startswith("malformed_not_json"):

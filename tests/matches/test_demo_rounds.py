@@ -29,8 +29,7 @@ def _load() -> str:
     return out.getvalue()
 
 
-def test_the_demo_event_is_running_round_4() -> None:
-    _load()
+def test_the_demo_event_is_running_round_4(demo_loaded: str) -> None:
     event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
     assert event.status == "running"
     assert event.pairing_seed  # fixed, so every load pairs the same rounds
@@ -75,8 +74,7 @@ def test_the_demo_event_is_running_round_4() -> None:
     assert [r["registration"] for r in standings if r["dropped"]] == [dropped.pk]
 
 
-def test_loading_the_demo_twice_changes_nothing() -> None:
-    _load()
+def test_loading_the_demo_twice_changes_nothing(demo_loaded: str) -> None:
     first = _row_counts()
     rounds = list(Round.objects.values("number", "status", "seed", "version"))
     matches = list(Match.objects.order_by("pk").values())
@@ -87,10 +85,9 @@ def test_loading_the_demo_twice_changes_nothing() -> None:
     assert list(Match.objects.order_by("pk").values()) == matches
 
 
-def test_the_demo_has_no_open_dispute_or_result_call_on_a_final_match() -> None:
+def test_the_demo_has_no_open_dispute_or_result_call_on_a_final_match(demo_loaded: str) -> None:
     from matches.models import OPEN_CALL_STATUSES, CallKind, JudgeCall
 
-    _load()
     stale = JudgeCall.objects.filter(
         status__in=OPEN_CALL_STATUSES, match__status=MatchStatus.FINAL
     ).values_list("tournament__slug", "match__round__number", "match__table")
@@ -118,10 +115,11 @@ def test_the_demo_has_no_open_dispute_or_result_call_on_a_final_match() -> None:
     assert event.audit_entries.filter(action="call.resolved_by_result").count() == 1
 
 
-def test_loading_again_settles_a_dispute_an_older_demo_left_open_and_then_changes_nothing() -> None:
+def test_loading_again_settles_a_dispute_an_older_demo_left_open_and_then_changes_nothing(
+    demo_loaded: str,
+) -> None:
     from matches.models import CallStatus, JudgeCall
 
-    _load()
     event = Tournament.objects.get(slug=DEMO_EVENT_SLUG)
     # As the demo was before staff results settled disputes: round 2's dispute still open.
     stale = JudgeCall.objects.get(match__round__number=2, tournament=event)

@@ -20,6 +20,7 @@ from matches.models import JudgeCall, Match, MatchStatus, ResultChange, Round, R
 from tests import scenarios
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, logged_in
 from tests.scenarios import client_for, running_event
+from tests.support import FakeClock
 from tournaments.models import AuditEntry, Registration
 from tournaments.timer import RoundTimer
 
@@ -45,7 +46,9 @@ def panel_api(user: Any, slug: str, **headers: str) -> Any:
     return client.get(f"/api/events/{slug}/rounds/current/panel/", headers=headers)
 
 
-def test_the_panel_shows_the_timer_one_sided_reports_calls_and_late_tables() -> None:
+def test_the_panel_shows_the_timer_one_sided_reports_calls_and_late_tables(
+    frozen_now: FakeClock,
+) -> None:
     event, organiser, round_, matches = published_round(8)
     lone, disputed, called, extended = matches
     services.match_report(actor=lone.a.player, match=lone, games=[1, 0, 0])
@@ -60,7 +63,7 @@ def test_the_panel_shows_the_timer_one_sided_reports_calls_and_late_tables() -> 
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["round"] == {"number": 1, "stage": "swiss", "status": "published"}
-    assert body["timer"]["state"] == "running" and body["timer"]["remaining_seconds"] < -290
+    assert body["timer"]["state"] == "running" and body["timer"]["remaining_seconds"] == -300
     assert body["counts"] == {
         "tables": 4,
         "byes": 0,
@@ -77,7 +80,7 @@ def test_the_panel_shows_the_timer_one_sided_reports_calls_and_late_tables() -> 
     assert {c["table"] for c in body["calls"]} == {disputed.table, called.table}
     # Late: still playing past the round's end; the extended table has 25 minutes left.
     assert [row["table"] for row in body["late"]] == [called.table]
-    assert 290 <= body["late"][0]["over_seconds"] <= 330
+    assert body["late"][0]["over_seconds"] == 300
     assert body["extensions"][0]["table"] == extended.table
     assert body["extensions"][0]["extension_minutes"] == 30
     assert body["playing_tables"] == [called.table, extended.table]

@@ -17,6 +17,7 @@ from matches.models import Match, MatchStatus, Round, RoundStatus
 from matches.services import pairing
 from tests.factories import RegistrationFactory, UserFactory
 from tests.scenarios import client_for, running_event
+from tests.support import FakeClock
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
 
@@ -117,13 +118,16 @@ def test_a_published_round_cannot_be_changed_or_deleted() -> None:
         services.round_delete(actor=organiser, round_=round_, confirm=True)
 
 
-def test_publishing_starts_the_timer_and_pause_keeps_the_time_left() -> None:
+def test_publishing_starts_the_timer_and_pause_keeps_the_time_left(frozen_now: FakeClock) -> None:
     event, organiser, _ = running_event(4, round_minutes=40)
     round_ = services.round_pair(actor=organiser, tournament=event)
     services.round_publish(actor=organiser, round_=round_)
     staff = client_for(organiser)
     timer = APIClient().get(f"/api/events/{event.slug}/rounds/1/timer/").json()
-    assert timer["state"] == "running" and 2390 <= timer["remaining_seconds"] <= 2400
+    assert timer["state"] == "running" and timer["remaining_seconds"] == 2400
+    frozen_now.advance(90)
+    timer = APIClient().get(f"/api/events/{event.slug}/rounds/1/timer/").json()
+    assert timer["remaining_seconds"] == 2310
     paused = staff.post(
         f"/api/events/{event.slug}/rounds/1/timer/", {"action": "pause"}, format="json"
     ).json()
@@ -137,7 +141,7 @@ def test_publishing_starts_the_timer_and_pause_keeps_the_time_left() -> None:
         f"/api/events/{event.slug}/rounds/1/timer/", {"action": "resume"}, format="json"
     ).json()
     assert resumed["timer"]["state"] == "running"
-    assert resumed["timer"]["remaining_seconds"] > 2400  # 5 minutes added while paused
+    assert resumed["timer"]["remaining_seconds"] == 2310 + 300  # 5 minutes added while paused
     again = staff.post(
         f"/api/events/{event.slug}/rounds/1/timer/", {"action": "start"}, format="json"
     )

@@ -28,13 +28,21 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def exported() -> dict[str, Any]:
-    """A real event's archive, the event itself then deleted from this installation."""
+@pytest.fixture(scope="module")
+def exported_once(module_db: None) -> dict[str, Any]:
+    """A real event's archive, the event itself then deleted from this installation (made
+    once for the module: tests/conftest.py's module_db rolls it back at the module's end)."""
     event, _organiser, _regs = build_event(players=5)
     doc = event_archive(event)
     delete_event(event)
     return doc
+
+
+@pytest.fixture
+def exported(exported_once: dict[str, Any], db: None) -> dict[str, Any]:
+    """The archive (a copy of its own), on the installation it was exported from; each test's
+    changes are rolled back."""
+    return copy.deepcopy(exported_once)
 
 
 def _first_played(doc: dict[str, Any]) -> dict[str, Any]:

@@ -32,8 +32,9 @@ def _load() -> str:
 
 
 @pytest.fixture
-def loaded() -> str:
-    return _load()
+def loaded(demo_loaded: str) -> str:
+    """The demo, loaded once for the module (tests/conftest.py): the tests only read it."""
+    return demo_loaded
 
 
 def test_every_game_but_the_default_has_a_demo_event() -> None:

@@ -85,7 +85,7 @@ class Command(DatabaseCommand):
             )
         except ServiceError as exc:
             raise CommandError(exc.message, returncode=UNREADABLE) from None
-        report = result.report
+        report = result.report_json()
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
         else:

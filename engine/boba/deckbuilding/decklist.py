@@ -620,7 +620,7 @@ def decklist_from_dict(data: Any, catalog: Catalog) -> Decklist:
                 )
             )
             continue
-        if not isinstance(items, list):
+        if not isinstance(items, list | tuple):
             builder.issue(
                 DecklistIssue("bad_input", "a section must be a list", path=section.value)
             )

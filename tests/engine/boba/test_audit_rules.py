@@ -497,7 +497,7 @@ def test_cr_4_3_2_draw_phase_next_and_wrong_phase() -> None:
     assert out["result"] is None
 
 
-def test_spec_no_draws_after_the_deciding_battle_stop_at_four_false() -> None:
+def test_cr_4_4_1_spec_no_draws_after_the_deciding_battle_stop_at_four_false() -> None:
     # A wins battles 1-4 (110), B wins 5-7 (A 90). Draws after 1, 2, 3 only.
     a: Lineup = [110, 110, 110, 110, 90, 90, 90]
     actions: list[dict[str, Any]] = []

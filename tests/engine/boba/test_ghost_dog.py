@@ -60,33 +60,33 @@ def _after(
     return players
 
 
-def test_ghost_dog_becomes_an_extra_hot_dog() -> None:
+def test_cr_2_1_4_ghost_dog_becomes_an_extra_hot_dog() -> None:
     a = _after(["gd"])["A"]
     assert (a["hot_dogs"], a["hot_dogs_discarded"], a["ghost_dogs"]) == (11, 0, ["gd"])
     assert "gd" not in a["discard"] and "gd" not in a["hand"]
 
 
-def test_ghost_dog_pays_for_an_eleventh_hot_dog_and_is_then_discarded_as_a_play() -> None:
+def test_cr_2_1_4_ghost_dog_pays_for_an_eleventh_hot_dog_and_is_then_discarded_as_a_play() -> None:
     # Only with the ghost dog can A pay 11; spent, it goes to the discard pile as a Play.
     a = _after(["gd", "big"])["A"]
     assert (a["hot_dogs"], a["hot_dogs_discarded"], a["ghost_dogs"]) == (0, 10, [])
     assert a["discard"] == ["gd", "big"]
 
 
-def test_ordinary_hot_dogs_are_spent_before_the_ghost_dog() -> None:
+def test_cr_2_1_4_ordinary_hot_dogs_are_spent_before_the_ghost_dog() -> None:
     a = _after(["gd", "three"])["A"]
     assert (a["hot_dogs"], a["hot_dogs_discarded"], a["ghost_dogs"]) == (8, 3, ["gd"])
     assert a["discard"] == ["three"]
 
 
-def test_ghost_dog_lost_to_its_owners_own_play_goes_to_the_discard_as_a_play() -> None:
+def test_cr_2_1_4_ghost_dog_lost_to_its_owners_own_play_goes_to_the_discard_as_a_play() -> None:
     # 2 ordinary hot dogs + the ghost dog; A's own play loses 3: all of them.
     a = _after(["gd", "lose_own"], hot_dogs=2)["A"]
     assert (a["hot_dogs"], a["hot_dogs_discarded"], a["ghost_dogs"]) == (0, 10, [])
     assert "gd" in a["discard"]
 
 
-def test_ghost_dog_is_safe_from_the_opponents_plays() -> None:
+def test_cr_2_1_4_ghost_dog_is_safe_from_the_opponents_plays() -> None:
     # B's plays remove A's hot dogs: the ordinary ones go, the ghost dog stays.
     for play in ("steal", "burn"):
         a = _after(["gd"], [play], hot_dogs=4)["A"]
@@ -94,7 +94,7 @@ def test_ghost_dog_is_safe_from_the_opponents_plays() -> None:
         assert "gd" not in a["discard"]
 
 
-def test_ghost_dog_is_not_taken_by_an_opponents_hot_dog_exchange() -> None:
+def test_cr_2_1_4_ghost_dog_is_not_taken_by_an_opponents_hot_dog_exchange() -> None:
     # A: 7 ordinary + the ghost dog (10 + 1 - 3 paid); B: 10. B switches the numbers of
     # ordinary hot dogs: A gets 10 and keeps the ghost dog, B gets 7.
     players = _after(["gd", "three"], ["swap"])
@@ -102,7 +102,7 @@ def test_ghost_dog_is_not_taken_by_an_opponents_hot_dog_exchange() -> None:
     assert (players["B"]["hot_dogs"], players["B"]["ghost_dogs"]) == (7, [])
 
 
-def test_ghost_dog_hot_dog_invariant_holds_in_random_games() -> None:
+def test_cr_2_1_4_ghost_dog_hot_dog_invariant_holds_in_random_games() -> None:
     # Random legal games whose playbooks hold Ghost Dog and plays that spend and take hot dogs.
     names = ("Ghost Dog", "Back From The Dumps", "Deadline Deal", "Burn That Play", "Reload")
     extra = tuple(p for p in default_catalog().plays if p[0] in names)

@@ -78,7 +78,7 @@ def test_ha_gotcha_passes_on_a_net_loss() -> None:
     assert power(out) == {"A": 70, "B": 70}
 
 
-def test_noble_sacrifice_zero_then_plus_10_reaches_this_hero_too() -> None:
+def test_cr_5_1_2_noble_sacrifice_zero_then_plus_10_reaches_this_hero_too() -> None:
     out = two_battles({"a1": named("Noble Sacrifice")}, [act("A", "run", "a1")], honors_2="B")
     assert power(out, 1)["A"] == 10  # CR 5.1.2: in order, and "all your heroes"
     assert power(out, 2)["A"] == 110
@@ -183,7 +183,7 @@ def test_refill_and_reload_shuffles_an_earlier_play_back_to_draw_one() -> None:
     assert ps.playbook_size == 26 - 1 + 1 - 1
 
 
-def test_refill_and_reload_needs_a_play_from_an_earlier_battle() -> None:
+def test_cr_5_2_3_refill_and_reload_needs_a_play_from_an_earlier_battle() -> None:
     plays = {"a1": named("Refill And Reload"), "a2": named("Buff Up 15")}
     runs = [act("A", "run", "a2"), act("A", "run", "a1", choices={"shuffle": ["a2"]})]
     r = rp(make_record(PM, plays=plays, hands={"A": ["a1", "a2"]}, actions=[*passes(), *runs]))

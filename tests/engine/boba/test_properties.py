@@ -40,7 +40,7 @@ def test_records_survive_a_json_round_trip(seed: int, mode: str) -> None:
 
 @FAST
 @given(seed=SEEDS, mode=st.sampled_from(["substitution", "playmaker"]))
-def test_hot_dogs_available_plus_discarded_always_ten(seed: int, mode: str) -> None:
+def test_cr_2_1_4_hot_dogs_available_plus_discarded_always_ten(seed: int, mode: str) -> None:
     r = replay(random_game(seed, mode))
     for state in r.states:
         for player in state.snapshot()["players"].values():
@@ -54,7 +54,7 @@ def test_hot_dogs_available_plus_discarded_always_ten(seed: int, mode: str) -> N
 
 @FAST
 @given(seed=SEEDS, mode=MODES)
-def test_trophies_never_exceed_battles_played(seed: int, mode: str) -> None:
+def test_cr_2_2_2_trophies_never_exceed_battles_played(seed: int, mode: str) -> None:
     r = replay(random_game(seed, mode))
     for state in [*r.states, r.state]:
         assert state is not None

@@ -260,7 +260,7 @@ def test_cr_4_4_3_sudden_death_honors_reveals_first() -> None:
     assert (err["code"], err["rule"]) == ("not_your_turn", "CR 4.4.3")
 
 
-def test_no_draws_after_the_battle_that_decides_the_game() -> None:
+def test_cr_4_4_1_no_draws_after_the_battle_that_decides_the_game() -> None:
     actions: list = []
     plays = {}
     for n in range(1, 5):

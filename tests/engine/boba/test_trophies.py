@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.boba.trophies import BATTLES_PER_GAME, MATCH_RULES
+from engine.frozen import thaw
 from engine.games import BEST_OF_ONE, BEST_OF_THREE, GameDetailsError, ResultContext, get_game
 from engine.penalties import details_after
 
@@ -48,7 +49,7 @@ def test_clean_details_refuses_what_cannot_be_trophies_naming_the_api_field(
     assert caught.value.game == game and caught.value.part == "trophies"
 
 
-def test_more_than_seven_trophies_cites_the_rule_for_people() -> None:
+def test_cr_4_4_1_more_than_seven_trophies_cites_the_rule_for_people() -> None:
     with pytest.raises(GameDetailsError) as caught:
         MATCH_RULES.clean_details([{"trophies": [4, 4]}], ResultContext((1, 0, 0), BEST_OF_ONE))
     assert "CR 4.4.1" in caught.value.text.render()
@@ -56,10 +57,13 @@ def test_more_than_seven_trophies_cites_the_rule_for_people() -> None:
 
 def test_form_values_round_trip_and_empty_games_are_left_out() -> None:
     rows = [{"trophies": ["4", "2"]}, {"trophies": ["", ""]}, {"trophies": [" 0", "4 "]}]
-    assert MATCH_RULES.details_from_form(rows) == [{"trophies": [4, 2]}, {"trophies": [0, 4]}]
+    assert thaw(MATCH_RULES.details_from_form(rows)) == [
+        {"trophies": [4, 2]},
+        {"trophies": [0, 4]},
+    ]
     assert MATCH_RULES.details_from_form([{"trophies": ["", ""]}]) is None
     recorded = [{"trophies": [4, 2]}]
-    assert MATCH_RULES.form_values(recorded) == [{"trophies": ["4", "2"]}]
+    assert thaw(MATCH_RULES.form_values(recorded)) == [{"trophies": ["4", "2"]}]
     with pytest.raises(GameDetailsError) as caught:
         MATCH_RULES.details_from_form([{"trophies": ["four", "2"]}])
     assert caught.value.game == 0 and caught.value.part == "trophies"

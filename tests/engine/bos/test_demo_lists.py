@@ -84,10 +84,12 @@ def test_bos_the_plugin_hands_out_demo_details_and_the_default_game_none() -> No
 
 
 def test_bos_starting_info_an_unknown_card_gets_did_you_mean_suggestions() -> None:
-    report = DECK_RULES.evaluate("Wizards\n1 Cinder Scrib\n1 Qqqq\n", CATALOG, COMPETITIVE).report
+    report = DECK_RULES.evaluate(
+        "Wizards\n1 Cinder Scrib\n1 Qqqq\n", CATALOG, COMPETITIVE
+    ).report_json()
     unknown = [v for v in report["violations"] if v["rule"] == "decklist_unreadable"]
     assert unknown[0]["suggestions"] == ["Cinder Scribe"] and unknown[0]["line"] == 2
     assert "suggestions" not in unknown[1]  # nothing close
     data = {"summons": [{"name": "Spark Pupp", "count": 2}]}
-    from_json = DECK_RULES.evaluate(data, CATALOG, COMPETITIVE).report["violations"][0]
+    from_json = DECK_RULES.evaluate(data, CATALOG, COMPETITIVE).report_json()["violations"][0]
     assert from_json["suggestions"][0] == "Spark Pup"

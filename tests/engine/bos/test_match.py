@@ -24,6 +24,7 @@ from engine.bos.match import (
     ether_for,
 )
 from engine.errors import BattledeskError
+from engine.frozen import thaw
 from engine.games import (
     BEST_OF_THREE,
     GameDetailsError,
@@ -137,7 +138,7 @@ def test_bos_best_of_3_an_unfinished_match_records_the_games_played() -> None:
     assert len(clean([game("a")], games=(1, 0, 0))) == 1
 
 
-def test_end_on_time_is_kept_and_played_is_the_default() -> None:
+def test_bos_time_control_end_on_time_is_kept_and_played_is_the_default() -> None:
     out = clean([game("a"), game("b", end="time"), game("a")])
     assert [g["end"] for g in out] == ["played", "time", "played"]
     assert refused([game("a", end="late"), game("b"), game("a")]).field == "game_details[0].end"
@@ -307,7 +308,7 @@ def test_bos_plugin_reads_the_registered_list_from_its_stored_json() -> None:
         [game("a"), game("a", swaps={"b": [swap("Kindle", "Scorch Rain")]})], context
     )
     assert details.to_json()[1]["swaps"]["b"] == [swap("Kindle", "Scorch Rain")]
-    assert details.games[0]["ether"] == [0, 1]
+    assert details.games[0]["ether"] == (0, 1)
 
 
 def test_form_values_become_details() -> None:
@@ -317,7 +318,7 @@ def test_form_values_become_details() -> None:
         {"winner": "", "bids": ["", ""], "swaps": ["", ""]},
     ]
     out = details_from_form(rows)
-    assert out == [
+    assert thaw(out) == [
         {"winner": "a", "first": "b", "bids": [3, 1]},
         {
             "winner": "b",
@@ -367,7 +368,7 @@ def valid_match(draw: st.DrawFn) -> tuple[list[dict[str, Any]], tuple[int, int, 
 
 @settings(max_examples=200)
 @given(valid_match())
-def test_valid_generated_details_always_clean_and_ether_is_derived(
+def test_bos_going_first_valid_generated_details_always_clean_and_ether_is_derived(
     case: tuple[list[dict[str, Any]], tuple[int, int, int]],
 ) -> None:
     details, games = case
@@ -485,7 +486,9 @@ def test_bos_reserves_a_reporting_player_gives_only_own_swaps() -> None:
     )
 
 
-def test_agree_merges_each_players_own_swaps_and_refuses_any_other_difference() -> None:
+def test_bos_reserves_agree_merges_each_players_own_swaps_and_refuses_any_other_difference() -> (
+    None
+):
     mine_a = clean(
         [game("a"), game("b", swaps={"a": [swap("Kindle", "Scorch Rain")]}), game("a")],
         deck_of=with_deck,
@@ -511,10 +514,10 @@ def test_agree_merges_each_players_own_swaps_and_refuses_any_other_difference() 
 def test_bos_reserves_visible_details_keep_only_the_viewers_own_swaps() -> None:
     both = {"a": [swap("Kindle", "Scorch Rain")], "b": [swap("Smoke Imp", "Brand Knight")]}
     details = clean([game("a"), game("b", swaps=both), game("a")], deck_of=with_deck)
-    public = MATCH_RULES.visible_details(details, None)
+    public = thaw(MATCH_RULES.visible_details(details, None))
     assert isinstance(public, list) and "swaps" not in public[1]
     assert public[1]["bids"] == [3, 1] and public[1]["end"] == "played"
-    own = MATCH_RULES.visible_details(details, "b")
+    own = thaw(MATCH_RULES.visible_details(details, "b"))
     assert isinstance(own, list) and own[1]["swaps"] == {"a": [], "b": both["b"]}
     assert details[1]["swaps"] == both  # the stored details are left as they are
 
@@ -561,7 +564,7 @@ def test_bos_details_from_the_clock_need_every_games_bids() -> None:
     assert rules.clock_rules.asks_bids and not get_game("boba").clock_rules().asks_bids
     assert get_game("bos").clock_rules().bids.maximum == MAX_BID
     games = [ClockGame("a", False, (3, 1), "b"), ClockGame("b", True, (0, 2))]
-    assert rules.details_from_clock(games) == [
+    assert thaw(rules.details_from_clock(games)) == [
         {"winner": "a", "bids": [3, 1], "first": "b", "end": "played"},
         {"winner": "b", "bids": [0, 2], "end": "time"},
     ]

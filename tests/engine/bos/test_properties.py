@@ -122,7 +122,7 @@ def test_vim_ether_life_never_negative_and_defeated_summons_leave(
 
 @settings(max_examples=60)
 @given(st.integers(11, 16), st.integers(0, 10**6), st.integers(0, 10**6))
-def test_decay_never_raises_life_or_vim(turn: int, life: int, vim: int) -> None:
+def test_bos_decay_never_raises_life_or_vim(turn: int, life: int, vim: int) -> None:
     acts: list[dict[str, Any]] = []
     for _ in range(turn - 1):
         acts += [start("A"), end("A"), start("B"), end("B")]

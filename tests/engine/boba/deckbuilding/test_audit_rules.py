@@ -154,7 +154,7 @@ def test_base_playmaker_list_is_legal(
 
 
 @pytest.mark.parametrize("n", [59, 61])
-def test_hero_deck_one_off_sixty(
+def test_cr_4_1_1_hero_deck_one_off_sixty(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -170,7 +170,7 @@ def test_hero_deck_one_off_sixty(
     assert counts == {"actual": n, "minimum": 60, "maximum": 60}
 
 
-def test_six_per_power_value_is_the_limit(
+def test_cr_4_1_1_six_per_power_value_is_the_limit(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -196,7 +196,7 @@ def test_six_per_power_value_is_the_limit(
     assert counts == {"power": 100, "actual": 7, "maximum": 6}
 
 
-def test_two_parallels_of_one_variation_are_a_duplicate(
+def test_cr_4_1_1_two_parallels_of_one_variation_are_a_duplicate(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -216,7 +216,7 @@ def test_two_parallels_of_one_variation_are_a_duplicate(
     assert {paper.id, foil.id} == set(report.violations[0].card_ids)
 
 
-def test_same_name_other_weapon_or_power_is_another_variation(
+def test_cr_2_1_1_same_name_other_weapon_or_power_is_another_variation(
     real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     """Action (Fire 110), Action (Ice 110) and Action (Steel 105): three variations (CR 2.1.1)."""
@@ -234,7 +234,7 @@ def test_same_name_other_weapon_or_power_is_another_variation(
 
 
 @pytest.mark.parametrize("n", [29, 31])
-def test_playbook_one_off_thirty(
+def test_cr_4_3_1_playbook_one_off_thirty(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -250,7 +250,7 @@ def test_playbook_one_off_thirty(
     assert counts == {"actual": n, "required": 30}
 
 
-def test_a_play_and_its_htd_variant_are_a_duplicate(
+def test_cr_2_1_2_a_play_and_its_htd_variant_are_a_duplicate(
     real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     base, htd = named(real, "Loan Sharked"), named(real, "Loan Sharked - htd")
@@ -263,7 +263,7 @@ def test_a_play_and_its_htd_variant_are_a_duplicate(
     assert set(report.violations[0].cards) == {"Loan Sharked", "Loan Sharked - htd"}
 
 
-def test_the_same_play_twice(
+def test_cr_4_3_1_the_same_play_twice(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -278,7 +278,7 @@ def test_the_same_play_twice(
     assert counts == {"actual": 2, "maximum": 1}
 
 
-def test_bonus_plays_beyond_thirty_are_legal(
+def test_cr_2_1_3_bonus_plays_beyond_thirty_are_legal(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -289,7 +289,7 @@ def test_bonus_plays_beyond_thirty_are_legal(
     legal(validate_decklist(deck(heroes, plays, bonus, dogs), real, PLAYMAKER))
 
 
-def test_a_bonus_play_twice_is_a_duplicate(
+def test_cr_2_1_3_a_bonus_play_twice_is_a_duplicate(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -304,7 +304,7 @@ def test_a_bonus_play_twice_is_a_duplicate(
     assert counts == {"actual": 2, "maximum": 1}
 
 
-def test_a_bonus_play_duplicating_a_playbook_play(
+def test_cr_2_1_3_a_bonus_play_duplicating_a_playbook_play(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -357,7 +357,7 @@ def test_a_plain_play_among_bonus_plays_is_not_a_bonus_play(
 
 
 @pytest.mark.parametrize("n", [9, 11])
-def test_hot_dogs_one_off_ten(
+def test_cr_2_1_4_hot_dogs_one_off_ten(
     real: Catalog, heroes: list[CatalogCard], plays: list[CatalogCard], n: int
 ) -> None:
     counts = one(
@@ -368,7 +368,7 @@ def test_hot_dogs_one_off_ten(
     assert counts == {"actual": n, "required": 10}
 
 
-def test_hot_dogs_may_repeat(
+def test_cr_2_1_4_hot_dogs_may_repeat(
     real: Catalog, heroes: list[CatalogCard], plays: list[CatalogCard]
 ) -> None:
     legal(validate_decklist(deck(heroes, plays, (), [(named(real, "Frank"), 10)]), real, PLAYMAKER))
@@ -401,7 +401,7 @@ def dbs_exactly(real: Catalog, target: int) -> list[CatalogCard]:
     return chosen
 
 
-def test_dbs_exactly_1000_is_legal_1001_is_not(
+def test_formats_dbs_exactly_1000_is_legal_1001_is_not(
     real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     legal(validate_decklist(deck(heroes, dbs_exactly(real, 1000), (), dogs), real, PLAYMAKER))
@@ -413,7 +413,7 @@ def test_dbs_exactly_1000_is_legal_1001_is_not(
     assert counts == {"actual": 1001, "maximum": 1000}
 
 
-def test_dbs_counts_bonus_and_htd_plays(
+def test_formats_dbs_counts_bonus_and_htd_plays(
     real: Catalog, heroes: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     ps = dbs_exactly(real, 1000 - 1)
@@ -435,7 +435,7 @@ def test_dbs_counts_bonus_and_htd_plays(
 
 
 # -- Rookie and Substitution (CR 1.2) ------------------------------------------------------------
-def test_rookie_uses_only_the_hero_deck(
+def test_cr_1_2_1_rookie_uses_only_the_hero_deck(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -455,7 +455,7 @@ def test_rookie_uses_only_the_hero_deck(
     assert counts == {"actual": 10, "required": 0}
 
 
-def test_substitution_adds_hot_dogs_only(
+def test_cr_1_2_2_substitution_adds_hot_dogs_only(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -479,7 +479,7 @@ def test_substitution_adds_hot_dogs_only(
 
 # -- sealed -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", ["double_blaster_sealed", "double_mega_sealed"])
-def test_sealed_forty_and_twenty_without_build_limits(
+def test_formats_double_sealed_forty_and_twenty_without_build_limits(
     real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]], key: str
 ) -> None:
     fmt = get_format(key)
@@ -514,7 +514,7 @@ def test_sealed_forty_and_twenty_without_build_limits(
     legal(validate_decklist(deck(hs, expensive, (), dogs), real, fmt))
 
 
-def test_booster_box_sealed_keeps_normal_build_limits(
+def test_formats_booster_box_sealed_keeps_normal_build_limits(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -542,7 +542,7 @@ def test_booster_box_sealed_keeps_normal_build_limits(
 
 
 # -- SPEC, SPEC+, Elite ---------------------------------------------------------------------------
-def test_spec_no_hero_above_160(
+def test_formats_spec_playmaker_no_hero_above_160(
     real: Catalog,
     heroes: list[CatalogCard],
     plays: list[CatalogCard],
@@ -561,7 +561,7 @@ def test_spec_no_hero_above_160(
     legal(validate_decklist(deck(hs, plays, (), dogs), real, PLAYMAKER))
 
 
-def test_spec_plus_sixty_to_seventy_and_limited_slots(
+def test_formats_spec_plus_playmaker_sixty_to_seventy_and_limited_slots(
     real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     fmt = get_format("spec_plus_playmaker")
@@ -590,7 +590,7 @@ def test_spec_plus_sixty_to_seventy_and_limited_slots(
     assert counts == {"actual": 6, "maximum": 5, "power": 160}
 
 
-def test_elite_total_power_at_most_8250(
+def test_formats_elite_playmaker_total_power_at_most_8250(
     real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]]
 ) -> None:
     elite = get_format("elite_playmaker")
@@ -618,7 +618,7 @@ def test_elite_total_power_at_most_8250(
 
 
 # -- team formats -------------------------------------------------------------------------------
-def test_apex_madness(real: Catalog, plays: list[CatalogCard]) -> None:
+def test_formats_apex_madness_build_limits(real: Catalog, plays: list[CatalogCard]) -> None:
     apex = get_format("apex_madness")
     four = hot_dogs(real, 4)
     seventy = base_heroes(real, per_power=5, powers=BASE_POWERS)[:70]
@@ -655,7 +655,7 @@ def test_apex_madness(real: Catalog, plays: list[CatalogCard]) -> None:
     )
 
 
-def test_hilo_madness(real: Catalog, heroes: list[CatalogCard]) -> None:
+def test_formats_hilo_madness_build_limits(real: Catalog, heroes: list[CatalogCard]) -> None:
     hilo = get_format("hilo_madness")
     four = hot_dogs(real, 4)
     legal(validate_decklist(deck(heroes, (), (), four), real, hilo))
@@ -687,7 +687,7 @@ def bojax_variations(real: Catalog, n: int) -> list[CatalogCard]:
 
 
 @pytest.mark.parametrize("n", [6, 7])
-def test_name_cap_is_off_by_default_and_six_when_on(
+def test_summary_deckbuilding_name_cap_is_off_by_default_and_six_when_on(
     real: Catalog, plays: list[CatalogCard], dogs: list[tuple[CatalogCard, int]], n: int
 ) -> None:
     bojax = bojax_variations(real, n)
@@ -713,7 +713,7 @@ def test_name_cap_is_off_by_default_and_six_when_on(
         assert counts == {"actual": 7, "maximum": 6}
 
 
-def test_every_2026_preset_has_no_name_cap() -> None:
+def test_summary_deckbuilding_every_2026_preset_has_no_name_cap() -> None:
     from engine.boba.deckbuilding import FORMAT_PRESETS
 
     assert all(f.max_copies_per_hero_name is None for f in FORMAT_PRESETS.values())

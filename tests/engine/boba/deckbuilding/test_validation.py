@@ -175,7 +175,7 @@ def test_validation_takes_text_bytes_dict_and_a_format_key(real: Catalog, legal:
 
 
 # -- Hero deck -------------------------------------------------------------------------------
-def test_hero_deck_size(real: Catalog, legal: Decklist) -> None:
+def test_cr_4_1_1_hero_deck_size(real: Catalog, legal: Decklist) -> None:
     short = with_heroes(legal, real, [], total=59)
     report = validate_decklist(short, real, PLAYMAKER)
     only(report.rules(), "hero_deck.size")
@@ -184,7 +184,7 @@ def test_hero_deck_size(real: Catalog, legal: Decklist) -> None:
     assert dict(v.counts) == {"actual": 59, "minimum": 60, "maximum": 60}
 
 
-def test_hero_deck_size_ranges_and_sealed(real: Catalog) -> None:
+def test_formats_hero_deck_size_ranges_and_sealed(real: Catalog) -> None:
     spec_plus = get_format("spec_plus_playmaker")
     base = sample_decklist(real, spec_plus.but(hero_deck_min=70), seed=3)
     assert validate_decklist(base, real, spec_plus).legal  # 70 is inside 60-70
@@ -206,7 +206,9 @@ def power_with(real: Catalog, n: int) -> list[CatalogCard]:
     return by_power[power][:n]
 
 
-def test_no_more_than_six_heroes_share_a_power_value(real: Catalog, legal: Decklist) -> None:
+def test_cr_4_1_1_no_more_than_six_heroes_share_a_power_value(
+    real: Catalog, legal: Decklist
+) -> None:
     seven = power_with(real, 7)
     report = validate_decklist(with_heroes(legal, real, seven), real, PLAYMAKER)
     only(report.rules(), "hero_deck.power_value")
@@ -225,7 +227,9 @@ def test_no_more_than_six_heroes_share_a_power_value(real: Catalog, legal: Deckl
     )
 
 
-def test_one_copy_of_each_hero_variation_parallels_included(real: Catalog, legal: Decklist) -> None:
+def test_cr_4_1_1_one_copy_of_each_hero_variation_parallels_included(
+    real: Catalog, legal: Decklist
+) -> None:
     (variant,) = real.hero_variants("Action", "Fire", 110)
     paper, foil = variant.printings[0], variant.printings[1]
     decklist = with_heroes(legal, real, [paper], total=59)
@@ -246,7 +250,7 @@ def test_one_copy_of_each_hero_variation_parallels_included(real: Catalog, legal
     )
 
 
-def test_optional_cap_per_hero_name(real: Catalog, legal: Decklist) -> None:
+def test_summary_deckbuilding_optional_cap_per_hero_name(real: Catalog, legal: Decklist) -> None:
     bojax = [v.card for v in real.variants_named("Bojax")]
     by_power: dict[int | None, CatalogCard] = {}
     for card in bojax:
@@ -262,7 +266,7 @@ def test_optional_cap_per_hero_name(real: Catalog, legal: Decklist) -> None:
     assert v.citation == "Summary: Deckbuilding" and v.counts == {"actual": 7, "maximum": 6}
 
 
-def test_spec_power_cap(real: Catalog, legal: Decklist) -> None:
+def test_formats_spec_playmaker_power_cap(real: Catalog, legal: Decklist) -> None:
     spec = get_format("spec_playmaker")
     above = [c for c in heroes_of(legal, real) if (c.power or 0) > 160]
     assert above
@@ -273,7 +277,7 @@ def test_spec_power_cap(real: Catalog, legal: Decklist) -> None:
     assert set(v.card_ids) == {c.id for c in above} and v.counts["actual"] == len(above)
 
 
-def test_spec_plus_limited_slots(real: Catalog) -> None:
+def test_formats_spec_plus_playmaker_limited_slots(real: Catalog) -> None:
     spec_plus = get_format("spec_plus_playmaker")
     base = sample_decklist(real, spec_plus, seed=5)
     assert validate_decklist(base, real, spec_plus).legal
@@ -297,7 +301,7 @@ def test_spec_plus_limited_slots(real: Catalog) -> None:
     assert v.counts == {"actual": 6, "maximum": 5, "power": 160}
 
 
-def test_elite_total_power(real: Catalog, legal: Decklist) -> None:
+def test_formats_elite_playmaker_total_power(real: Catalog, legal: Decklist) -> None:
     elite = get_format("elite_playmaker")
     total = sum(c.power or 0 for c in heroes_of(legal, real))
     assert total > 8250
@@ -309,7 +313,7 @@ def test_elite_total_power(real: Catalog, legal: Decklist) -> None:
 
 
 # -- Playbook, Bonus Plays, Hot Dogs ---------------------------------------------------------
-def test_playbook_size(real: Catalog, legal: Decklist) -> None:
+def test_cr_4_3_1_playbook_size(real: Catalog, legal: Decklist) -> None:
     report = validate_decklist(
         with_section(legal, Section.PLAYBOOK, legal.section(Section.PLAYBOOK)[:29]), real, PLAYMAKER
     )
@@ -318,7 +322,9 @@ def test_playbook_size(real: Catalog, legal: Decklist) -> None:
     assert (v.citation, dict(v.counts)) == ("CR 1.2.3, CR 4.3.1", {"actual": 29, "required": 30})
 
 
-def test_plays_unique_variants_count_as_the_same_play(real: Catalog, legal: Decklist) -> None:
+def test_cr_2_1_2_plays_unique_variants_count_as_the_same_play(
+    real: Catalog, legal: Decklist
+) -> None:
     base, htd = named(real, "Loan Sharked"), named(real, "Loan Sharked - htd")
     plays = [
         e for e in legal.section(Section.PLAYBOOK) if real[e.card_id].play_name != "Loan Sharked"
@@ -331,7 +337,9 @@ def test_plays_unique_variants_count_as_the_same_play(real: Catalog, legal: Deck
     assert set(v.cards) == {"Loan Sharked", "Loan Sharked - htd"} and v.counts["actual"] == 2
 
 
-def test_bonus_plays_unique_across_playbook_and_bonus(real: Catalog, legal: Decklist) -> None:
+def test_cr_2_1_3_bonus_plays_unique_across_playbook_and_bonus(
+    real: Catalog, legal: Decklist
+) -> None:
     copycat = named(real, "Copycat")
     decklist = Decklist((*legal.entries, DeckEntry(Section.BONUS_PLAYS, copycat.id, 2)))
     report = validate_decklist(decklist, real, PLAYMAKER.but(dbs_cap=None))
@@ -355,7 +363,7 @@ def test_bonus_plays_not_allowed_or_capped(real: Catalog, legal: Decklist) -> No
     only(validate_decklist(decklist, real, zero).rules(), "bonus_plays.not_allowed")
 
 
-def test_sealed_playbook_of_twenty_with_duplicates(real: Catalog) -> None:
+def test_formats_double_sealed_playbook_of_twenty_with_duplicates(real: Catalog) -> None:
     sealed = get_format("double_blaster_sealed")
     base = sample_decklist(real, sealed, seed=2)
     first = base.section(Section.PLAYBOOK)[0]
@@ -369,7 +377,7 @@ def test_sealed_playbook_of_twenty_with_duplicates(real: Catalog) -> None:
     assert {"playbook.unique", "playbook.size", "hero_deck.size"} <= report.rules()
 
 
-def test_hot_dog_deck_exactly_ten_any_names(real: Catalog, legal: Decklist) -> None:
+def test_cr_2_1_4_hot_dog_deck_exactly_ten_any_names(real: Catalog, legal: Decklist) -> None:
     brat = named(real, "Brat Wurst")
     mixed = with_section(
         legal,
@@ -388,7 +396,7 @@ def test_hot_dog_deck_exactly_ten_any_names(real: Catalog, legal: Decklist) -> N
     assert v.citation == "Formats: Apex Madness" and v.counts["required"] == 4
 
 
-def test_sections_a_mode_does_not_use(real: Catalog, legal: Decklist) -> None:
+def test_cr_1_2_sections_a_mode_does_not_use(real: Catalog, legal: Decklist) -> None:
     rookie = validate_decklist(legal, real, "rookie")
     assert rookie.rules() == {"deck.section_not_used"}
     assert sorted(v.counts["actual"] for v in rookie.violations) == [10, 30]
@@ -399,7 +407,7 @@ def test_sections_a_mode_does_not_use(real: Catalog, legal: Decklist) -> None:
     assert validate_decklist(with_section(legal, Section.PLAYBOOK, []), real, "substitution").legal
 
 
-def test_dbs_cap(real: Catalog, legal: Decklist) -> None:
+def test_formats_dbs_cap(real: Catalog, legal: Decklist) -> None:
     costly = sorted((v.card for v in variants(real, CardKind.PLAY)), key=lambda c: -(c.dbs or 0))
     names: set[str] = set()
     top: list[CatalogCard] = []
@@ -418,7 +426,7 @@ def test_dbs_cap(real: Catalog, legal: Decklist) -> None:
     assert (stats.dbs_total, stats.dbs_cap) == (total, 1000)
 
 
-def test_dbs_counts_bonus_and_htd_plays(real: Catalog, legal: Decklist) -> None:
+def test_formats_dbs_counts_bonus_and_htd_plays(real: Catalog, legal: Decklist) -> None:
     copycat = named(real, "Copycat")
     decklist = Decklist((*legal.entries, DeckEntry(Section.BONUS_PLAYS, copycat.id, 1)))
     before = deck_statistics(legal, real).dbs_total
@@ -427,7 +435,7 @@ def test_dbs_counts_bonus_and_htd_plays(real: Catalog, legal: Decklist) -> None:
     only(report.rules(), "playbook.dbs")
 
 
-def test_unknown_dbs_cannot_be_checked(real: Catalog, legal: Decklist) -> None:
+def test_formats_dbs_unknown_dbs_cannot_be_checked(real: Catalog, legal: Decklist) -> None:
     mystery = CatalogCard(id="test:mystery", kind=CardKind.PLAY, name="Mystery Play", set="Test")
     catalog = real.with_cards([mystery])
     plays = [*legal.section(Section.PLAYBOOK)[:29], DeckEntry(Section.PLAYBOOK, mystery.id, 1)]
@@ -437,7 +445,7 @@ def test_unknown_dbs_cannot_be_checked(real: Catalog, legal: Decklist) -> None:
     assert validate_decklist(decklist, catalog, PLAYMAKER.but(dbs_cap=None)).legal
 
 
-def test_checklist_allow_list(real: Catalog, legal: Decklist) -> None:
+def test_formats_checklist_allow_list(real: Catalog, legal: Decklist) -> None:
     plays = [real[e.card_id] for e in legal.section(Section.PLAYBOOK)]
     checklist = [c.play_name for c in plays[1:]]
     fmt = PLAYMAKER.but(play_checklist=tuple(checklist))
@@ -448,7 +456,7 @@ def test_checklist_allow_list(real: Catalog, legal: Decklist) -> None:
     assert validate_decklist(legal, real, everything).legal
 
 
-def test_card_pool_by_set(real: Catalog, legal: Decklist) -> None:
+def test_formats_card_pools_by_set(real: Catalog, legal: Decklist) -> None:
     modern = PLAYMAKER.but(card_pool=("Alpha Update", "Alpha Blast", "Griffey Edition"))
     alpha_only = next(v for v in variants(real, CardKind.HERO) if v.sets == {"Alpha Edition"})
     in_both = next(
@@ -471,7 +479,7 @@ def test_card_pool_by_set(real: Catalog, legal: Decklist) -> None:
     assert v.card_ids == (alpha_only.card.id,) and v.citation == "Formats: card pools"
 
 
-def test_named_pools(real: Catalog) -> None:
+def test_formats_card_pools_named_pools(real: Catalog) -> None:
     legacy = Format.from_dict(
         {"base": "playmaker", "key": "l", "name": "Legacy", "card_pool": "legacy"}
     )
