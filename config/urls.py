@@ -108,6 +108,7 @@ api_urls = [
         name="api-round-checks",
     ),
     path("events/<slug:slug>/standings/", matches_api.standings, name="api-standings"),
+    path("events/<slug:slug>/placings/", matches_api.placings, name="api-placings"),
     path(
         "events/<slug:slug>/standings/<int:registration>/",
         matches_api.standings_player,
