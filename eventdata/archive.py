@@ -152,6 +152,7 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         )
     for name in ADDED_SECTIONS:
         doc.setdefault(name, [])
+    doc.setdefault("placings", None)
     for name in SECTIONS:
         for i, item in enumerate(_list(doc.get(name), name)):
             _object(item, f"{name}[{i}]")
@@ -262,11 +263,30 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
                 isinstance(number, int) and (res["registration"], number) in versions
             ):
                 raise ArchiveError("'version' names no decklist version of this player", rwhere)
+    _check_placings(doc["placings"], regs)
     each("audit", {"registration": (regs, True), "actor": (users, True)})
     for i, a in enumerate(doc["audit"]):
         _str(a, "action", f"audit[{i}]")
         _str(a, "created_at", f"audit[{i}]")
     return doc
+
+
+def _check_placings(placings: Any, regs: set[str]) -> None:
+    """*Addition*: ``placings`` (absent from an archive written before them: None), the
+    event's placings when exported. Derived from the results, so an import does not write
+    them; only their shape and references are checked."""
+    if placings is None:
+        return
+    placings = _object(placings, "placings")
+    if not isinstance(placings.get("final"), bool):
+        raise ArchiveError("'final' must be true or false", "placings")
+    for i, row in enumerate(_list(placings.get("rows"), "placings.rows")):
+        where = f"placings.rows[{i}]"
+        _object(row, where)
+        if _int(row, "place", where) != i + 1:
+            raise ArchiveError("places run 1, 2, 3, ... in order", where)
+        if "team" not in row:
+            _ref(row, "registration", regs, where)
 
 
 def dumps(doc: Mapping[str, Any]) -> str:
