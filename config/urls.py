@@ -60,6 +60,11 @@ api_urls = [
         name="api-event-decklists-publish",
     ),
     path(
+        "events/<slug:slug>/decklists/publish-top/",
+        matches_api.top_decklists_publish,
+        name="api-event-decklists-publish-top",
+    ),
+    path(
         "events/<slug:slug>/deck-checks/",
         decks_api.EventDeckChecksView.as_view(),
         name="api-event-deck-checks",

@@ -372,6 +372,22 @@ def placings(request: Request, slug: str) -> HttpResponseBase:
     )
 
 
+@extend_schema(
+    request=s.TopDecklistsInput,
+    responses={200: s.TopDecklistsOutput, **error_responses(400, 403, 404, 409)},
+    description="Publish the decklists of places 1 to `top` (default 8) of a finished event's "
+    "final placings (organisers): those lists become public, the others stay as they are. "
+    "400 naming `top` or `status`, 409 while the placings are not final. Audited.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def top_decklists_publish(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    clean = validated(s.TopDecklistsInput, request.data)
+    out = services.top_decklists_publish(actor=request.user, tournament=event, **clean)
+    return Response({"event": event.slug, **out})
+
+
 def _int_param(request: Request, name: str, default: int | None) -> int | None:
     return int_param(request, name, default, minimum=0, maximum=MAX_OFFSET)
 

@@ -344,6 +344,11 @@ def placings_json(
     }
 
 
+def stage_names(tournament: Tournament) -> dict[int, str]:
+    """Each stage's name by number ("Swiss", "Top 8")."""
+    return {stage.number: stage.name for stage in legacy_stages(tournament.top_cut_size or None)}
+
+
 def places_by_entrant(placings: Placings) -> Mapping[int, int]:
     """Each entrant's place (the CSV's ``place`` column, the archive)."""
     return {row.entrant: row.place for row in placings.rows}

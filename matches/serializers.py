@@ -303,6 +303,18 @@ class TopDecklistsInput(serializers.Serializer):
     )
 
 
+class TopDecklistsOutput(serializers.Serializer):
+    event = serializers.CharField()
+    top = serializers.IntegerField()
+    published = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Registrations whose list is public now, in place order.",
+    )
+    without_list = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Registrations in the top without a list."
+    )
+
+
 class RoundCheckOutput(serializers.Serializer):
     ok = serializers.BooleanField()
     name = serializers.CharField()
