@@ -35,6 +35,7 @@ SECTIONS: tuple[str, ...] = (
     "registrations",
     "decklists",
     "rounds",
+    "stages",
     "matches",
     "reports",
     "result_versions",
@@ -48,7 +49,7 @@ SECTIONS: tuple[str, ...] = (
 )
 # Sections added after version 1 was first written: an older archive without them reads as
 # having none (every other section is required).
-ADDED_SECTIONS: tuple[str, ...] = ("clock_events",)
+ADDED_SECTIONS: tuple[str, ...] = ("clock_events", "stages")
 
 # Header fields that differ between two exports of the same event.
 VOLATILE = ("exported_at", "source")
@@ -207,6 +208,19 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         _unique(rounds, _int(r, "number", where), where)
         _str(r, "stage", where)
         _str(r, "status", where)
+
+    stage_numbers: set[int] = set()
+    for i, st in enumerate(doc["stages"]):
+        where = f"stages[{i}]"
+        _unique(stage_numbers, _int(st, "number", where), where)
+        _str(st, "kind", where)
+        players = st.get("players")
+        if players is not None:
+            for j, _key in enumerate(_list(players, f"{where}.players")):
+                if not _known(players[j], regs):
+                    raise ArchiveError(
+                        f"names nothing in this archive: {players[j]!r}", f"{where}.players[{j}]"
+                    )
 
     matches: set[str] = set()
     seats: set[tuple[int, str]] = set()

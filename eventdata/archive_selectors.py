@@ -33,7 +33,8 @@ from matches.models import (
 )
 from matches.placings import entrant_key, event_placings
 from matches.services import results_source_version
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Stage, Tournament
+from tournaments.selectors import stage_rows
 
 Refs = dict[str, Callable[[Any], Any]]
 
@@ -268,6 +269,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for d in decklists
         ],
         "rounds": [_row(r, users, {}, skip=("tournament",)) for r in rounds],
+        "stages": [stage_row(s, users, reg) for s in stage_rows(event)],
         "matches": [
             {
                 "key": match_key[m.pk],
@@ -325,6 +327,17 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         event_row["card_catalog"] = slugs.get(chosen.catalog_id) if chosen else None
     doc["cards"] = [_row(c, users, card_refs, skip=("updated_at",)) for c in cards]
     return doc
+
+
+def stage_row(
+    stage: Stage, users: Users, reg: Callable[[int | None], str | None]
+) -> dict[str, Any]:
+    """*Addition*: one of the event's stages (event-structures: Stages), every field, its
+    ``players`` by registration key (an event without stage rows: its legacy stages)."""
+    row = _row(stage, users, {}, skip=("tournament",))
+    if row.get("players") is not None:
+        row["players"] = [reg(int(pk)) for pk in row["players"]]
+    return row
 
 
 def placings_section(event: Tournament, reg: Callable[[int | None], str | None]) -> dict[str, Any]:

@@ -31,27 +31,29 @@ from django.db.models import Count, Max, Q
 
 from config.errors import NotFound
 from config.published import version_of
+from engine.games import get_game
 from matches.models import (
     VISIBLE_TO_PLAYERS,
     Match,
     MatchStatus,
     ResultVersion,
     Round,
-    RoundStage,
     RoundStatus,
 )
+from matches.services.history import _record, scoring
 from matches.services.standings import standings_snapshot
 from tournaments import brackets, results
 from tournaments.models import Registration, Tournament
 from tournaments.placings import Elimination, Placings, StageOutcome, StageStatus, compute_placings
+from tournaments.selectors import stage_rows
 from tournaments.stages import (
     ELIMINATION_KINDS,
+    ROUND_ROBIN,
     SINGLE_ELIMINATION,
-    SWISS,
     FinalRow,
     StageKind,
-    legacy_stages,
 )
+from tournaments.standings import MatchRecord, Player, compute_standings
 from tournaments.status import EventStatus
 
 EntrantKey = Literal["registration", "team"]
@@ -86,49 +88,75 @@ class _PlayedStage:
     kind: StageKind
     sources: tuple[int, ...]
     rounds: tuple[Round, ...]
-    seeds: tuple[int, ...] = ()  # in seed order, when the stage row keeps them
+    seeds: tuple[int, ...] = ()  # a bracket's players in seed order, once the row keeps them
     status: StageStatus | None = None  # as the stage row says, when there is one
+    players: frozenset[int] | None = None  # who plays it, once the row keeps them
 
 
 def _visible_rounds(tournament: Tournament) -> list[Round]:
     return list(
         tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS)
         .order_by("number")
-        .only("id", "number", "stage", "status", "tournament_id")
+        .only("id", "number", "stage", "stage_number", "status", "tournament_id")
     )
 
 
-def _legacy_plan(tournament: Tournament, rounds: Sequence[Round]) -> list[_PlayedStage]:
-    """An event run as one Swiss stage and the optional top cut (event-structures: Stages):
-    stage 1 is its Swiss rounds, stage 2 its bracket rounds."""
-    swiss = tuple(r for r in rounds if r.stage == RoundStage.SWISS)
-    cut = tuple(r for r in rounds if r.stage == RoundStage.TOP_CUT)
+def _stage_plan(tournament: Tournament, rounds: Sequence[Round]) -> list[_PlayedStage]:
+    """The event's stages (its Stage rows; for an event without any, its legacy stages: Swiss,
+    then the top cut) with the rounds of each (``Round.stage_number``)."""
+    by_stage: dict[int, list[Round]] = {}
+    for round_ in rounds:
+        by_stage.setdefault(round_.stage_number, []).append(round_)
     out = []
-    for stage in legacy_stages(tournament.top_cut_size or (2 if cut else None)):
-        played = swiss if stage.kind == SWISS else cut
-        out.append(_PlayedStage(stage.number, stage.kind, stage.sources, played))
+    for row in stage_rows(tournament):
+        rule = row.to_rule()
+        seeds = tuple(int(p) for p in row.players or ()) if rule.is_elimination else ()
+        out.append(
+            _PlayedStage(
+                number=rule.number,
+                kind=rule.kind,
+                sources=rule.sources,
+                rounds=tuple(by_stage.get(rule.number, ())),
+                seeds=seeds,
+                status=row.status if row.pk is not None else None,  # type: ignore[arg-type]
+                players=frozenset(int(p) for p in row.players) if row.players else None,
+            )
+        )
     return out
 
 
-def _stage_plan(tournament: Tournament, rounds: Sequence[Round]) -> list[_PlayedStage]:
-    return _legacy_plan(tournament, rounds)
-
-
 # -- one stage's outcome ----------------------------------------------------------------------------
+_STATUS_ORDER: Final[Mapping[str, int]] = {"pending": 0, "running": 1, "finished": 2}
+
+
+def _status(stage: _PlayedStage, derived: StageStatus) -> StageStatus:
+    """The stage's status: the further of what its row says and what its rounds show (a
+    stage the services ran before they kept stage rows' times has rounds but no start)."""
+    if stage.status is None or _STATUS_ORDER[derived] >= _STATUS_ORDER[stage.status]:
+        return derived
+    return stage.status
+
+
+def _stage_players(stage: _PlayedStage) -> frozenset[int]:
+    if stage.players is not None:
+        return stage.players
+    pairs = Match.objects.filter(round__in=stage.rounds).values_list("a_id", "b_id")
+    return frozenset(p for pair in pairs for p in pair if p is not None)
+
+
 def _standing_rows(tournament: Tournament, stage: _PlayedStage) -> tuple[FinalRow, ...]:
-    """The stage's standings after its last finished round, its own players only."""
+    """The stage's standings after its last finished round (the stored snapshot, with the
+    records it carries), its own players only."""
     finished = [r for r in stage.rounds if r.status == RoundStatus.FINISHED]
     if not finished:
         return ()
+    if stage.kind == ROUND_ROBIN:
+        return _round_robin_rows(tournament, stage, finished)
     try:
         snapshot = standings_snapshot(tournament, finished[-1].number)
     except NotFound:
         return ()
-    players = set(
-        Match.objects.filter(round__in=stage.rounds).values_list("a_id", flat=True)
-    ) | set(
-        Match.objects.filter(round__in=stage.rounds, b__isnull=False).values_list("b_id", flat=True)
-    )
+    players = _stage_players(stage)
     return tuple(
         FinalRow(
             registration=int(row["registration"]),
@@ -139,6 +167,45 @@ def _standing_rows(tournament: Tournament, stage: _PlayedStage) -> tuple[FinalRo
         )
         for row in snapshot.rows
         if int(row["registration"]) in players
+    )
+
+
+def _round_robin_rows(
+    tournament: Tournament, stage: _PlayedStage, finished: Sequence[Round]
+) -> tuple[FinalRow, ...]:
+    """A round robin's standings over its finished rounds, by the event's tiebreakers (the
+    standings core, as the Swiss ones)."""
+    rules = get_game(tournament.game).match_rules()
+    by_round: dict[int, list[MatchRecord]] = {r.number: [] for r in finished}
+    rows = Match.objects.filter(round__in=finished).values_list(
+        "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "game_details"
+    )
+    for number, a, b, games_a, games_b, drawn, details in rows:
+        games = (games_a, games_b, drawn or 0) if games_a is not None else None
+        by_round[number].append(_record(a, b, games, rules.match_score(details)))
+    dropped = set(
+        Registration.objects.filter(
+            pk__in=_stage_players(stage), dropped_at__isnull=False
+        ).values_list("pk", flat=True)
+    )
+    players = tuple(
+        Player(id=str(pk), dropped=pk in dropped) for pk in sorted(_stage_players(stage))
+    )
+    standings = compute_standings(
+        players,
+        tuple(tuple(by_round[n]) for n in sorted(by_round)),
+        scoring(tournament),
+        tournament.tiebreakers,
+    )
+    return tuple(
+        FinalRow(
+            registration=int(row.player_id),
+            rank=row.rank,
+            points=row.points,
+            tiebreakers=tuple(row.tiebreakers),
+            dropped=row.dropped,
+        )
+        for row in standings
     )
 
 
@@ -172,14 +239,10 @@ def _played_matches(stage: _PlayedStage) -> tuple[list[_Played], list[int]]:
     return out, [p for p, _s in sorted(seeds.items(), key=lambda t: t[1])]
 
 
-def _bracket_outcome(
-    stage: _PlayedStage,
-    status: StageStatus,
-) -> StageOutcome:
+def _bracket_outcome(stage: _PlayedStage) -> StageOutcome:
+    """A bracket's seeds, who went out where, and its champion, from its recorded matches."""
     matches, seen = _played_matches(stage)
     seeds = list(stage.seeds) or seen
-    if stage.status is None and not stage.rounds:
-        status = "pending"
     if len(seeds) < 2:
         return StageOutcome(stage.number, stage.kind, "pending", stage.sources)
     kind: Literal["single_elimination", "double_elimination"] = (
@@ -197,10 +260,8 @@ def _bracket_outcome(
         for gone in state.eliminations
     )
     champion = int(state.champion) if state.champion is not None else None
-    if stage.status is None:
-        status = "finished" if champion is not None else "running"
-    if status == "finished" and champion is None:
-        status = "running"  # a bracket without its champion is not over, whatever says so
+    # A bracket is over when it has its champion, and not before, whatever its row says.
+    status: StageStatus = "finished" if champion is not None else "running"
     return StageOutcome(
         stage.number,
         stage.kind,
@@ -242,44 +303,51 @@ def _played_out(
         state = brackets.bracket_state(kind, ids, winners)
 
 
-def _swiss_status(
-    tournament: Tournament, stage: _PlayedStage, later_started: bool, last: bool
-) -> StageStatus:
-    if stage.status is not None:
-        return stage.status
-    if not stage.rounds:
-        return "pending"
-    if later_started or (last and tournament.status == EventStatus.FINISHED):
-        return "finished"
-    return "running"
-
-
 def stage_outcomes(tournament: Tournament) -> list[StageOutcome]:
-    """Each stage of the event as the placings core reads it, in stage order."""
+    """Each stage of the event as the placings core reads it, in stage order.
+
+    A stage none of whose rounds players may see yet contributes nobody (pending). A Swiss or
+    round-robin stage is finished once a stage drawing from it has a round, or the event has
+    finished; a bracket once it has its champion. An event finished before a later stage
+    started (no top cut after all) ends where it stopped."""
     plan = _stage_plan(tournament, _visible_rounds(tournament))
-    if tournament.status == EventStatus.FINISHED:
-        # An event finished before a later stage started (no top cut after all): it ends there.
-        plan = [s for s in plan if s.rounds or s.seeds]
+    event_over = tournament.status == EventStatus.FINISHED
+    if event_over:
+        plan = [s for s in plan if s.rounds]
     out: list[StageOutcome] = []
     for k, stage in enumerate(plan):
+        if not stage.rounds:
+            out.append(StageOutcome(stage.number, stage.kind, "pending", stage.sources))
+            continue
         if stage.kind in ELIMINATION_KINDS:
-            out.append(_bracket_outcome(stage, stage.status or "running"))
+            out.append(_bracket_outcome(stage))
             continue
         later = any(s.rounds for s in plan[k + 1 :] if stage.number in s.sources)
-        status = _swiss_status(tournament, stage, later, k == len(plan) - 1)
-        standing = _standing_rows(tournament, stage) if status != "pending" else ()
-        out.append(StageOutcome(stage.number, stage.kind, status, stage.sources, standing=standing))
+        derived: StageStatus = "finished" if later or event_over else "running"
+        standing = _standing_rows(tournament, stage)
+        out.append(
+            StageOutcome(
+                stage.number, stage.kind, _status(stage, derived), stage.sources, standing=standing
+            )
+        )
     return out
 
 
 # -- cached -------------------------------------------------------------------------------------------
 def placings_version(tournament: Tournament) -> str:
     """What decides the placings: the newest result of any match of the event, its rounds'
-    progress (how many, how many finished, which players may see), the event's status and
-    its tiebreaker configuration. Two indexed aggregates."""
+    progress (how many, how many finished, which players may see), its stages' (started,
+    finished), the event's status and its tiebreaker configuration. Three indexed
+    aggregates."""
     newest = ResultVersion.objects.filter(match__round__tournament=tournament).aggregate(
         newest=Max("id")
     )["newest"]
+    stages = tournament.stages.aggregate(
+        count=Count("id"),
+        started=Max("started_at"),
+        finished=Max("finished_at"),
+        done=Count("id", filter=Q(finished_at__isnull=False)),
+    )
     progress = tournament.rounds.aggregate(
         visible=Count("id", filter=Q(status__in=VISIBLE_TO_PLAYERS)),
         finished=Count("id", filter=Q(status=RoundStatus.FINISHED)),
@@ -295,6 +363,7 @@ def placings_version(tournament: Tournament) -> str:
         tournament.status,
         tournament.top_cut_size or 0,
         tournament.tiebreaker_fingerprint,
+        *stages.values(),
     )
 
 
@@ -346,7 +415,7 @@ def placings_json(
 
 def stage_names(tournament: Tournament) -> dict[int, str]:
     """Each stage's name by number ("Swiss", "Top 8")."""
-    return {stage.number: stage.name for stage in legacy_stages(tournament.top_cut_size or None)}
+    return {row.number: row.name for row in stage_rows(tournament)}
 
 
 def places_by_entrant(placings: Placings) -> Mapping[int, int]:

@@ -64,11 +64,30 @@ def test_an_archive_written_before_placings_imports_and_places_from_its_results(
         "Semifinals",
         "Semifinals",
     ]
+    # It gets the legacy stages, read from its rounds, as the migration gave existing events.
+    stages = APIClient().get(f"/api/events/{event.slug}/stages/").json()
+    assert [(st["number"], st["kind"], st["status"]) for st in stages] == [
+        (1, "swiss", "finished"),
+        (2, "single_elimination", "finished"),
+    ]
+    assert [key[pk] for pk in stages[1]["players"]] == ["R3", "R7", "R2", "R9"]
+    rounds = APIClient().get(f"/api/events/{event.slug}/rounds/").json()
+    assert [(r["stage_number"], r["name"]) for r in rounds] == [
+        (1, "Round 1"),
+        (1, "Round 2"),
+        (1, "Round 3"),
+        (2, "Semifinals"),
+        (2, "Final"),
+    ]
     # Exported again, the archive now carries them, by registration key.
     again = event_archive(event)
     assert again["placings"]["final"] is True
     assert [r["registration"] for r in again["placings"]["rows"][:2]] == ["R7", "R3"]
     assert archive.parse(archive.dumps(again))["placings"] == again["placings"]
+    assert [st["number"] for st in again["stages"]] == [1, 2]
+    assert set(again["stages"][0]["players"]) == {f"R{n}" for n in range(1, 11)}
+    assert again["stages"][1]["players"] == ["R3", "R7", "R2", "R9"]
+    assert archive_import(archive.dumps(again)).changed is False
 
 
 def test_placings_survive_export_delete_import_export() -> None:
