@@ -22,13 +22,16 @@ Team events place teams: the entrants are whatever the stage outcomes hold, and
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Max, Q
 
+from accounts.names import display_safe
 from config.errors import NotFound
 from config.published import version_of
 from engine.games import get_game
@@ -39,6 +42,7 @@ from matches.models import (
     ResultVersion,
     Round,
     RoundStatus,
+    StandingsSnapshot,
 )
 from matches.services.history import _record, scoring
 from matches.services.standings import standings_snapshot
@@ -63,12 +67,37 @@ PLACINGS_CACHE_SECONDS: Final = 6 * 3600
 _GRAND_FINAL_INDEX: Final = 10_000
 
 
-def _registration_names(ids: Iterable[int]) -> dict[int, str]:
-    people = Registration.objects.filter(pk__in=list(ids)).select_related("player")
-    return {r.pk: r.name for r in people}
+def _registration_names(tournament: Tournament, ids: Iterable[int]) -> dict[int, str]:
+    """Each registration's public name (``Registration.name``), reading only what it needs:
+    plain values, no model rows; many of them by the event rather than by a list of ids."""
+    wanted = list(ids)
+    people = (
+        Registration.objects.filter(tournament=tournament)
+        if len(wanted) > _NAMES_BY_ID
+        else Registration.objects.filter(pk__in=wanted)
+    )
+    rows = people.values_list(
+        "pk",
+        "walk_in_name",
+        "player_id",
+        "player__display_name",
+        "player__first_name",
+        "player__last_name",
+        "player__username",
+    )
+    names = {}
+    for pk, walk_in, player, display, first, last, username in rows:
+        if player is None:
+            names[pk] = display_safe(walk_in)
+        else:
+            full = f"{first} {last}".strip()
+            names[pk] = display_safe(display or full or username)
+    return names
 
 
-ENTRANT_NAMES: dict[str, Callable[[Iterable[int]], dict[int, str]]] = {
+_NAMES_BY_ID: Final = 500
+
+ENTRANT_NAMES: dict[str, Callable[[Tournament, Iterable[int]], dict[int, str]]] = {
     "registration": _registration_names,
 }
 """How each kind of entrant is named in :func:`placings_json`: the team app adds ``"team"``."""
@@ -158,16 +187,50 @@ def _standing_rows(tournament: Tournament, stage: _PlayedStage) -> tuple[FinalRo
         return ()
     players = _stage_players(stage)
     return tuple(
-        FinalRow(
-            registration=int(row["registration"]),
-            rank=int(row["rank"]),
-            points=int(row["points"]),
-            tiebreakers=tuple(row["tiebreakers"].items()),
-            dropped=bool(row["dropped"]),
+        FinalRow(registration, rank, points, tuple(tiebreakers.items()), dropped)
+        for registration, rank, points, tiebreakers, dropped in _snapshot_lines(snapshot)
+        if registration in players
+    )
+
+
+_LINES_SQL = """
+    SELECT (line->>'registration')::bigint, (line->>'rank')::int, (line->>'points')::int,
+           (line->'tiebreakers')::text, (line->>'dropped')::boolean
+    FROM {table} AS s,
+         jsonb_array_elements(s.rows) WITH ORDINALITY AS lines(line, n)
+    WHERE s.id = %s ORDER BY n
+"""
+
+
+def _snapshot_lines(
+    snapshot: StandingsSnapshot,
+) -> list[tuple[int, int, int, dict[str, Any], bool]]:
+    """(registration, rank, points, tiebreakers, dropped) of each standings row, in order.
+
+    On PostgreSQL only those fields leave the database (the rows also hold every opponent of
+    every player: megabytes to decode for 8,192 players); elsewhere the rows are read whole."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _LINES_SQL.format(
+                    table=connection.ops.quote_name(StandingsSnapshot._meta.db_table)
+                ),
+                [snapshot.pk],
+            )
+            return [
+                (int(reg), int(rank), int(points), json.loads(tiebreakers), bool(dropped))
+                for reg, rank, points, tiebreakers, dropped in cursor.fetchall()
+            ]
+    return [
+        (
+            int(row["registration"]),
+            int(row["rank"]),
+            int(row["points"]),
+            dict(row["tiebreakers"]),
+            bool(row["dropped"]),
         )
         for row in snapshot.rows
-        if int(row["registration"]) in players
-    )
+    ]
 
 
 def _round_robin_rows(
@@ -396,7 +459,7 @@ def placings_json(
     placings = placings or event_placings(tournament)
     key = entrant_key(tournament)
     rows = placings.rows[offset : None if limit is None else offset + limit]
-    names = ENTRANT_NAMES.get(key, _registration_names)(row.entrant for row in rows)
+    names = ENTRANT_NAMES.get(key, _registration_names)(tournament, (r.entrant for r in rows))
     return {
         "final": placings.final,
         "count": len(placings.rows),
