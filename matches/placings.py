@@ -104,8 +104,11 @@ ENTRANT_NAMES: dict[str, Callable[[Tournament, Iterable[int]], dict[int, str]]] 
 
 
 def entrant_key(tournament: Tournament) -> EntrantKey:
-    """``"team"`` for a team event (event-structures: Placings), else ``"registration"``."""
-    return "team" if getattr(tournament, "team", None) else "registration"
+    """``"team"`` for a team event (event-structures: Placings) once the team app names teams
+    here (:data:`ENTRANT_NAMES`), else ``"registration"``."""
+    if getattr(tournament, "team", None) and "team" in ENTRANT_NAMES:
+        return "team"
+    return "registration"
 
 
 # -- the stages as stored ---------------------------------------------------------------------------
