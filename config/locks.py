@@ -31,7 +31,8 @@ LOCK_ORDER: tuple[str, ...] = (
     "report",  # matches.Report
     "judge call",  # matches.JudgeCall
 )
-# Locked alone, in a transaction that takes no other lock: decks.CardImport, and an account
+# Locked alone, in a transaction that takes no other lock: decks.CardImport, series.Series (a
+# leaderboard refresh; its audit entries only point at events), and an account
 # being erased (accounts.User). Locked after the event and nothing else:
 # notifications.NotificationSettings.
 

@@ -17,6 +17,7 @@ from engine.games import GAMES
 from eventdata import archive_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
+from series import api as series_api
 from tournaments import api as tournaments_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
@@ -36,6 +37,7 @@ router.register("registrations", tournaments_api.RegistrationViewSet, basename="
 router.register("cards", decks_api.CardViewSet, basename="card")
 router.register("card-imports", decks_api.CardImportViewSet, basename="card-import")
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
+router.register("series", series_api.SeriesViewSet, basename="series")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
@@ -207,6 +209,7 @@ urlpatterns = [
     path("", include("config.rulings_urls")),
     path("", include("decks.urls")),
     path("", include("matches.urls")),
+    path("", include("series.urls")),
     path("", include("matches.staff_urls")),
     path("", include("matches.penalty_urls")),
     path("", include("matches.judge_urls")),
