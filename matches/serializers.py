@@ -121,7 +121,7 @@ class RoundMatchOutput(MatchOutput):
 class RoundSummaryOutput(serializers.ModelSerializer):
     class Meta:
         model = Round
-        fields = ("number", "stage", "status")
+        fields = ("number", "stage", "stage_number", "name", "status")
 
 
 class RoundOutput(serializers.ModelSerializer):
@@ -135,6 +135,8 @@ class RoundOutput(serializers.ModelSerializer):
         fields = (
             "number",
             "stage",
+            "stage_number",
+            "name",
             "status",
             "ends_at",
             "matches",

@@ -152,7 +152,10 @@ def test_round_list_shows_published_rounds_only_to_players_and_the_public() -> N
     _pair(staff, slug)
     player, public = client_for(regs[0].player), APIClient()
     staff_list = staff.get(f"/api/events/{slug}/rounds/").json()
-    assert staff_list == [{"number": 1, "stage": "swiss", "status": "paired"}]
+    # event-api's fields, plus event-structures' stage_number and name (added, not renamed).
+    assert staff_list == [
+        {"number": 1, "stage": "swiss", "stage_number": 1, "name": "Round 1", "status": "paired"}
+    ]
     assert player.get(f"/api/events/{slug}/rounds/").json() == []
     assert public.get(f"/api/events/{slug}/rounds/").json() == []
     for client in (player, public):
