@@ -34,7 +34,9 @@ class SeriesViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     serializer_class = s.SeriesOutput
     lookup_field = "slug"
     lookup_value_regex = "[-a-zA-Z0-9_]+"
-    queryset = Series.objects.prefetch_related("entries__event").order_by("-created_at", "id")
+    queryset = Series.objects.prefetch_related("entries__event", "qualifications__event").order_by(
+        "-created_at", "id"
+    )
 
     @extend_schema(request=s.SeriesInput, responses={201: s.SeriesOutput})
     def create(self, request: Request) -> Response:
@@ -52,6 +54,57 @@ class SeriesViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             raise ServiceError("event: no such event.", field="event")
         services.series_add_event(actor=request.user, series=series, event=event)
         return Response(s.series_json(get_object_or_404(self.get_queryset(), pk=series.pk)))
+
+    @extend_schema(
+        request=s.QualificationInput,
+        responses={200: s.QualificationOutput(many=True), 201: s.QualificationOutput},
+        description="The series' qualification rules (GET, anyone); POST adds one: the top "
+        "invite_top are invited to the event when the series closes, the top bye_top with byes "
+        "in bye_rounds (an organiser of both; the event must not have started).",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def qualifications(self, request: Request, slug: str) -> Response:
+        series = self.get_object()
+        if request.method == "GET":
+            rules = series.qualifications.select_related("event")
+            return Response(s.QualificationOutput(rules, many=True).data)
+        data = validated(s.QualificationInput, request.data)
+        event = event_visible(user=request.user, slug=data.pop("event"))
+        if event is None:
+            raise ServiceError("event: no such event.", field="event")
+        rule = services.qualification_add(actor=request.user, series=series, event=event, **data)
+        return Response(s.QualificationOutput(rule).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.CloseInput,
+        responses=s.CloseOutput,
+        description="Close the series (cannot be undone: `confirm` true is required): the "
+        "leaderboard as it stands decides each qualification; qualified players are registered "
+        "in the rule's event with their invitation and byes.",
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, slug: str) -> Response:
+        series = self.get_object()
+        data = validated(s.CloseInput, request.data)
+        invitations = services.series_close(
+            actor=request.user, series=series, confirm=data["confirm"]
+        )
+        series = get_object_or_404(self.get_queryset(), pk=series.pk)
+        return Response(
+            {
+                "series": s.series_json(series),
+                "invitations": [
+                    {
+                        "event": i.event,
+                        "player_id": i.player_id,
+                        "rank": i.rank,
+                        "registration": i.registration,
+                        "bye_rounds": list(i.bye_rounds),
+                    }
+                    for i in invitations
+                ],
+            }
+        )
 
     @extend_schema(
         parameters=[

@@ -44,6 +44,8 @@ class Series(models.Model):
     # a correction's audit entry is compared against.
     leaderboard = models.JSONField(default=list, blank=True)
     refreshed_at = models.DateTimeField(null=True, blank=True)
+    # Closing applies the qualifications; a closed series takes no more events.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "id"]
@@ -72,3 +74,33 @@ class SeriesEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series} / {self.event}"
+
+
+class SeriesQualification(models.Model):
+    """The rule "the top ``invite_top`` of this series get an invite to ``event``; the top ``bye_top``
+    also get byes in ``bye_rounds``", applied when the series closes (by rank: players tied at
+    the line all qualify)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="qualifications")
+    event = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    invite_top = models.PositiveSmallIntegerField()
+    bye_top = models.PositiveSmallIntegerField(default=0)
+    bye_rounds = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["series_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "event"], name="qualification_once"),
+            models.CheckConstraint(
+                condition=Q(bye_top__lte=models.F("invite_top")),
+                name="qualification_byes_within_invites",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series}: top {self.invite_top} to {self.event}"

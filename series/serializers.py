@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from series.models import Series, SeriesCounting
+from series.models import Series, SeriesCounting, SeriesQualification
 
 
 class SeriesInput(serializers.Serializer):  # type: ignore[type-arg]
@@ -23,12 +23,42 @@ class SeriesEventInput(serializers.Serializer):  # type: ignore[type-arg]
     event = serializers.SlugField(max_length=140)
 
 
+class QualificationInput(serializers.Serializer):  # type: ignore[type-arg]
+    event = serializers.SlugField(max_length=140)
+    # Checked by the service (a 400 naming the field).
+    invite_top = serializers.JSONField()
+    bye_top = serializers.JSONField(required=False, default=0)
+    bye_rounds = serializers.JSONField(required=False, default=list)
+
+
+class QualificationOutput(serializers.ModelSerializer):  # type: ignore[type-arg]
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = SeriesQualification
+        fields = ("id", "event", "invite_top", "bye_top", "bye_rounds", "applied_at")
+
+
+class CloseInput(serializers.Serializer):  # type: ignore[type-arg]
+    confirm = serializers.BooleanField(default=False)
+
+
 class SeriesOutput(serializers.ModelSerializer):  # type: ignore[type-arg]
     events = serializers.SerializerMethodField()
+    qualifications = QualificationOutput(many=True, read_only=True)
 
     class Meta:
         model = Series
-        fields = ("slug", "name", "points", "counting", "description", "events")
+        fields = (
+            "slug",
+            "name",
+            "points",
+            "counting",
+            "description",
+            "events",
+            "closed_at",
+            "qualifications",
+        )
 
     def get_events(self, series: Series) -> list[str]:
         return [entry.event.slug for entry in series.entries.all()]
@@ -56,3 +86,16 @@ class LeaderboardOutput(serializers.Serializer):  # type: ignore[type-arg]
 
 def series_json(series: Series) -> dict[str, Any]:
     return dict(SeriesOutput(series).data)
+
+
+class InvitationOutput(serializers.Serializer):  # type: ignore[type-arg]
+    event = serializers.CharField()
+    player_id = serializers.CharField()
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    bye_rounds = serializers.ListField(child=serializers.IntegerField())
+
+
+class CloseOutput(serializers.Serializer):  # type: ignore[type-arg]
+    series = SeriesOutput()
+    invitations = InvitationOutput(many=True)

@@ -212,3 +212,107 @@ def test_series_page_and_csv_show_each_players_events_and_points(
     assert lines[0].split(",")[-1] == event.slug
     assert len(lines) == 1 + len(players)
     assert sorted(int(line.split(",")[3]) for line in lines[1:]) == [6, 6, 8, 10]
+
+
+def _round_one_two_byes(event: Tournament, organiser: Any, registration_id: int) -> list[bool]:
+    """Pair and finish rounds 1 and 2 of ``event`` through the API; for each, whether the
+    registration sat out on a bye (never paired against anyone)."""
+    staff = client_for(organiser)
+    byes = []
+    for _ in range(2):
+        round_ = pair_and_publish_through_api(event, organiser)
+        mine = [m for m in round_["matches"] if registration_id in (m["a"], m["b"])]
+        assert len(mine) == 1
+        byes.append(mine[0]["b"] is None)
+        for match in round_["matches"]:
+            if match["b"] is not None:
+                staff.post(
+                    f"/api/matches/{match['id']}/report/", {"games": [1, 0, 0]}, format="json"
+                )
+    return byes
+
+
+def test_series_close_invites_the_top_with_byes_that_pairing_respects(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    organiser = OrganiserFactory()
+    staff = client_for(organiser)
+    players = [UserFactory() for _ in range(4)]
+    slug = staff.post("/api/series/", {"name": "Circuit", "points": POINTS}, format="json").json()[
+        "slug"
+    ]
+    week = _finished_event(organiser, players, "Qualifier")
+    with django_capture_on_commit_callbacks(execute=True):
+        staff.post(f"/api/series/{slug}/events/", {"event": week.slug}, format="json")
+    championship = TournamentFactory(
+        organisers=[organiser], status=EventStatus.REGISTRATION_OPEN.value, planned_rounds=3
+    )
+    for _ in range(5):
+        RegistrationFactory(tournament=championship, player=UserFactory())
+    rule = staff.post(
+        f"/api/series/{slug}/qualifications/",
+        {"event": championship.slug, "invite_top": 1, "bye_top": 1, "bye_rounds": [1, 2]},
+        format="json",
+    )
+    assert rule.status_code == 201, rule.content
+
+    # Before the series closes, a correction moves the leader out of the top 1: the 2-0
+    # player loses their round-2 match instead, so their opponent finishes 2-0.
+    leader = staff.get(f"/api/series/{slug}/leaderboard/").json()["rows"][0]
+    final_match = Match.objects.get(
+        round__tournament=week, round__number=2, a__player__player_id=leader["player_id"]
+    )
+    challenger = final_match.b
+    corrected = staff.post(
+        f"/api/matches/{final_match.pk}/report/",
+        {"games": [0, 1, 0], "reason": "Result slip read backwards"},
+        format="json",
+    )
+    assert corrected.status_code == 200, corrected.content
+    top = staff.get(f"/api/series/{slug}/leaderboard/").json()["rows"][0]
+    assert top["player_id"] == challenger.player.player_id != leader["player_id"]
+
+    refused = staff.post(f"/api/series/{slug}/close/", {}, format="json")
+    assert refused.status_code == 400 and refused.json()["field"] == "confirm"
+    closed = staff.post(f"/api/series/{slug}/close/", {"confirm": True}, format="json")
+    assert closed.status_code == 200, closed.content
+    invitations = closed.json()["invitations"]
+    assert [(i["player_id"], i["bye_rounds"]) for i in invitations] == [
+        (challenger.player.player_id, [1, 2])
+    ]
+    assert closed.json()["series"]["closed_at"] is not None
+    invited = championship.registrations.get(player=challenger.player)
+    shown = client_for(challenger.player).get(f"/api/registrations/{invited.pk}/").json()
+    assert shown["bye_rounds"] == [1, 2] and "Circuit" in shown["invitation"]
+    assert AuditEntry.objects.filter(
+        tournament=championship, action="registration.invited", registration=invited
+    ).exists()
+    assert not championship.registrations.filter(player__player_id=leader["player_id"]).exists()
+    again = staff.post(f"/api/series/{slug}/close/", {"confirm": True}, format="json")
+    assert again.status_code == 409
+
+    championship.status = EventStatus.RUNNING.value
+    championship.save(update_fields=["status"])
+    assert _round_one_two_byes(championship, organiser, invited.pk) == [True, True]
+
+
+def test_series_qualification_refuses_an_event_that_started() -> None:
+    organiser = OrganiserFactory()
+    staff = client_for(organiser)
+    slug = staff.post("/api/series/", {"name": "Cup", "points": POINTS}, format="json").json()[
+        "slug"
+    ]
+    running = TournamentFactory(organisers=[organiser], status=EventStatus.RUNNING.value)
+    answer = staff.post(
+        f"/api/series/{slug}/qualifications/",
+        {"event": running.slug, "invite_top": 8},
+        format="json",
+    )
+    assert answer.status_code == 400 and answer.json()["field"] == "event"
+    upcoming = TournamentFactory(organisers=[organiser], status=EventStatus.DRAFT.value)
+    answer = staff.post(
+        f"/api/series/{slug}/qualifications/",
+        {"event": upcoming.slug, "invite_top": 8, "bye_top": 9, "bye_rounds": [1]},
+        format="json",
+    )
+    assert answer.status_code == 400 and answer.json()["field"] == "bye_top"
