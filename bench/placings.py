@@ -8,6 +8,17 @@ standings (points over 9 rounds, two tiebreakers), a carried day 2 for everyone 
 more, then a top 8. Each stage's outcome is the plain values the site would pass; then
 ``tournaments.placings.compute_placings`` runs ``--runs`` times and the median and the worst
 are printed. The figure is printed, not asserted. Not part of the test suite.
+
+    .venv/bin/python bench/placings.py --postgres [--players 8192] [--swiss-rounds 9]
+
+``--postgres`` times the site's path instead (``matches.placings``) on PostgreSQL
+(``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/placings_bench``; the
+name must contain "bench": the script deletes its previous event there): an event of
+``--players`` walk-ins written in bulk (not timed: random Swiss pairings and results, 2% drops,
+its stored standings, a top 8 played to a champion, its stage rows), then, ``--runs`` times,
+the placings read and computed without the cache (``stage_outcomes`` + ``compute_placings``:
+the standings snapshot's rows read and decoded, the bracket's matches, the pure core), the
+version the cache is keyed by, and the contract's JSON with every name.
 """
 
 from __future__ import annotations
@@ -92,13 +103,161 @@ def build(flights: int, size: int, seed: int) -> list[StageOutcome]:
     return stages
 
 
+BENCH_DATABASE = "postgres://postgres@127.0.0.1:5432/placings_bench"
+SLUG = "placings-bench"
+
+
+def build_event(players: int, swiss_rounds: int, seed: int) -> object:
+    """A finished legacy event (Swiss, then a top 8) written in bulk; its standings stored."""
+    from django.utils import timezone
+
+    from matches.models import Match, MatchStatus, Round, RoundStage, RoundStatus
+    from matches.services import standings_snapshot
+    from tournaments.models import Registration, Stage, Tournament
+    from tournaments.stages import legacy_stages
+
+    rng = random.Random(seed)
+    old = Tournament.objects.filter(slug=SLUG).first()
+    if old is not None:
+        Round.objects.filter(tournament=old).delete()
+        old.delete()
+    now = timezone.now()
+    event = Tournament.objects.create(
+        name="Placings Bench",
+        slug=SLUG,
+        game="boba",
+        mode="playmaker",
+        format_key="playmaker",
+        match_structure="bo1",
+        starts_at=now,
+        time_zone="UTC",
+        status="finished",
+        planned_rounds=swiss_rounds,
+        top_cut_size=8,
+    )
+    regs = Registration.objects.bulk_create(
+        [
+            Registration(tournament=event, walk_in_name=f"Bench Player {i}", status="registered")
+            for i in range(players)
+        ],
+        batch_size=2000,
+    )
+    ids = [r.pk for r in regs]
+    dropped: set[int] = set()
+
+    def result(m: Match) -> Match:
+        won = rng.random() < 0.5
+        m.status, m.games_a, m.games_b, m.games_drawn = MatchStatus.FINAL, int(won), 1 - won, 0
+        m.result_version = 1
+        return m
+
+    for number in range(1, swiss_rounds + 1):
+        round_ = Round.objects.create(
+            tournament=event,
+            number=number,
+            stage=RoundStage.SWISS,
+            stage_number=1,
+            name=f"Round {number}",
+            status=RoundStatus.FINISHED,
+            finished_at=now,
+        )
+        active = [pk for pk in ids if pk not in dropped]
+        rng.shuffle(active)
+        matches = [
+            result(Match(round=round_, table=k + 1, a_id=active[2 * k], b_id=active[2 * k + 1]))
+            for k in range(len(active) // 2)
+        ]
+        if len(active) % 2:
+            bye = Match(round=round_, a_id=active[-1], status=MatchStatus.FINAL)
+            bye.games_a, bye.games_b, bye.games_drawn, bye.result_version = 1, 0, 0, 1
+            matches.append(bye)
+        Match.objects.bulk_create(matches, batch_size=2000)
+        dropped |= {pk for pk in active if rng.random() < 0.02}
+    Registration.objects.filter(pk__in=dropped).update(dropped_at=now)
+    started = time.perf_counter()
+    snapshot = standings_snapshot(event)
+    print(f"standings of {players} players stored in {time.perf_counter() - started:.1f} s")
+    seeds = [row["registration"] for row in snapshot.rows if not row["dropped"]][:8]
+    names = ("Quarterfinals", "Semifinals", "Final")
+    alive = [(seeds[s - 1], s) for s in (1, 8, 4, 5, 2, 7, 3, 6)]
+    for k, name in enumerate(names):
+        round_ = Round.objects.create(
+            tournament=event,
+            number=swiss_rounds + 1 + k,
+            stage=RoundStage.TOP_CUT,
+            stage_number=2,
+            name=name,
+            status=RoundStatus.FINISHED,
+            finished_at=now,
+        )
+        played, winners = [], []
+        for t in range(len(alive) // 2):
+            (a, sa), (b, sb) = alive[2 * t], alive[2 * t + 1]
+            m = result(Match(round=round_, table=t + 1, a_id=a, b_id=b, seed_a=sa, seed_b=sb))
+            played.append(m)
+            winners.append((a, sa) if m.games_a else (b, sb))
+        Match.objects.bulk_create(played)
+        alive = winners
+    rules = legacy_stages(8)
+    Stage.objects.bulk_create(
+        [
+            Stage.from_rule(event, rules[0]),
+            Stage.from_rule(event, rules[1]),
+        ]
+    )
+    Stage.objects.filter(tournament=event, number=2).update(players=seeds, started_at=now)
+    Stage.objects.filter(tournament=event).update(started_at=now, finished_at=now)
+    return event
+
+
+def postgres(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import harness
+
+    if harness.start("placings.py", BENCH_DATABASE, "placings-bench-secret") is None:
+        return
+    from matches.placings import placings_json, placings_version, stage_outcomes
+
+    started = time.perf_counter()
+    event = build_event(args.players, args.swiss_rounds, args.seed)
+    print(f"event built in {time.perf_counter() - started:.1f} s")
+    harness.analyze()
+    computed: list[float] = []
+    versions: list[float] = []
+    named: list[float] = []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        placings = compute_placings(stage_outcomes(event))  # type: ignore[arg-type]
+        computed.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        placings_version(event)  # type: ignore[arg-type]
+        versions.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        body = placings_json(event, placings=placings)  # type: ignore[arg-type]
+        named.append(time.perf_counter() - start)
+    assert placings.final and len(body["rows"]) == args.players
+    print(
+        f"site placings of {len(placings.rows)} players (Swiss of {args.swiss_rounds} rounds, "
+        f"top 8) on PostgreSQL: computed median {statistics.median(computed) * 1000:.0f} ms, "
+        f"worst {max(computed) * 1000:.0f} ms (goal < {GOAL_S * 1000:.0f} ms); the cache's "
+        f"version {statistics.median(versions) * 1000:.1f} ms; JSON with names "
+        f"{statistics.median(named) * 1000:.0f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flights", type=int, default=4)
     parser.add_argument("--flight-size", type=int, default=2048)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--postgres", action="store_true", help="time the site's path")
+    parser.add_argument("--players", type=int, default=8192)
+    parser.add_argument("--swiss-rounds", type=int, default=9)
     args = parser.parse_args()
+    if args.postgres:
+        postgres(args)
+        return
     stages = build(args.flights, args.flight_size, args.seed)
     times: list[float] = []
     for _ in range(args.runs):

@@ -62,6 +62,11 @@ api_urls = [
         name="api-event-decklists-publish",
     ),
     path(
+        "events/<slug:slug>/decklists/publish-top/",
+        matches_api.top_decklists_publish,
+        name="api-event-decklists-publish-top",
+    ),
+    path(
         "events/<slug:slug>/deck-checks/",
         decks_api.EventDeckChecksView.as_view(),
         name="api-event-deck-checks",
@@ -110,6 +115,7 @@ api_urls = [
         name="api-round-checks",
     ),
     path("events/<slug:slug>/standings/", matches_api.standings, name="api-standings"),
+    path("events/<slug:slug>/placings/", matches_api.placings, name="api-placings"),
     path(
         "events/<slug:slug>/standings/<int:registration>/",
         matches_api.standings_player,

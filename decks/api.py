@@ -329,12 +329,18 @@ def _event(request: Request, slug: str) -> Tournament:
 def event_decklists(request: Request, slug: str) -> Response:
     """Every registered player's list status: staff always; everyone once published."""
     event = _event(request, slug)
-    if not (perms.is_staff_of(request.user, event) or event.decklists_published_at):
+    is_staff = perms.is_staff_of(request.user, event)
+    whole = event.decklists_published_at is not None
+    one_by_one = services.published_one_by_one(event)
+    if not (is_staff or whole or one_by_one):
         raise Forbidden("The decklists of this event are not published.")
     registrations = selectors.registered_players(event)
     latest = services.latest_versions(event)
     rows = []
     for r in registrations:
+        published = whole or r.pk in one_by_one
+        if not (is_staff or published):
+            continue  # only the top decklists are public
         v = latest.get(r.pk)
         rows.append(
             {
@@ -342,6 +348,7 @@ def event_decklists(request: Request, slug: str) -> Response:
                 "player": r.name,
                 "player_id": r.player.player_id if r.player_id else None,
                 "version": s.DecklistVersionSummary(v).data if v else None,
+                "published": published,
             }
         )
     return Response(

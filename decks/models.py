@@ -236,6 +236,9 @@ class Decklist(models.Model):
     unlocked = models.BooleanField(
         default=False, help_text=_("An organiser reopened this list after the lock.")
     )
+    # This list alone made public (the top decklists of a finished event), whether or not the
+    # event's lists are (Tournament.decklists_published_at publishes them all).
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -698,12 +698,91 @@ def decklists_publish(*, actor: Any, tournament: Tournament, published: bool = T
         )
     tournament.decklists_published_at = timezone.now() if published else None
     tournament.save(update_fields=["decklists_published_at", "updated_at"])
+    hidden: list[int] = []
+    if not published:
+        # Private again means every list, those published one by one too.
+        one_by_one = list(
+            for_update(
+                Decklist.objects.filter(
+                    registration__tournament=tournament, published_at__isnull=False
+                )
+            ).order_by("pk")
+        )
+        hidden = [d.registration_id for d in one_by_one]
+        Decklist.objects.filter(pk__in=[d.pk for d in one_by_one]).update(published_at=None)
+    extra: dict[str, Any] = {"hidden_registrations": hidden} if hidden else {}
     audit(
         tournament=tournament,
         actor=actor,
         action="decklists.published" if published else "decklists.unpublished",
+        **extra,
     )
     return tournament
+
+
+MAX_PUBLISHED_AT_ONCE = 256
+
+
+@atomic
+def decklists_publish_some(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    registrations: Sequence[int],
+    **details: Any,
+) -> dict[str, list[int]]:
+    """Publish the lists of some players of a finished event (the top decklists: the caller
+    chose the players, ``details`` say how, e.g. ``top=8``), leaving the others as they are.
+    Audited as ``decklists.published_some``. Returns the registrations whose list is now
+    public (``published``, in the order given) and those without a list (``without_list``).
+
+    Locks the event, then the lists (the site's order)."""
+    tournament = for_update(Tournament.objects).get(pk=tournament.pk)
+    permissions.require_organiser(actor, tournament)
+    if tournament.status != EventStatus.FINISHED:
+        raise ServiceError(
+            _("Decklists can be published once the event has finished."), field="status"
+        )
+    ids = list(dict.fromkeys(registrations))
+    if not ids:
+        raise ServiceError(_("registrations: name at least one player."), field="registrations")
+    if len(ids) > MAX_PUBLISHED_AT_ONCE:
+        raise ServiceError(
+            _("registrations: at most %(n)d at once.") % {"n": MAX_PUBLISHED_AT_ONCE},
+            field="registrations",
+        )
+    known = set(
+        Registration.objects.filter(tournament=tournament, pk__in=ids).values_list("pk", flat=True)
+    )
+    strangers = [pk for pk in ids if pk not in known]
+    if strangers:
+        raise ServiceError(
+            _("registrations: %(id)s is not a player of this event.") % {"id": strangers[0]},
+            field="registrations",
+        )
+    lists = {
+        d.registration_id: d
+        for d in for_update(
+            Decklist.objects.filter(
+                registration_id__in=ids,
+                pk__in=DecklistVersion.objects.values("decklist_id"),
+            )
+        ).order_by("pk")
+    }
+    now = timezone.now()
+    newly = [d.pk for d in lists.values() if d.published_at is None]
+    Decklist.objects.filter(pk__in=newly).update(published_at=now)
+    result: dict[str, list[int]] = {
+        "published": [pk for pk in ids if pk in lists],
+        "without_list": [pk for pk in ids if pk not in lists],
+    }
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="decklists.published_some",
+        **{**details, **result},
+    )
+    return result
 
 
 def active_version(registration: Registration) -> DecklistVersion | None:
@@ -721,6 +800,16 @@ def can_view_decklist(user: Any, registration: Registration) -> bool:
         permissions.is_own_registration(user, registration)
         or permissions.is_staff_of(user, tournament)
         or tournament.decklists_published_at is not None
+        or Decklist.objects.filter(registration=registration, published_at__isnull=False).exists()
+    )
+
+
+def published_one_by_one(tournament: Tournament) -> set[int]:
+    """The registrations whose list was published on its own (the top decklists)."""
+    return set(
+        Decklist.objects.filter(
+            registration__tournament=tournament, published_at__isnull=False
+        ).values_list("registration_id", flat=True)
     )
 
 

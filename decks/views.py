@@ -601,7 +601,9 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
     """Every registered player's list status for the staff; public once published."""
     event = visible_event(request, slug)
     is_staff = perms.is_staff_of(request.user, event)
-    if not (is_staff or event.decklists_published_at):
+    whole = event.decklists_published_at is not None
+    one_by_one = services.published_one_by_one(event)
+    if not (is_staff or whole or one_by_one):
         return _refuse(request)
     is_organiser = perms.is_organiser_of(request.user, event)
     registrations = selectors.registered_players(event).order_by(
@@ -612,6 +614,8 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
     rows = []
     counts = {"none": 0, "legal": 0, "illegal": 0}
     for r in registrations:
+        if not (is_staff or whole or r.pk in one_by_one):
+            continue  # only the top decklists are public
         version = latest.get(r.pk)
         state = "none" if version is None else ("legal" if version.legal else "illegal")
         counts[state] += 1
@@ -622,6 +626,7 @@ def event_decklists(request: HttpRequest, slug: str) -> HttpResponse:
                 "version": version,
                 "state": state,
                 "unlocked": r.pk in unlocked,
+                "published": whole or r.pk in one_by_one,
             }
         )
     context = {

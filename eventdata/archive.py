@@ -35,6 +35,7 @@ SECTIONS: tuple[str, ...] = (
     "registrations",
     "decklists",
     "rounds",
+    "stages",
     "matches",
     "reports",
     "result_versions",
@@ -48,7 +49,7 @@ SECTIONS: tuple[str, ...] = (
 )
 # Sections added after version 1 was first written: an older archive without them reads as
 # having none (every other section is required).
-ADDED_SECTIONS: tuple[str, ...] = ("clock_events",)
+ADDED_SECTIONS: tuple[str, ...] = ("clock_events", "stages")
 
 # Header fields that differ between two exports of the same event.
 VOLATILE = ("exported_at", "source")
@@ -152,6 +153,7 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         )
     for name in ADDED_SECTIONS:
         doc.setdefault(name, [])
+    doc.setdefault("placings", None)
     for name in SECTIONS:
         for i, item in enumerate(_list(doc.get(name), name)):
             _object(item, f"{name}[{i}]")
@@ -206,6 +208,19 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         _unique(rounds, _int(r, "number", where), where)
         _str(r, "stage", where)
         _str(r, "status", where)
+
+    stage_numbers: set[int] = set()
+    for i, st in enumerate(doc["stages"]):
+        where = f"stages[{i}]"
+        _unique(stage_numbers, _int(st, "number", where), where)
+        _str(st, "kind", where)
+        players = st.get("players")
+        if players is not None:
+            for j, _key in enumerate(_list(players, f"{where}.players")):
+                if not _known(players[j], regs):
+                    raise ArchiveError(
+                        f"names nothing in this archive: {players[j]!r}", f"{where}.players[{j}]"
+                    )
 
     matches: set[str] = set()
     seats: set[tuple[int, str]] = set()
@@ -262,11 +277,30 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
                 isinstance(number, int) and (res["registration"], number) in versions
             ):
                 raise ArchiveError("'version' names no decklist version of this player", rwhere)
+    _check_placings(doc["placings"], regs)
     each("audit", {"registration": (regs, True), "actor": (users, True)})
     for i, a in enumerate(doc["audit"]):
         _str(a, "action", f"audit[{i}]")
         _str(a, "created_at", f"audit[{i}]")
     return doc
+
+
+def _check_placings(placings: Any, regs: set[str]) -> None:
+    """*Addition*: ``placings`` (absent from an archive written before them: None), the
+    event's placings when exported. Derived from the results, so an import does not write
+    them; only their shape and references are checked."""
+    if placings is None:
+        return
+    placings = _object(placings, "placings")
+    if not isinstance(placings.get("final"), bool):
+        raise ArchiveError("'final' must be true or false", "placings")
+    for i, row in enumerate(_list(placings.get("rows"), "placings.rows")):
+        where = f"placings.rows[{i}]"
+        _object(row, where)
+        if _int(row, "place", where) != i + 1:
+            raise ArchiveError("places run 1, 2, 3, ... in order", where)
+        if "team" not in row:
+            _ref(row, "registration", regs, where)
 
 
 def dumps(doc: Mapping[str, Any]) -> str:

@@ -31,8 +31,10 @@ from matches.models import (
     Ruling,
     StandingsSnapshot,
 )
+from matches.placings import entrant_key, event_placings
 from matches.services import results_source_version
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Stage, Tournament
+from tournaments.selectors import stage_rows
 
 Refs = dict[str, Callable[[Any], Any]]
 
@@ -267,6 +269,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for d in decklists
         ],
         "rounds": [_row(r, users, {}, skip=("tournament",)) for r in rounds],
+        "stages": [stage_row(s, users, reg) for s in stage_rows(event)],
         "matches": [
             {
                 "key": match_key[m.pk],
@@ -298,6 +301,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for n, d in enumerate(checks, 1)
         ],
         "audit": [_row(a, users, {"registration": reg}, skip=("tournament",)) for a in audit],
+        "placings": placings_section(event, reg),
     }
     people = get_user_model().objects.filter(pk__in=users.used).order_by("username")
     doc["users"] = [
@@ -323,6 +327,37 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         event_row["card_catalog"] = slugs.get(chosen.catalog_id) if chosen else None
     doc["cards"] = [_row(c, users, card_refs, skip=("updated_at",)) for c in cards]
     return doc
+
+
+def stage_row(
+    stage: Stage, users: Users, reg: Callable[[int | None], str | None]
+) -> dict[str, Any]:
+    """*Addition*: one of the event's stages (event-structures: Stages), every field, its
+    ``players`` by registration key (an event without stage rows: its legacy stages)."""
+    row = _row(stage, users, {}, skip=("tournament",))
+    if row.get("players") is not None:
+        row["players"] = [reg(int(pk)) for pk in row["players"]]
+    return row
+
+
+def placings_section(event: Tournament, reg: Callable[[int | None], str | None]) -> dict[str, Any]:
+    """*Addition*: the event's placings as the API gives them (event-structures: Placings),
+    players by registration key, without names. Derived data: an import reads the results
+    and computes them again."""
+    placings = event_placings(event)
+    key = entrant_key(event)
+    rows = []
+    for row in placings.rows:
+        entrant = reg(row.entrant) if key == "registration" else row.entrant
+        rows.append(
+            {
+                "place": row.place,
+                key: entrant,
+                "stage": row.stage,
+                "eliminated_in": row.eliminated_in,
+            }
+        )
+    return {"final": placings.final, "rows": rows}
 
 
 def _field_or_none(model: type[models.Model], name: str) -> Any:

@@ -54,8 +54,10 @@ from matches.models import (
     StandingsSnapshot,
 )
 from matches.services import checked_result, results_source_version
-from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.brackets import single_round_label
+from tournaments.models import AuditEntry, Registration, Stage, Tournament
 from tournaments.services import new_claim_code
+from tournaments.stages import legacy_stages
 
 ARCHIVE_DIR = "archives"
 
@@ -300,6 +302,7 @@ class _Importer:
         self.import_decklists()
         self.import_rounds(event)
         self.import_matches(event)
+        self.import_stages(event)
         self.import_reports()
         self.import_result_versions()
         self.import_standings(event)
@@ -501,11 +504,92 @@ class _Importer:
                 )
                 self.versions[(item["registration"], v["number"])] = version
 
+    def _rounds_placed(self) -> list[Mapping[str, Any]]:
+        """The archive's rounds; one written before stages has no ``stage_number`` and
+        ``name``: its Swiss rounds are stage 1 ("Round 1", ...) and its top-cut rounds stage
+        2, named by the places in them, as the migration placed every existing event's."""
+        items = list(self.doc["rounds"])
+        if all("stage_number" in item for item in items):
+            return items
+        per_round: dict[Any, int] = {}
+        for m in self.doc["matches"]:
+            per_round[m.get("round")] = per_round.get(m.get("round"), 0) + 1
+        out: list[Mapping[str, Any]] = []
+        swiss = 0
+        places: int | None = None
+        for item in sorted(items, key=lambda r: r["number"]):
+            if "stage_number" in item:
+                out.append(item)
+                continue
+            if item.get("stage") == "top_cut":
+                if places is None:
+                    places = 2 * per_round.get(item["number"], 1)
+                size = 2
+                while size < places:
+                    size *= 2
+                name = single_round_label(size).render()
+                out.append({**item, "stage_number": 2, "name": name})
+                places = max(places // 2, 2)
+            else:
+                swiss += 1
+                out.append({**item, "stage_number": 1, "name": f"Round {swiss}"})
+        return out
+
+    def import_stages(self, event: Tournament) -> None:
+        """The archive's stages by number; an archive written before stages has none: the
+        event gets its legacy stages (Swiss, then the top cut), with their players and times
+        read from the restored rounds, as the migration gave every existing event."""
+        have = {s.number: s for s in Stage.objects.filter(tournament=event)}
+        items = self.doc["stages"]
+        if not items:
+            if not have:
+                self._legacy_stages(event)
+            return
+        for i, item in enumerate(items):
+            where = f"stages[{i}]"
+            values = dict(item)
+            if values.get("players") is not None:
+                values["players"] = [self.regs[key].pk for key in values["players"]]
+            self.upsert(
+                "stages", have.get(item["number"]), Stage, values, where, {"tournament": event}
+            )
+
+    def _legacy_stages(self, event: Tournament) -> None:
+        rounds = sorted(self.rounds.values(), key=lambda r: r.number)
+        for rule in legacy_stages(event.top_cut_size or None):
+            row = Stage.from_rule(event, rule)
+            mine = [r for r in rounds if r.stage_number == rule.number]
+            if mine:
+                row.started_at = mine[0].created_at
+                firsts = Match.objects.filter(round=mine[0]) if rule.is_elimination else None
+                if firsts is not None:
+                    seeded = sorted(
+                        [(m.seed_a or 0, m.a_id) for m in firsts]
+                        + [(m.seed_b or 0, m.b_id) for m in firsts if m.b_id is not None]
+                    )
+                    row.players = [pk for _seed, pk in seeded]
+                else:
+                    pairs = Match.objects.filter(round__in=mine).values_list("a_id", "b_id")
+                    row.players = sorted({p for pair in pairs for p in pair if p is not None})
+                later = any(r.stage_number > rule.number for r in rounds)
+                ended = event.status in ("finished", "cancelled")
+                last = mine[-1]
+                done = all(r.status == RoundStatus.FINISHED for r in mine) and (
+                    (later or ended)
+                    if not rule.is_elimination
+                    else Match.objects.filter(round=last).count() <= 1
+                )
+                if done:
+                    row.finished_at = last.finished_at or last.created_at
+            row.save()
+            self.report.count("stages", "created")
+
     def import_rounds(self, event: Tournament) -> None:
         have = {r.number: r for r in Round.objects.filter(tournament=event)}
         # Finished rounds first: the one-unfinished-round constraint holds at every step.
         order = sorted(
-            enumerate(self.doc["rounds"]), key=lambda p: (p[1].get("status") != "finished", p[0])
+            enumerate(self._rounds_placed()),
+            key=lambda p: (p[1].get("status") != "finished", p[0]),
         )
         for i, item in order:
             self.rounds[item["number"]] = self.upsert(

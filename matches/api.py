@@ -30,6 +30,8 @@ from engine.games import get_game
 from matches import selectors, services
 from matches import serializers as s
 from matches.models import Match, RoundStatus
+from matches.placings import event_placings, placings_json
+from matches.placings import placings_version as event_placings_version
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import visible_event
@@ -322,6 +324,68 @@ def standings_player(request: Request, slug: str, registration: int) -> Response
         if row["registration"] == registration:
             return Response({"round": snapshot.round.number, **row})
     raise Http404("This player has no standings line.")
+
+
+MAX_PLACINGS_PAGE = 5000
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": MAX_PLACINGS_PAGE},
+            description=f"at most {MAX_PLACINGS_PAGE} rows",
+        ),
+        OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+    ],
+    responses={200: s.PlacingsOutput, 304: None, **error_responses(400, 404)},
+    description="The event's placings (event-structures: Placings): everyone who played, "
+    "places 1..N without gaps; `final` once the last stage is finished. Served from a copy "
+    'made once per change of results (ETag, Last-Modified, gzip: docs/api.md, "Published '
+    'copies").',
+)
+@api_view(["GET"])
+def placings(request: Request, slug: str) -> HttpResponseBase:
+    event = _event(request, slug)
+    limit = _int_param(request, "limit", MAX_PLACINGS_PAGE)
+    offset = _int_param(request, "offset", 0) or 0
+    if not 1 <= (limit or 0) <= MAX_PLACINGS_PAGE:
+        raise ServiceError(f"limit: from 1 to {MAX_PLACINGS_PAGE}.", field="limit")
+    last = services.last_finished_swiss_round(event)
+    if last is not None and selectors.standings_hidden_for(request.user, event, last.number):
+        raise Http404("Placings are hidden with the standings until the final round is over.")
+    version = event_placings_version(event)
+
+    def body() -> dict[str, Any]:
+        return placings_json(
+            event, placings=event_placings(event, version=version), limit=limit, offset=offset
+        )
+
+    if not _wants_json(request):
+        return Response(body())
+    return published.serve(
+        request,
+        name=f"placings:{event.pk}:{limit}:{offset}",
+        version=published.version_of(version, limit, offset),
+        render=lambda: _json_bytes(body()),
+        private=_private(request),
+    )
+
+
+@extend_schema(
+    request=s.TopDecklistsInput,
+    responses={200: s.TopDecklistsOutput, **error_responses(400, 403, 404, 409)},
+    description="Publish the decklists of places 1 to `top` (default 8) of a finished event's "
+    "final placings (organisers): those lists become public, the others stay as they are. "
+    "400 naming `top` or `status`, 409 while the placings are not final. Audited.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def top_decklists_publish(request: Request, slug: str) -> Response:
+    event = _event(request, slug)
+    clean = validated(s.TopDecklistsInput, request.data)
+    out = services.top_decklists_publish(actor=request.user, tournament=event, **clean)
+    return Response({"event": event.slug, **out})
 
 
 def _int_param(request: Request, name: str, default: int | None) -> int | None:

@@ -15,6 +15,7 @@ from config.errors import NotFound
 from engine.games import get_game
 from matches import services
 from matches.models import Match, Round
+from matches.placings import event_placings, places_by_entrant
 from tournaments import tiebreakers as tiebreaker_registry
 from tournaments.models import Registration, Tournament
 
@@ -28,6 +29,8 @@ STANDINGS_COLUMNS = (
     "record",
     "dropped",
 )
+# Added after the tiebreakers once the event has placings (the columns before keep their places).
+PLACE_COLUMN = "place"
 MATCH_COLUMNS = (
     "round",
     "stage",
@@ -61,8 +64,12 @@ def _player_id(registration: Registration | None) -> str:
 
 def standings_csv(tournament: Tournament, round_number: int | None = None) -> str:
     """The standings after a finished Swiss round (default the latest), one line per player
-    with every tiebreaker of the event (that has a value) in its own column."""
+    with every tiebreaker of the event (that has a value) in its own column; then, once the
+    event has placings, each player's ``place`` in them (event-structures: Placings: final
+    once the last stage is finished, else the placings as they stand)."""
     snapshot = services.standings_snapshot(tournament, round_number)
+    placings = event_placings(tournament)
+    place = places_by_entrant(placings) if placings.rows else None
     number = snapshot.round.number
     tiebreakers = tiebreaker_registry.shown(tournament.tiebreakers)
     ids = {
@@ -80,10 +87,12 @@ def standings_csv(tournament: Tournament, round_number: int | None = None) -> st
             row["record"],
             "yes" if row["dropped"] else "no",
             *(row["tiebreakers"].get(t, "") for t in tiebreakers),
+            *(() if place is None else (place.get(row["registration"], ""),)),
         )
         for row in snapshot.rows
     ]
-    return csv_text((*STANDINGS_COLUMNS, *tiebreakers), rows)
+    header = (*STANDINGS_COLUMNS, *tiebreakers, *(() if place is None else (PLACE_COLUMN,)))
+    return csv_text(header, rows)
 
 
 def _match_cells(m: Match, round_: Round) -> list[Any]:

@@ -272,6 +272,51 @@ class StandingsOutput(serializers.Serializer):
     rows = StandingRowOutput(many=True)
 
 
+class PlacingRowOutput(serializers.Serializer):
+    place = serializers.IntegerField(min_value=1)
+    registration = serializers.IntegerField(
+        required=False, help_text="The player (absent in a team event, which places teams)."
+    )
+    team = serializers.IntegerField(
+        required=False, help_text="The team, in a team event (instead of `registration`)."
+    )
+    name = serializers.CharField()
+    stage = serializers.IntegerField(min_value=1, help_text="The last stage the entrant played.")
+    eliminated_in = serializers.CharField(
+        allow_null=True,
+        help_text="The bracket round the entrant went out in (`Quarterfinals`, `Final`, "
+        "`Losers round 2`); null for the champion, a player still in, or a Swiss or "
+        "round-robin finish.",
+    )
+
+
+class PlacingsOutput(serializers.Serializer):
+    final = serializers.BooleanField(help_text="False until the event's last stage is finished.")
+    count = serializers.IntegerField(help_text="Rows in all (`limit` and `offset` page them).")
+    rows = PlacingRowOutput(many=True)
+
+
+class TopDecklistsInput(serializers.Serializer):
+    top = serializers.IntegerField(
+        min_value=1,
+        max_value=256,
+        default=8,
+        help_text="Publish the decklists of places 1 to `top` (default 8).",
+    )
+
+
+class TopDecklistsOutput(serializers.Serializer):
+    event = serializers.CharField()
+    top = serializers.IntegerField()
+    published = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Registrations whose list is public now, in place order.",
+    )
+    without_list = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Registrations in the top without a list."
+    )
+
+
 class RoundCheckOutput(serializers.Serializer):
     ok = serializers.BooleanField()
     name = serializers.CharField()

@@ -4,6 +4,7 @@ tournaments.urls: every path here is deeper than tournaments' `events/<slug>/...
 from django.urls import path
 
 from matches import clock_views, views
+from matches.views import placings_page
 
 urlpatterns = [
     path(
@@ -23,6 +24,12 @@ urlpatterns = [
         name="standings_player",
     ),
     path("events/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path("events/<slug:slug>/placings/", placings_page.placings, name="placings"),
+    path(
+        "events/<slug:slug>/manage/placings/publish-top/",
+        placings_page.placings_publish_top,
+        name="placings_publish_top",
+    ),
     path("events/<slug:slug>/projector/", views.projector, name="projector"),
     path("events/<slug:slug>/projector/live/", views.projector_live, name="projector_live"),
 ]

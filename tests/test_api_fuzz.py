@@ -208,6 +208,8 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "POST /api/events/{slug}/deck-checks/": _STATE + "`round_number` is one of the event's "
     "rounds so far or the next",
     "POST /api/events/{slug}/decklists/publish/": _STATE + "only once the event has finished",
+    "POST /api/events/{slug}/decklists/publish-top/": _STATE + "only once the event has "
+    "finished and its placings are final",
     "POST /api/events/{slug}/judges/": _EXISTING + "`player_id`",
     **dict.fromkeys(
         ["PUT /api/events/{slug}/notifications/", "PATCH /api/events/{slug}/notifications/"],
@@ -253,7 +255,11 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "filter",
     "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
     **dict.fromkeys(
-        ["GET /api/events/{slug}/archives/", "GET /api/events/{slug}/standings/{registration}/"],
+        [
+            "GET /api/events/{slug}/archives/",
+            "GET /api/events/{slug}/standings/{registration}/",
+            "GET /api/events/{slug}/placings/",
+        ],
         "a query parameter it does not read is ignored, as by the API's other endpoints (the "
         "generator sends one for these)",
     ),

@@ -16,6 +16,7 @@ their public names, so callers import ``matches.services`` as before:
 - ``round_end``: finishing a round (and the event) once its last result is in
 - ``standings``: standings rows and snapshots, records before a round, correction previews
 - ``top_cut``: starting the top cut and the cut calculator
+- ``top_decklists``: publishing the decklists of a finished event's top placings
 - ``calls``: judge calls: opening, claiming, handing back, escalating, settling
 - ``rulings``: a judge's ruling on a call, with citations and a replayed game record
 - ``penalties``: giving penalties, their suggestions, history and log
@@ -131,6 +132,7 @@ from matches.services.top_cut import (
     cut_notes,
     top_cut_start,
 )
+from matches.services.top_decklists import top_decklists_publish
 
 __all__ = [
     "CITATION_PATTERN",
@@ -210,4 +212,5 @@ __all__ = [
     "standings_snapshot",
     "swiss_history",
     "top_cut_start",
+    "top_decklists_publish",
 ]

@@ -16,6 +16,7 @@ from matches.models import VISIBLE_TO_PLAYERS, RoundStage, RoundStatus
 from matches.panel import etag
 from matches.panel_views import panel_for
 from matches.views.common import timer_context
+from matches.views.placings_page import final_summary
 from tournaments.models import Tournament
 
 SCHEDULE_BREAK_MINUTES = 10  # between rounds, for the estimated start times
@@ -55,6 +56,7 @@ def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> 
         "has_standings": any(
             r.stage == RoundStage.SWISS and r.status == RoundStatus.FINISHED for r in rounds
         ),
+        "final_placings": final_summary(event),
     }
 
 
