@@ -14,7 +14,7 @@ from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
 from engine.games import GAMES
-from eventdata import archive_api
+from eventdata import archive_api, open_data_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
 from series import api as series_api
@@ -167,6 +167,11 @@ api_urls = [
     path("events/<slug:slug>/standings.csv", archive_api.standings_csv, name="api-standings-csv"),
     path("events/<slug:slug>/pairings.csv", archive_api.pairings_csv, name="api-pairings-csv"),
     path("events/<slug:slug>/results.csv", archive_api.results_csv, name="api-results-csv"),
+    path(
+        "events/<slug:slug>/open-data/",
+        open_data_api.event_open_data,
+        name="api-event-open-data",
+    ),
     path(
         "registrations/<int:pk>/penalties/",
         matches_api.registration_penalties,
