@@ -39,7 +39,10 @@ def _version_key(series: Series, events: list[Tournament]) -> str:
         .values("tournament_id")
         .annotate(version=Sum("content_version"), rounds=Count("id"))
     }
-    facts = [(e.pk, e.status, versions.get(e.pk, (0, 0))) for e in events] + [
+    # The event's row too (updated_at): a change of its tiebreakers or stages moves placings.
+    facts = [
+        (e.pk, e.status, e.updated_at.isoformat(), versions.get(e.pk, (0, 0))) for e in events
+    ] + [
         series.counting,
         sorted(series.points.items()),
     ]
