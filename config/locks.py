@@ -23,6 +23,7 @@ M = TypeVar("M", bound=models.Model)
 # What each service locks, outermost first. Rows of one kind are locked in id order.
 LOCK_ORDER: tuple[str, ...] = (
     "event",  # tournaments.Tournament
+    "series",  # series.Series (closing one: after the events it invites into)
     "registration",  # tournaments.Registration
     "decklist",  # decks.Decklist
     "deck check result",  # decks.DeckCheckResult
@@ -31,7 +32,8 @@ LOCK_ORDER: tuple[str, ...] = (
     "report",  # matches.Report
     "judge call",  # matches.JudgeCall
 )
-# Locked alone, in a transaction that takes no other lock: decks.CardImport, and an account
+# Locked alone, in a transaction that takes no other lock: decks.CardImport, series.Series in a
+# leaderboard refresh (its audit entries only point at events), and an account
 # being erased (accounts.User). Locked after the event and nothing else:
 # notifications.NotificationSettings.
 

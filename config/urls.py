@@ -14,9 +14,10 @@ from config.offline import service_worker
 from config.views import healthz
 from decks import api as decks_api
 from engine.games import GAMES
-from eventdata import archive_api
+from eventdata import archive_api, open_data_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
+from series import api as series_api
 from tournaments import api as tournaments_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
@@ -36,6 +37,7 @@ router.register("registrations", tournaments_api.RegistrationViewSet, basename="
 router.register("cards", decks_api.CardViewSet, basename="card")
 router.register("card-imports", decks_api.CardImportViewSet, basename="card-import")
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
+router.register("series", series_api.SeriesViewSet, basename="series")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
@@ -166,6 +168,11 @@ api_urls = [
     path("events/<slug:slug>/pairings.csv", archive_api.pairings_csv, name="api-pairings-csv"),
     path("events/<slug:slug>/results.csv", archive_api.results_csv, name="api-results-csv"),
     path(
+        "events/<slug:slug>/open-data/",
+        open_data_api.event_open_data,
+        name="api-event-open-data",
+    ),
+    path(
         "registrations/<int:pk>/penalties/",
         matches_api.registration_penalties,
         name="api-registration-penalties",
@@ -213,6 +220,7 @@ urlpatterns = [
     path("", include("config.rulings_urls")),
     path("", include("decks.urls")),
     path("", include("matches.urls")),
+    path("", include("series.urls")),
     path("", include("matches.staff_urls")),
     path("", include("matches.penalty_urls")),
     path("", include("matches.judge_urls")),

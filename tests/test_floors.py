@@ -41,7 +41,7 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"tournaments"}),
     frozenset({"decks", "notifications"}),  # one floor: neither imports the other
     frozenset({"matches"}),
-    frozenset({"eventdata"}),  # the whole event as data: archive export/import, the demo
+    frozenset({"eventdata", "series"}),  # the whole event as data (archive, demo); series of events
     frozenset({"config wiring"}),
 )
 # The config modules that wire the apps together: the package itself (it loads the Celery

@@ -199,6 +199,8 @@ class _StandInRegistration:
     checked_in: bool
     dropped: bool
     player: _StandInPlayer | None
+    invitation: str = ""
+    bye_rounds: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -229,6 +231,8 @@ def _own_values(request: HttpRequest, context: dict[str, Any]) -> dict[str, str]
     registration: Registration | None = context["registration"]
     if registration is not None:
         values[str(_number_stand_in("registration"))] = str(registration.pk)
+        if registration.invitation:
+            values[_stand_in("invitation")] = _written(registration.invitation)
     if "check_in_qr" in context:
         values[_stand_in("qr")] = str(context["check_in_qr"])
     timer = (context.get("rounds_info") or {}).get("timer")
@@ -265,6 +269,8 @@ def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str
             player=_StandInPlayer(_stand_in("playerid"))
             if registration.player_id is not None
             else None,
+            invitation=_stand_in("invitation") if registration.invitation else "",
+            bye_rounds=tuple(registration.bye_rounds or ()),
         )
     shown = {
         **context,
@@ -326,6 +332,8 @@ def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
             registration.checked_in,
             registration.dropped,
             registration.player_id is not None,
+            bool(registration.invitation),
+            list(registration.bye_rounds or ()),
         ],
         "check_in_qr" in context,
     ]

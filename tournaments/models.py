@@ -362,6 +362,9 @@ class Registration(models.Model):
     drop_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # Rounds with a bye granted at registration (invitations): never paired in those rounds.
     bye_rounds = models.JSONField(_("byes granted for rounds"), default=list, blank=True)
+    # Why the player holds this place without registering, shown to them and to the staff
+    # ("Invited: rank 3 of the Store season"); set by a series' qualification.
+    invitation = models.CharField(_("invitation"), max_length=200, blank=True)
     seed = models.FloatField(_("seed"), null=True, blank=True, help_text=_("Higher seeds first."))
     fixed_table = models.PositiveIntegerField(
         _("fixed table"), null=True, blank=True, help_text=_("For players who cannot move.")

@@ -269,6 +269,8 @@ class RegistrationOutput(serializers.ModelSerializer):
             "dropped",
             "drop_round",
             "created_at",
+            "bye_rounds",
+            "invitation",
         )
 
     def get_player_id(self, obj: Registration) -> str | None:

@@ -96,16 +96,16 @@ class LeagueTable:
 
 def _points_value(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
-        raise SeriesError(field, f"{field}: whole points from 0 to {MAX_POINTS}.")
+        raise SeriesError(field, f"whole points from 0 to {MAX_POINTS}.")
     return value
 
 
 def parse_points_table(value: object, path: str = "points") -> PointsTable:
     """Check the contract's points table; refuse bad keys, values and overlapping ranges."""
     if not isinstance(value, Mapping) or not value:
-        raise SeriesError(path, f'{path}: an object of places and points, e.g. {{"1": 10}}.')
+        raise SeriesError(path, 'an object of places and points, e.g. {"1": 10}.')
     if len(value) > MAX_KEYS:
-        raise SeriesError(path, f"{path}: at most {MAX_KEYS} keys.")
+        raise SeriesError(path, f"at most {MAX_KEYS} keys.")
     bands: list[PlaceBand] = []
     played = 0
     for key, points in value.items():
@@ -115,29 +115,29 @@ def parse_points_table(value: object, path: str = "points") -> PointsTable:
             continue
         match = _PLACE_KEY.match(key) if isinstance(key, str) else None
         if match is None:
-            raise SeriesError(field, f'{field}: a place ("3") or a range of places ("5-8").')
+            raise SeriesError(field, 'a place ("3") or a range of places ("5-8").')
         first = int(match.group(1))
         last = int(match.group(2) or first)
         if last < first or last > MAX_PLACE:
-            raise SeriesError(field, f"{field}: a range runs from a place up to {MAX_PLACE}.")
+            raise SeriesError(field, f"a range runs from a place up to {MAX_PLACE}.")
         bands.append(PlaceBand(first, last, _points_value(points, field)))
     if not bands:
-        raise SeriesError(path, f"{path}: name at least one place.")
+        raise SeriesError(path, "name at least one place.")
     bands.sort(key=lambda band: band.first)
     for before, after in pairwise(bands):
         if after.first <= before.last:
             field = f'{path}["{after.key}"]'
-            raise SeriesError(field, f"{field}: overlaps places {before.key}.")
+            raise SeriesError(field, f"overlaps places {before.key}.")
     return PointsTable(tuple(bands), played)
 
 
 def parse_league_table(value: object, path: str = "league") -> LeagueTable:
     """``{"win": 3, "draw": 1, "played": 1}``; every key optional, no other key."""
     if not isinstance(value, Mapping):
-        raise SeriesError(path, f'{path}: an object like {{"win": 3, "draw": 1, "played": 0}}.')
+        raise SeriesError(path, 'an object like {"win": 3, "draw": 1, "played": 0}.')
     unknown = sorted(set(value) - {"win", "draw", PLAYED})
     if unknown:
-        raise SeriesError(f"{path}.{unknown[0]}", f"{path}.{unknown[0]}: unknown key.")
+        raise SeriesError(f"{path}.{unknown[0]}", "unknown key.")
     defaults = LeagueTable()
     return LeagueTable(
         win=_points_value(value.get("win", defaults.win), f"{path}.win"),
@@ -201,9 +201,7 @@ def leaderboard(
     seen: set[tuple[str, str]] = set()
     for result in results:
         if (result.event, result.player_id) in seen:
-            raise SeriesError(
-                "events", f"events: player {result.player_id} twice in event {result.event}."
-            )
+            raise SeriesError("events", f"player {result.player_id} twice in event {result.event}.")
         seen.add((result.event, result.player_id))
         if isinstance(table, PointsTable):
             points = table.points_for(result.place)

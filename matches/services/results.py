@@ -45,6 +45,7 @@ from matches.services.result_checks import (
     games_text,
 )
 from matches.services.round_end import _finish_round_if_done
+from matches.signals import result_changed
 from tournaments import permissions, results
 from tournaments.audit import audit
 from tournaments.models import (
@@ -285,6 +286,7 @@ def _save_result_change(
         after=version.after,
         reason=reason,
     )
+    result_changed.send(sender=Match, match=match)
     if match.status == MatchStatus.FINAL:
         _finish_round_if_done(round_)
 

@@ -1,0 +1,146 @@
+"""Reads of a series shared by its page, its CSV and the API: the series, its events and its
+current leaderboard.
+
+The leaderboard is computed from the final placings of the series' events
+(matches.placings.event_placings) once per change: its cache key is built from every event's
+status and results version (the sum of its rounds' content versions, which every result change
+bumps), so a correction anywhere in the series makes a new key and nobody reads a stale board.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Sum
+
+from matches.models import Match, MatchStatus, Round
+from matches.placings import event_placings
+from series.models import Series, SeriesCounting, SeriesEvent
+from tournaments import series as series_core
+from tournaments.models import Registration, Tournament
+from tournaments.results import outcome
+
+CACHE_SECONDS = 24 * 60 * 60
+
+
+def series_events(series: Series) -> list[Tournament]:
+    """The series' events, by start time."""
+    return list(Tournament.objects.filter(series_entry__series=series).order_by("starts_at", "id"))
+
+
+def _version_key(series: Series, events: list[Tournament]) -> str:
+    versions = {
+        row["tournament_id"]: (row["version"], row["rounds"])
+        for row in Round.objects.filter(tournament__in=events)
+        .values("tournament_id")
+        .annotate(version=Sum("content_version"), rounds=Count("id"))
+    }
+    # The event's row too (updated_at): a change of its tiebreakers or stages moves placings.
+    facts = [
+        (e.pk, e.status, e.updated_at.isoformat(), versions.get(e.pk, (0, 0))) for e in events
+    ] + [
+        series.counting,
+        sorted(series.points.items()),
+    ]
+    digest = hashlib.sha256(json.dumps(facts, default=str).encode()).hexdigest()[:32]
+    return f"series:{series.pk}:leaderboard:{digest}"
+
+
+def _player_keys(registration_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Registration id -> (player id, name): an account's public player id (the same person
+    across events), a walk-in without an account by its registration."""
+    out: dict[int, tuple[str, str]] = {}
+    for registration in Registration.objects.filter(pk__in=list(registration_ids)).select_related(
+        "player"
+    ):
+        player_id = (
+            registration.player.player_id
+            if registration.player_id and registration.player.player_id
+            else f"walk-in-{registration.pk}"
+        )
+        out[registration.pk] = (player_id, registration.name)
+    return out
+
+
+def _match_tallies(event: Tournament) -> dict[int, tuple[int, int]]:
+    """Registration id -> (matches won, matches drawn) over the event's final matches; a bye
+    is a match won."""
+    tallies: dict[int, list[int]] = {}
+    for a, b, games_a, games_b, games_drawn in Match.objects.filter(
+        round__tournament=event, status=MatchStatus.FINAL
+    ).values_list("a_id", "b_id", "games_a", "games_b", "games_drawn"):
+        result = outcome((games_a or 0, games_b or 0, games_drawn or 0)) if b else "a"
+        for side, registration in (("a", a), ("b", b)):
+            if registration is None:
+                continue
+            tally = tallies.setdefault(registration, [0, 0])
+            if result == side:
+                tally[0] += 1
+            elif result == "draw":
+                tally[1] += 1
+    return {registration: (won, drawn) for registration, (won, drawn) in tallies.items()}
+
+
+def _event_results(series: Series, event: Tournament) -> list[series_core.EventResult]:
+    placings = event_placings(event)
+    if not placings.final:
+        return []
+    players = _player_keys(row.entrant for row in placings.rows)
+    tallies = _match_tallies(event) if series.counting == SeriesCounting.MATCHES else {}
+    results = []
+    seen: set[str] = set()
+    for row in placings.rows:
+        player_id, name = players.get(row.entrant, (f"walk-in-{row.entrant}", ""))
+        if player_id in seen:
+            continue  # one account, one row (placings place each registration once)
+        seen.add(player_id)
+        won, drawn = tallies.get(row.entrant, (0, 0))
+        results.append(series_core.EventResult(event.slug, player_id, name, row.place, won, drawn))
+    return results
+
+
+def table_of(series: Series) -> series_core.PointsTable | series_core.LeagueTable:
+    if series.counting == SeriesCounting.MATCHES:
+        return series_core.parse_league_table(series.points, "points")
+    return series_core.parse_points_table(series.points, "points")
+
+
+def compute_leaderboard(series: Series) -> list[dict[str, Any]]:
+    """The leaderboard as stored and served: each row's contract fields plus ``results``
+    (event, place, points per event)."""
+    results: list[series_core.EventResult] = []
+    for event in series_events(series):
+        results.extend(_event_results(series, event))
+    return [
+        {
+            **row.to_json(),
+            "results": [
+                {"event": e.event, "place": e.place, "points": e.points} for e in row.events
+            ],
+        }
+        for row in series_core.leaderboard(table_of(series), results)
+    ]
+
+
+def leaderboard_version(series: Series) -> str:
+    """The version of the series' leaderboard: changes with any of its events' results."""
+    return _version_key(series, series_events(series))
+
+
+def current_leaderboard(series: Series, version: str | None = None) -> list[dict[str, Any]]:
+    """``compute_leaderboard``, computed once per change of the series' results (cached)."""
+    key = version or leaderboard_version(series)
+    rows: list[dict[str, Any]] | None = cache.get(key)
+    if rows is None:
+        rows = compute_leaderboard(series)
+        cache.set(key, rows, CACHE_SECONDS)
+    return rows
+
+
+def series_of(event: Tournament) -> Series | None:
+    entry = SeriesEvent.objects.filter(event=event).select_related("series").first()
+    return entry.series if entry is not None else None
