@@ -97,3 +97,18 @@ def event_deliveries(request: Request, slug: str) -> Response:
     paginator = DeliveryPagination()
     page = paginator.paginate_queryset(qs, request)
     return paginator.get_paginated_response(s.DeliveryOutput(page or [], many=True).data)
+
+
+@extend_schema(
+    request=s.SecretRotationInput,
+    responses=s.SettingsOutput,
+    description="A new signing secret for the event's webhook (Standard Webhooks); the current "
+    "one keeps signing beside it for overlap_hours (0 to 168, default 24). Organisers only.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def webhook_secret_rotate(request: Request, slug: str) -> Response:
+    event = _organiser_event(request, slug)
+    data = validated(s.SecretRotationInput, request.data)
+    prefs = services.webhook_secret_rotate(actor=request.user, tournament=event, **data)
+    return Response(s.SettingsOutput(prefs).data)

@@ -15,4 +15,9 @@ urlpatterns = [
         api.event_deliveries,
         name="api-event-notification-deliveries",
     ),
+    path(
+        "events/<slug:slug>/notifications/webhook-secret/",
+        api.webhook_secret_rotate,
+        name="api-event-notification-webhook-secret",
+    ),
 ]

@@ -18,8 +18,11 @@ import ipaddress
 import json
 import logging
 import socket
+import time
 import urllib.error
 import urllib.request
+import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from accounts.names import unsafe_characters
 from config.errors import ServiceError
+from notifications import signing
 from notifications.models import (
     MAX_WEBHOOK_URL,
     Channel,
@@ -267,7 +271,12 @@ def _send(delivery: Delivery) -> None:
     prefs = NotificationSettings.objects.filter(tournament_id=delivery.tournament_id).first()
     if prefs is None or not prefs.webhook_url:
         raise DeliveryError(_("The event has no webhook any more."), permanent=True)
-    post_webhook(prefs.webhook_url, webhook_payload(delivery, prefs.webhook_url))
+    post_webhook(
+        prefs.webhook_url,
+        webhook_payload(delivery, prefs.webhook_url),
+        message_id=f"msg_{delivery.pk}",
+        secrets_in_use=prefs.secrets_in_use(timezone.now()),
+    )
 
 
 def is_discord(url: str) -> bool:
@@ -313,8 +322,17 @@ def _open(request: urllib.request.Request, timeout: float) -> int:
         return int(response.status)
 
 
-def post_webhook(url: str, data: dict[str, Any], *, timeout: float | None = None) -> int:
-    """POST ``data`` as JSON; the HTTP status on success, else a DeliveryError."""
+def post_webhook(
+    url: str,
+    data: dict[str, Any],
+    *,
+    timeout: float | None = None,
+    message_id: str = "",
+    secrets_in_use: Sequence[str] = (),
+) -> int:
+    """POST ``data`` as JSON, signed by the Standard Webhooks specification with each secret
+    in use (notifications.signing; unsigned without one); the HTTP status on success, else a
+    DeliveryError."""
     parts = urlsplit(url)
     if parts.scheme != "https" or not parts.hostname:
         raise DeliveryError(_("The webhook must be an https address."), permanent=True)
@@ -327,12 +345,15 @@ def post_webhook(url: str, data: dict[str, Any], *, timeout: float | None = None
             raise DeliveryError(
                 _("The webhook's host is not on the public internet."), permanent=True
             )
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(data).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
-    )
+    body = json.dumps(data).encode()
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    if secrets_in_use:
+        headers.update(
+            signing.signed_headers(
+                secrets_in_use, message_id or f"msg_{uuid.uuid4().hex}", int(time.time()), body
+            )
+        )
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
         return _open(request, timeout or WEBHOOK_TIMEOUT_SECONDS)
     except urllib.error.HTTPError as exc:

@@ -8,6 +8,8 @@ sending task claims the row with a conditional update, so it is never sent twice
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
@@ -105,6 +107,10 @@ class NotificationSettings(models.Model):
     )
     email_kinds = models.JSONField(_("e-mail players about"), default=default_email_kinds)
     webhook_kinds = models.JSONField(_("post to the webhook about"), default=default_webhook_kinds)
+    # Standard Webhooks signing secrets, oldest first: [{"secret": "whsec_...", "created_at":
+    # iso, "retires_at": iso or null}]. The last is the current one; a rotated-out one keeps
+    # signing beside it until it retires (notifications.services.webhook_secret_rotate).
+    webhook_secrets = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -115,6 +121,14 @@ class NotificationSettings(models.Model):
 
     def __str__(self) -> str:
         return f"notifications of {self.tournament}"
+
+    def secrets_in_use(self, now: datetime) -> list[str]:
+        """The secrets that sign a post made at ``now``, newest first."""
+        return [
+            entry["secret"]
+            for entry in reversed(self.webhook_secrets or [])
+            if entry.get("retires_at") is None or datetime.fromisoformat(entry["retires_at"]) > now
+        ]
 
     def sends(self, channel: str, kind: str) -> bool:
         if channel == Channel.WEBHOOK:

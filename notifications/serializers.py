@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from notifications.models import (
@@ -46,10 +47,32 @@ class SettingsOutput(serializers.ModelSerializer):
     kinds = serializers.SerializerMethodField()
     webhook_url = serializers.CharField(help_text="An https URL, or empty for none.")
     updated_at = serializers.DateTimeField(allow_null=True, help_text="Null until first saved.")
+    webhook_secret = serializers.SerializerMethodField(
+        help_text="The current Standard Webhooks signing secret (whsec_...), null without a "
+        "webhook. Organisers only, as this whole answer."
+    )
+    webhook_secrets_in_use = serializers.SerializerMethodField(
+        help_text="How many secrets sign each post now (2 while a rotated-out one overlaps)."
+    )
 
     class Meta:
         model = NotificationSettings
-        fields = ["webhook_url", "email_kinds", "webhook_kinds", "kinds", "updated_at"]
+        fields = [
+            "webhook_url",
+            "email_kinds",
+            "webhook_kinds",
+            "kinds",
+            "updated_at",
+            "webhook_secret",
+            "webhook_secrets_in_use",
+        ]
+
+    def get_webhook_secret(self, obj: NotificationSettings) -> str | None:
+        current = (obj.webhook_secrets or [])[-1:]
+        return str(current[0]["secret"]) if current else None
+
+    def get_webhook_secrets_in_use(self, obj: NotificationSettings) -> int:
+        return len(obj.secrets_in_use(timezone.now()))
 
     def get_kinds(self, obj: NotificationSettings) -> list[dict[str, Any]]:
         return [{"key": key, "label": str(label)} for key, label in Kind.choices]
@@ -96,3 +119,8 @@ class DeliveryOutput(serializers.ModelSerializer):
 
     def get_recipient_player_id(self, obj: Delivery) -> str | None:
         return obj.recipient.player_id if obj.recipient is not None else None
+
+
+class SecretRotationInput(serializers.Serializer):  # type: ignore[type-arg]
+    # Checked by the service (a 400 naming it).
+    overlap_hours = serializers.JSONField(required=False, default=24)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 from config.errors import ServiceError
 from config.locks import for_update
 from config.outbox import send_after_commit
-from notifications import selectors, tasks
+from notifications import selectors, signing, tasks
 from notifications.delivery import check_webhook_url
 from notifications.models import (
     Channel,
@@ -103,6 +104,9 @@ def settings_update(
         before, before_url = _settings_view(prefs), prefs.webhook_url
         if url is not None:
             prefs.webhook_url = url
+        if prefs.webhook_url and not prefs.webhook_secrets:
+            # A webhook is signed from its first post (Standard Webhooks).
+            prefs.webhook_secrets = [_secret_entry(timezone.now())]
         if emails is not None:
             prefs.email_kinds = emails
         if hooks is not None:
@@ -119,6 +123,58 @@ def settings_update(
                 before=before,
                 after=after,
             )
+    return prefs
+
+
+# The longest a rotated-out signing secret keeps signing beside the new one.
+MAX_OVERLAP_HOURS = 7 * 24
+
+
+def _secret_entry(now: datetime) -> dict[str, Any]:
+    return {"secret": signing.new_secret(), "created_at": now.isoformat(), "retires_at": None}
+
+
+def webhook_secret_rotate(
+    *, actor: Any, tournament: Tournament, overlap_hours: Any = 24
+) -> NotificationSettings:
+    """A new signing secret for the event's webhook; the current one keeps signing beside it
+    for ``overlap_hours`` (0 to 168), so the receiver can switch without missing a post.
+    Secrets already retired are forgotten. Audited without the secrets."""
+    permissions.require_organiser(actor, tournament)
+    if (
+        isinstance(overlap_hours, bool)
+        or not isinstance(overlap_hours, int)
+        or not 0 <= overlap_hours <= MAX_OVERLAP_HOURS
+    ):
+        raise ServiceError(
+            _("overlap_hours: whole hours from 0 to %(n)d.") % {"n": MAX_OVERLAP_HOURS},
+            field="overlap_hours",
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        tournament = for_update(Tournament.objects).get(pk=tournament.pk)
+        permissions.require_organiser(actor, tournament)
+        prefs, _created = for_update(NotificationSettings.objects).get_or_create(
+            tournament=tournament
+        )
+        retires = (now + timedelta(hours=overlap_hours)).isoformat()
+        kept = []
+        for entry in prefs.webhook_secrets or []:
+            if entry.get("retires_at") is None:
+                entry = {**entry, "retires_at": retires}
+            if datetime.fromisoformat(entry["retires_at"]) > now:
+                kept.append(entry)
+        prefs.webhook_secrets = [*kept, _secret_entry(now)]
+        prefs.updated_by = actor if permissions.is_authenticated(actor) else None
+        prefs.save()
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="notifications.webhook_secret_rotated",
+            target=prefs,
+            overlap_hours=overlap_hours,
+            secrets_in_use=len(prefs.secrets_in_use(now)),
+        )
     return prefs
 
 

@@ -7,11 +7,13 @@ Locally a missing service or ../shared skips such a test with the reason; in CI
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -21,6 +23,8 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client
+
+from notifications import delivery as sending
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -326,3 +330,25 @@ def one_hero_short(decklist_text: str) -> str:
     lines = decklist_text.splitlines()
     first_card = next(i for i, line in enumerate(lines) if line[:1].isdigit())
     return "\n".join(lines[:first_card] + lines[first_card + 1 :])
+
+
+class FakeHttp:
+    """Stands in for the network: records each request; answers from a script of outcomes
+    (an int status or an exception), the last one repeating."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *outcomes: Any) -> None:
+        self.requests: list[urllib.request.Request] = []
+        self.outcomes = list(outcomes) or [204]
+        monkeypatch.setattr(sending, "_open", self._open)
+        monkeypatch.setattr(sending, "_resolve", lambda host: ["162.159.128.233"])
+
+    def _open(self, request: urllib.request.Request, timeout: float) -> int:
+        assert timeout <= 10
+        self.requests.append(request)
+        outcome = self.outcomes.pop(0) if len(self.outcomes) > 1 else self.outcomes[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return int(outcome)
+
+    def bodies(self) -> list[dict[str, Any]]:
+        return [json.loads(r.data) for r in self.requests]  # type: ignore[arg-type]

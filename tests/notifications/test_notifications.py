@@ -27,6 +27,7 @@ from notifications import services, tasks
 from notifications.models import Channel, Delivery, DeliveryStatus, Kind, NotificationSettings
 from tests.factories import UserFactory, logged_in
 from tests.scenarios import client_for, running_event
+from tests.support import FakeHttp
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
 
@@ -34,28 +35,6 @@ pytestmark = pytest.mark.django_db
 
 DISCORD = "https://discord.com/api/webhooks/123456/secret-token"
 GENERIC = "https://hooks.example.org/battledesk"
-
-
-class FakeHttp:
-    """Stands in for the network: records each request; answers from a script of outcomes
-    (an int status or an exception), the last one repeating."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, *outcomes: Any) -> None:
-        self.requests: list[urllib.request.Request] = []
-        self.outcomes = list(outcomes) or [204]
-        monkeypatch.setattr(sending, "_open", self._open)
-        monkeypatch.setattr(sending, "_resolve", lambda host: ["162.159.128.233"])
-
-    def _open(self, request: urllib.request.Request, timeout: float) -> int:
-        assert timeout <= 10
-        self.requests.append(request)
-        outcome = self.outcomes.pop(0) if len(self.outcomes) > 1 else self.outcomes[0]
-        if isinstance(outcome, Exception):
-            raise outcome
-        return int(outcome)
-
-    def bodies(self) -> list[dict[str, Any]]:
-        return [json.loads(r.data) for r in self.requests]  # type: ignore[arg-type]
 
 
 def _settings(event: Any, **fields: Any) -> NotificationSettings:
