@@ -269,7 +269,17 @@ class StandingRowOutput(serializers.Serializer):
 
 class StandingsOutput(serializers.Serializer):
     round = serializers.IntegerField()
+    stage = serializers.IntegerField(help_text="The stage the standings are of (1, 2, ...).")
     rows = StandingRowOutput(many=True)
+
+
+class RoundPairInput(serializers.Serializer):
+    stage = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The stage to pair (event-structures: Stages); needed only while several run "
+        "side by side (flights).",
+    )
 
 
 class RoundCheckOutput(serializers.Serializer):
