@@ -170,6 +170,8 @@ def stage_timeline(tournament: Tournament) -> list[dict[str, Any]]:
         planned = None
         if rule.rounds is not None:
             planned = rule.rounds
+        elif rule.number == 1 and rule.kind == "swiss" and tournament.planned_rounds:
+            planned = tournament.planned_rounds  # the event's Swiss rounds, as pairing reads
         elif row.players is not None and len(row.players) >= stage_rules.MIN_CUT:
             planned = stage_rules.planned_rounds(rule, len(row.players))
         sources = rule.sources

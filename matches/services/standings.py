@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Case, Max, When
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
@@ -124,11 +124,15 @@ def records_before_round(round_: Round) -> dict[int, str]:
     yet (round 1, a late entry) are "0-0-0" (absent here). A few queries whatever the event's
     size: the snapshot's rows, and the bracket's matches."""
     tournament = round_.tournament
+    earlier = tournament.rounds.filter(
+        stage__in=OWN_KINDS, status=RoundStatus.FINISHED, number__lt=round_.number
+    )
+    mine = 0
+    if round_.stage != RoundStage.TOP_CUT:
+        mine = round_.stage_number  # flights side by side: a flight's records are its own
     before = (
-        tournament.rounds.filter(
-            stage=RoundStage.SWISS, status=RoundStatus.FINISHED, number__lt=round_.number
-        )
-        .order_by("-number")
+        earlier.annotate(own=Case(When(stage_number=mine, then=1), default=0))
+        .order_by("-own", "-number")
         .values_list("number", flat=True)
         .first()
     )

@@ -244,11 +244,14 @@ def test_flights_pair_side_by_side_and_merge_into_a_carried_day_two() -> None:
     assert sorted(listed[0]["players"]) == sorted(r.pk for r in run.regs[:8])
     ambiguous = run.staff.post(f"/api/events/{run.slug}/rounds/", {}, format="json")
     assert ambiguous.status_code == 409 and "stage" in ambiguous.json()
-    for _ in range(2):
+    for number in (1, 2):
         a = run.pair(stage=1)
         b = run.pair(stage=2)  # both rounds unfinished at once
         assert (a["stage_number"], b["stage_number"]) == (1, 2)
         assert a["name"] == b["name"]
+        if number == 2:  # each flight's records are its own round 1's, not the other's
+            for m in a["matches"] + b["matches"]:
+                assert m["a_record"] in ("1-0-0", "0-1-0"), m
         run.play(a)
         run.play(b)
     assert [s["status"] for s in run.stages()][:2] == ["finished", "finished"]
