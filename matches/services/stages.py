@@ -41,10 +41,15 @@ def round_stage_of(kind: str) -> str:
 
 
 def is_legacy(tournament: Tournament, rows: Sequence[Stage]) -> bool:
-    """Whether the event runs the legacy Swiss and top cut (created without ``stages``)."""
-    return tuple(row.to_rule() for row in rows) == stage_rules.legacy_stages(
-        tournament.top_cut_size
-    )
+    """Whether the event runs the legacy Swiss and top cut (created without ``stages``): the
+    shape ``legacy_stages`` makes, whatever the top cut's size (the event's ``top_cut_size``
+    may have been set since without the services)."""
+    rules = tuple(row.to_rule() for row in rows)
+    entry = rules[1].entry if len(rules) == 2 else None
+    size = entry.top if entry is not None and entry.top is not None else 0
+    if len(rules) == 2 and not size:
+        return False
+    return rules == stage_rules.legacy_stages(size)
 
 
 def stage_row(tournament: Tournament, number: int) -> Stage:

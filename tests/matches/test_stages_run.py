@@ -328,3 +328,20 @@ def test_a_double_elimination_with_byes_and_a_bracket_reset() -> None:
     run.event.refresh_from_db()
     assert run.event.status == "finished"
     assert Registration.objects.filter(tournament=run.event).count() == 6
+
+
+def test_deleting_the_legacy_top_cuts_only_round_reopens_its_stage(finished_swiss) -> None:  # type: ignore[no-untyped-def]
+    from matches import services
+
+    event, organiser = finished_swiss.event, finished_swiss.organiser
+    event.top_cut_size = 4
+    event.save(update_fields=["top_cut_size"])
+    cut = services.top_cut_start(actor=organiser, tournament=event)
+    assert [s.status for s in event.stages.order_by("number")] == ["finished", "running"]
+    services.round_delete(actor=organiser, round_=cut, confirm=True)
+    event.refresh_from_db()
+    assert event.status == "running"
+    swiss, top = event.stages.order_by("number")
+    assert (swiss.status, top.status, top.players) == ("running", "pending", None)
+    again = services.top_cut_start(actor=organiser, tournament=event)
+    assert again.stage_number == 2 and again.matches.count() == 2
