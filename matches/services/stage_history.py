@@ -72,7 +72,8 @@ def stage_history(
     histories: dict[int, stage_rules.StageHistory] = {}
     registrations: dict[int, Any] = {}
     for source in stage_rules.stages_feeding(rules, row.number):
-        own = _own_history(tournament, by_number[source])
+        # Pairing reads the lean registrations (no account): 8,192 of them load fast.
+        own = _own_history(tournament, by_number[source], for_pairing=for_pairing)
         registrations.update(own.registrations)
         histories[source] = stage_rules.StageHistory(source, own.players, own.rounds)
     admitted = [str(p) for p in row.players or ()]
