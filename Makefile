@@ -54,6 +54,7 @@ bench: install
 	$(PY) bench/round_panel.py
 	$(PY) bench/publish_spike.py
 	$(PY) bench/series.py
+	$(PY) bench/stages.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

@@ -127,6 +127,11 @@ api_urls = [
         name="api-cut-calculator",
     ),
     path("events/<slug:slug>/top-cut/", matches_api.top_cut, name="api-top-cut"),
+    path(
+        "events/<slug:slug>/stages/<int:number>/start/",
+        matches_api.stage_start,
+        name="api-stage-start",
+    ),
     path("events/<slug:slug>/my-match/", matches_api.my_match, name="api-my-match"),
     path(
         "registrations/<int:pk>/pairing/",

@@ -35,6 +35,7 @@ from matches.placings import placings_version as event_placings_version
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import visible_event
+from tournaments.serializers import StageOutput
 
 MAX_STANDINGS_PAGE = 5000
 STANDING_FIELDS = (
@@ -76,16 +77,20 @@ _ROUND_NUMBER = {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}
 )
 @extend_schema(
     methods=["POST"],
-    request=None,
+    request=s.RoundPairInput,
     responses={201: s.RoundOutput},
-    description="Pair the next round (organisers). 409 while a round is unfinished or the "
-    "event is not running. Large events pair in a task: status `pairing` until done.",
+    description="Pair the next round of the running stage (organisers): Swiss, the next "
+    "bracket round, or the round robin's next round. `stage` names the stage when several "
+    "run side by side (flights; 409 naming `stage` otherwise). 409 while the stage's round "
+    "is unfinished or the event is not running. Large events pair in a task: status "
+    "`pairing` until done.",
 )
 @api_view(["GET", "POST"])
 def rounds(request: Request, slug: str) -> Response:
     event = _event(request, slug)
     if request.method == "POST":
-        round_ = services.round_pair(actor=request.user, tournament=event)
+        data = validated(s.RoundPairInput, request.data)
+        round_ = services.round_pair(actor=request.user, tournament=event, stage=data.get("stage"))
         return Response(_round_out(round_), status=status.HTTP_201_CREATED)
     qs = selectors.rounds_visible(request.user, event)
     return Response(s.RoundSummaryOutput(qs, many=True).data)
@@ -261,6 +266,12 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
     parameters=[
         OpenApiParameter("round", _ROUND_NUMBER, description="standings after this round"),
         OpenApiParameter(
+            "stage",
+            {"type": "integer", "minimum": 1},
+            description="that stage's standings (a Swiss or round-robin stage; with its "
+            "carried records where it carries them); left out: the latest stage's",
+        ),
+        OpenApiParameter(
             "limit",
             {"type": "integer", "minimum": 1, "maximum": MAX_STANDINGS_PAGE},
             description=f"at most {MAX_STANDINGS_PAGE} rows",
@@ -275,7 +286,8 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
 def standings(request: Request, slug: str) -> HttpResponseBase:
     event = _event(request, slug)
     number = _int_param(request, "round", None)
-    snapshot = services.standings_snapshot(event, number)
+    stage = _standings_stage(request, event)
+    snapshot = services.standings_snapshot(event, number, stage)
     number = snapshot.round.number
     if selectors.standings_hidden_for(request.user, event, number):
         raise Http404("Standings are hidden until the final round is over.")
@@ -299,10 +311,27 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
     )
 
 
+def _standings_stage(request: Request, event: Tournament) -> int | None:
+    """The ``stage`` query parameter: a Swiss or round-robin stage of the event."""
+    stage = _int_param(request, "stage", None)
+    if stage is None:
+        return None
+    row = event.stages.filter(number=stage).first()
+    if row is None:
+        raise ServiceError(f"stage: the event has no stage {stage}.", field="stage")
+    if row.is_elimination:
+        raise ServiceError(
+            f"stage: stage {stage} is an elimination bracket; its standings are its placings.",
+            field="stage",
+        )
+    return stage
+
+
 def _standings_body(snapshot: Any, number: int, limit: int, offset: int) -> dict[str, Any]:
     rows = snapshot.rows[offset : offset + limit]
     return {
         "round": number,
+        "stage": snapshot.round.stage_number,
         "count": len(snapshot.rows),
         "rows": [{k: row[k] for k in STANDING_FIELDS} for row in rows],
     }
@@ -441,6 +470,21 @@ def _top_cut_body(event: Tournament, cut_rounds: list[Any]) -> dict[str, Any]:
         "champion": champion.pk if champion else None,
         "champion_name": champion.name if champion else None,
     }
+
+
+@extend_schema(
+    request=None,
+    responses={200: StageOutput},
+    description="Start stage n (organisers; event-structures: Stages): its entry rule on the "
+    "frozen final standings of the finished stages it draws from (flights merged; the "
+    "event's cut policy at a top N's line). 409 while a stage it draws from is unfinished or "
+    "stage n has started; 400 naming `entry` when the rule admits too few players.",
+)
+@api_view(["POST"])
+def stage_start(request: Request, slug: str, number: int) -> Response:
+    event = _event(request, slug)
+    row = services.stage_start_service(actor=request.user, tournament=event, number=number)
+    return Response(row.to_json())
 
 
 @extend_schema(responses=s.MatchOutput)

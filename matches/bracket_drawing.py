@@ -131,3 +131,72 @@ def bracket_svg(columns: list[list[BracketBox]], champion: str | None) -> SafeSt
         f"</title>{''.join(parts)}</svg>"
     )
     return mark_safe(svg)  # every text above is escaped
+
+
+COLUMN_HEAD = 22
+
+
+def side_svg(
+    title: str, columns: list[tuple[str, list[BracketBox]]], champion: str | None = None
+) -> SafeString:
+    """One side of a bracket (the winners' side, the losers' side, the grand final) as an
+    inline SVG: a column of boxes per round under the round's name, the boxes of a column
+    spread over the height of the tallest. Double elimination draws three of these."""
+    columns = [(name, boxes) for name, boxes in columns if boxes]
+    if not columns:
+        return mark_safe("")
+    tallest = max(len(boxes) for _name, boxes in columns)
+    inner = tallest * BOX_H + (tallest - 1) * ROW_GAP
+    height = PAD * 2 + COLUMN_HEAD + inner
+    extra = 1 if champion is not None else 0
+    width = PAD * 2 + (len(columns) + extra) * (BOX_W + COL_GAP)
+    parts: list[str] = []
+    for c, (name, boxes) in enumerate(columns):
+        x = PAD + c * (BOX_W + COL_GAP)
+        parts.append(
+            f'<text class="bracket-seed" x="{x}" y="{PAD + 14}" font-weight="700">'
+            f"{escape(name)}</text>"
+        )
+        step = inner / len(boxes)
+        for i, box in enumerate(boxes):
+            y = PAD + COLUMN_HEAD + step * i + step / 2
+            top = y - BOX_H / 2
+            parts.append(
+                f'<rect class="bracket-box" x="{x}" y="{top:.0f}" width="{BOX_W}" '
+                f'height="{BOX_H}" rx="4"/>'
+                f'<line class="bracket-divider" x1="{x}" y1="{y:.0f}" x2="{x + BOX_W}" '
+                f'y2="{y:.0f}"/>'
+            )
+            for k, slot in enumerate((box.top, box.bottom)):
+                ty = top + SLOT_H * k + SLOT_H * 0.68
+                weight = ' font-weight="700"' if slot.winner else ""
+                label = slot.name or "—"
+                if len(label) > 22:
+                    label = label[:21] + "…"
+                parts.append(
+                    f'<text class="bracket-seed" x="{x + 6}" y="{ty:.0f}">'
+                    f"{escape(str(slot.seed or ''))}</text>"
+                    f'<text class="bracket-name" x="{x + 28}" y="{ty:.0f}"{weight}>'
+                    f"{escape(label)}</text>"
+                )
+                if slot.games is not None:
+                    parts.append(
+                        f'<text class="bracket-games" x="{x + BOX_W - 8}" y="{ty:.0f}" '
+                        f'text-anchor="end"{weight}>{slot.games}</text>'
+                    )
+    if champion is not None:
+        x = PAD + len(columns) * (BOX_W + COL_GAP)
+        y = PAD + COLUMN_HEAD + inner / 2
+        parts.append(
+            f'<rect class="bracket-box bracket-champion" x="{x}" y="{y - SLOT_H:.0f}" '
+            f'width="{BOX_W}" height="{SLOT_H * 2}" rx="4"/>'
+            f'<text class="bracket-seed" x="{x + 8}" y="{y - 6:.0f}">{escape(_("Champion"))}'
+            f'</text><text class="bracket-name" x="{x + 8}" y="{y + 16:.0f}" '
+            f'font-weight="700">{escape(champion or "—")}</text>'
+        )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="bracket-svg" viewBox="0 0 {width} '
+        f'{height}" width="{width}" height="{height}" role="img"><title>{escape(title)}</title>'
+        f"{''.join(parts)}</svg>"
+    )
+    return mark_safe(svg)  # every text above is escaped

@@ -269,6 +269,7 @@ class StandingRowOutput(serializers.Serializer):
 
 class StandingsOutput(serializers.Serializer):
     round = serializers.IntegerField()
+    stage = serializers.IntegerField(help_text="The stage the standings are of (1, 2, ...).")
     rows = StandingRowOutput(many=True)
 
 
@@ -314,6 +315,15 @@ class TopDecklistsOutput(serializers.Serializer):
     )
     without_list = serializers.ListField(
         child=serializers.IntegerField(), help_text="Registrations in the top without a list."
+    )
+
+
+class RoundPairInput(serializers.Serializer):
+    stage = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The stage to pair (event-structures: Stages); needed only while several run "
+        "side by side (flights).",
     )
 
 

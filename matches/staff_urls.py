@@ -18,6 +18,11 @@ urlpatterns = [
     ),
     path(ROUNDS + "pair/", views.round_pair, name="staff_round_pair"),
     path(ROUNDS + "top-cut/", views.round_top_cut, name="staff_round_top_cut"),
+    path(
+        "events/<slug:slug>/manage/stages/<int:number>/start/",
+        views.stage_start,
+        name="staff_stage_start",
+    ),
     path(ROUND, views.round_control, name="round_control"),
     path(ROUND + "swap/", views.round_swap, name="staff_round_swap"),
     path(ROUND + "table/", views.round_set_table, name="staff_round_set_table"),

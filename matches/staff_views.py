@@ -36,6 +36,7 @@ from matches.views.staff_rounds import (
     round_swap,
     round_timer,
     round_top_cut,
+    stage_start,
 )
 
 __all__ = [
@@ -68,4 +69,5 @@ __all__ = [
     "round_timer",
     "round_top_cut",
     "scorekeeper",
+    "stage_start",
 ]

@@ -313,3 +313,82 @@ def cut_outlook(
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class PointsOutlook:
+    """One player's outlook against a points threshold (a day 2 of "at least P points",
+    event-structures: Stages). Each verdict as :data:`VERDICTS`: ``certain`` when even losing
+    every later round leaves him on P or more, ``impossible`` when even winning them all
+    leaves him below P. Nobody else's results matter: a threshold is no race."""
+
+    player_id: str
+    points: int
+    win: str
+    draw: str
+    loss: str
+    in_contention: bool
+    threshold: int
+    floors: tuple[int, int, int]
+    ceilings: tuple[int, int, int]
+
+    def explain(self, outcome: str) -> str:
+        if outcome not in OUTCOMES:
+            raise CutCalcError("outcome", f"must be one of {OUTCOMES}")
+        k = OUTCOMES.index(outcome)
+        result = {"win": "A win", "draw": "A draw", "loss": "A loss"}[outcome]
+        floor, ceiling, p = self.floors[k], self.ceilings[k], self.threshold
+        verdict = (self.win, self.draw, self.loss)[k]
+        if verdict == "certain":
+            on = f"{floor}" if floor == ceiling else f"at least {floor}"
+            return f"{result} puts you on {on} points: you reach the {p} needed."
+        if verdict == "impossible":
+            on = f"{ceiling}" if floor == ceiling else f"at most {ceiling}"
+            return f"{result} leaves you on {on} points: below the {p} needed."
+        return (
+            f"{result} puts you on {floor} to {ceiling} points: you need {p}, "
+            "so it depends on your later rounds."
+        )
+
+
+def points_outlook(
+    points: Mapping[str, int],
+    threshold: int,
+    *,
+    scoring: ScoringLike | None = None,
+    rounds_left: int = 1,
+    dropped: Collection[str] = (),
+) -> list[PointsOutlook]:
+    """Each player's outlook for reaching ``threshold`` match points with ``rounds_left``
+    rounds to play (the next one included), best points first (then id)."""
+    sc = scoring if scoring is not None else MatchPoints()
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
+        raise CutCalcError("threshold", "must be an integer >= 0")
+    if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or rounds_left < 1:
+        raise CutCalcError("rounds_left", "must be an integer >= 1")
+    gone = set(dropped)
+    out = []
+    for pid, p in sorted(points.items(), key=lambda kv: (-kv[1], kv[0])):
+        if pid in gone:
+            continue
+        later = rounds_left - 1
+        floors = tuple(p + r + later * sc.loss for r in (sc.win, sc.draw, sc.loss))
+        ceilings = tuple(p + r + later * sc.win for r in (sc.win, sc.draw, sc.loss))
+        verdicts = [
+            "certain" if f >= threshold else "impossible" if c < threshold else "possible"
+            for f, c in zip(floors, ceilings, strict=True)
+        ]
+        out.append(
+            PointsOutlook(
+                player_id=pid,
+                points=p,
+                win=verdicts[0],
+                draw=verdicts[1],
+                loss=verdicts[2],
+                in_contention=any(v != "impossible" for v in verdicts),
+                threshold=threshold,
+                floors=(floors[0], floors[1], floors[2]),
+                ceilings=(ceilings[0], ceilings[1], ceilings[2]),
+            )
+        )
+    return out

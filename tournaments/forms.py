@@ -6,6 +6,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import GAMES, FormatChoice, GamePlugin, default_game, game_choices, get_game
+from tournaments import stages as stage_rules
 from tournaments import tiebreakers
 from tournaments.models import Tournament, default_clock_mode
 from tournaments.roster_csv import MAX_ROSTER_BYTES
@@ -160,6 +161,35 @@ def tiebreaker_order_help(game: str | None) -> str:
     ) % {"default": ", ".join(plugin.tiebreakers), "game": plugin.name, "available": available}
 
 
+STAGE_PRESETS = [
+    ("", _("None: keep the stage list below")),
+    ("swiss_top_8", _("Swiss + top 8")),
+    ("day_two", _("Day 1, day 2 (18 points or more, records carried), top 8")),
+    ("flights", _("Two flights (the registered players in halves), day 2, top 8")),
+    ("round_robin_top_8", _("Round robin + top 8")),
+    ("double_elimination", _("Double elimination")),
+]
+
+
+def preset_stages(preset: str, registered: list[int]) -> list[dict[str, Any]]:
+    """The stage list of a preset (tournaments.stages); flights split ``registered`` in two."""
+    if preset == "flights":
+        half = registered[len(registered) // 2 :]
+        if len(half) < 2 or len(registered) - len(half) < 2:
+            raise forms.ValidationError(
+                _("Flights split the registered players: register at least four first.")
+            )
+        return stage_rules.stages_to_json(stage_rules.preset_flights([half]))
+    return stage_rules.stages_to_json(stage_rules.PRESETS[preset]())
+
+
+def current_stages(event: Tournament | None) -> list[dict[str, Any]] | None:
+    if event is None or event.pk is None:
+        return None
+    rows = event.stages.order_by("number")
+    return [row.to_rule().to_json() for row in rows] or None
+
+
 class EventForm(forms.ModelForm):
     """The organiser's event form; the service validates, this only shapes the widgets."""
 
@@ -183,6 +213,21 @@ class EventForm(forms.ModelForm):
         help_text=_("Best of one or three, as the chosen game allows (grouped by game)."),
     )
     tiebreaker_order = TiebreakerOrderField(label=_("Tiebreakers"), required=False)
+    stage_preset = forms.ChoiceField(
+        label=_("Stages preset"),
+        choices=STAGE_PRESETS,
+        required=False,
+        help_text=_("Saving with a preset fills the stage list below with it."),
+    )
+    stages = forms.CharField(
+        label=_("Stages"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "The stages in order, as JSON (name, kind, rounds, match_structure, round_minutes, "
+            "entry, carry). Blank: a Swiss, then the top cut. Fixed once the event runs."
+        ),
+    )
 
     class Meta:
         model = Tournament
@@ -211,6 +256,9 @@ class EventForm(forms.ModelForm):
             # A new event starts on its game's defaults (the plugin's; `game` from ?game=).
             for name, value in new_event_defaults(game).items():
                 self.fields[name].initial = value
+        current = current_stages(self.instance)
+        if current is not None:
+            self.fields["stages"].initial = json.dumps(current, indent=1)
         self.switched: list[str] = []
         if self.is_bound:
             self._switch_game()
@@ -306,10 +354,40 @@ class EventForm(forms.ModelForm):
                     continue
                 field = Tournament._meta.get_field(name)
                 cleaned[name] = getattr(self.instance, name, None) or field.get_default()
+        cleaned["stages"] = self._chosen_stages(cleaned)
         # Blank is a choice here (the game's order); a form without the field keeps the order.
         if "tiebreaker_order" not in self.data:
             cleaned["tiebreaker_order"] = list(self.instance.tiebreaker_order or [])
         return cleaned
+
+    def _chosen_stages(self, cleaned: dict[str, Any]) -> list[Any] | None:
+        """The stage list to save: a preset's, else the text when it changed; None keeps the
+        stages (the service then follows the top cut of an event without a list of its own)."""
+        current = current_stages(self.instance)
+        preset = cleaned.get("stage_preset") or ""
+        if preset:
+            registered: list[int] = []
+            if self.instance.pk is not None:
+                registered = list(
+                    self.instance.registrations.filter(status="registered")
+                    .order_by("pk")
+                    .values_list("pk", flat=True)
+                )
+            try:
+                chosen = preset_stages(preset, registered)
+            except forms.ValidationError as exc:
+                self.add_error("stage_preset", exc)
+                return None
+            return None if chosen == current else chosen
+        text = (cleaned.get("stages") or "").strip()
+        if not text:
+            return None
+        try:
+            chosen = json.loads(text)
+        except ValueError:
+            self.add_error("stages", _("Not JSON: a list of stages, [{...}, ...]."))
+            return None
+        return None if chosen == current else chosen
 
     def _check_game_choices(self, cleaned: dict[str, Any]) -> None:
         """Every mode, format or match structure of another game than the chosen one is

@@ -137,3 +137,60 @@ def stage_rows(tournament: Tournament) -> list[Stage]:
         Stage.from_rule(tournament, rule)
         for rule in stage_rules.legacy_stages(tournament.top_cut_size)
     ]
+
+
+STAGE_KIND_LABELS = {
+    "swiss": _("Swiss"),
+    "single_elimination": _("Single elimination"),
+    "double_elimination": _("Double elimination"),
+    "round_robin": _("Round robin"),
+}
+STAGE_STATUS_LABELS = {
+    "pending": _("Not started"),
+    "running": _("Running"),
+    "finished": _("Finished"),
+}
+
+
+def stage_timeline(tournament: Tournament) -> list[dict[str, Any]]:
+    """The event's stages as the dashboard and round control draw them (a timeline): name,
+    kind, status, rounds played (and planned once known), and whether it may start now (the
+    organiser's start button: pending, the event running, its sources finished). Two queries."""
+    rows = stage_rows(tournament)
+    played = dict(
+        tournament.rounds.values("stage_number")
+        .annotate(n=Count("id"))
+        .values_list("stage_number", "n")
+    )
+    running = tournament.status in (EventStatus.RUNNING, EventStatus.TOP_CUT)
+    finished = {row.number for row in rows if row.status == "finished"}
+    out = []
+    for row in rows:
+        rule = row.to_rule()
+        planned = None
+        if rule.rounds is not None:
+            planned = rule.rounds
+        elif rule.number == 1 and rule.kind == "swiss" and tournament.planned_rounds:
+            planned = tournament.planned_rounds  # the event's Swiss rounds, as pairing reads
+        elif row.players is not None and len(row.players) >= stage_rules.MIN_CUT:
+            planned = stage_rules.planned_rounds(rule, len(row.players))
+        sources = rule.sources
+        out.append(
+            {
+                "number": row.number,
+                "name": row.name,
+                "kind": row.kind,
+                "kind_label": STAGE_KIND_LABELS.get(row.kind, row.kind),
+                "status": row.status,
+                "status_label": STAGE_STATUS_LABELS.get(row.status, row.status),
+                "played": played.get(row.number, 0),
+                "planned": planned,
+                "players": len(row.players) if row.players is not None else None,
+                "sources": sources,
+                "startable": running
+                and row.status == "pending"
+                and bool(sources)
+                and all(s in finished for s in sources),
+            }
+        )
+    return out

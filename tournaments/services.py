@@ -215,6 +215,73 @@ def _regenerate_legacy_stages(tournament: Tournament) -> None:
     )
 
 
+def stage_rows_written(tournament: Tournament) -> list[Stage]:
+    """The event's stage rows in order, written first (legacy) when it has none yet (an event
+    made without the services). The caller holds the event's lock."""
+    rows = list(tournament.stages.order_by("number"))
+    if not rows:
+        _write_stages(tournament, stage_rules.legacy_stages(tournament.top_cut_size))
+        rows = list(tournament.stages.order_by("number"))
+    return rows
+
+
+def _active_registration_ids(tournament: Tournament) -> list[int]:
+    """The registered players still in, in seed order (higher seeds first, then by id)."""
+    rows = tournament.registrations.filter(
+        status=RegistrationStatus.REGISTERED, dropped_at__isnull=True
+    ).values_list("pk", "seed")
+    return [pk for pk, _seed in sorted(rows, key=lambda r: (r[1] is None, -(r[1] or 0), r[0]))]
+
+
+def start_first_stages(*, actor: Any, tournament: Tournament) -> list[Stage]:
+    """Start the stages that draw from no earlier stage (stage 1, and later flights listing
+    their players by hand) with the registered players still in (first_stage_players). Done
+    when the event starts running; the caller holds the event's lock. Returns those started."""
+    rows = stage_rows_written(tournament)
+    rules = [row.to_rule() for row in rows]
+    registered = _active_registration_ids(tournament)
+    known = set(registered)
+    now = timezone.now()
+    started = []
+    for row, rule in zip(rows, rules, strict=True):
+        if row.started_at is not None:
+            continue
+        if rule.number == 1:
+            players = list(stage_rules.first_stage_players(rules, registered))
+        elif rule.entry is not None and not rule.entry.sources and rule.entry.players:
+            players = [p for p in rule.entry.players if p in known]
+        else:
+            continue
+        row.players = players
+        row.started_at = now
+        row.save(update_fields=["players", "started_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="stage.started",
+            target=row,
+            stage=row.number,
+            players=players,
+        )
+        started.append(row)
+    return started
+
+
+def finish_running_stages(*, actor: Any, tournament: Tournament) -> None:
+    """The event is finished: the stages still running are too (a Swiss ended by hand)."""
+    now = timezone.now()
+    for row in tournament.stages.filter(started_at__isnull=False, finished_at__isnull=True):
+        row.finished_at = now
+        row.save(update_fields=["finished_at"])
+        audit(
+            tournament=tournament,
+            actor=actor,
+            action="stage.finished",
+            target=row,
+            stage=row.number,
+        )
+
+
 @atomic
 def event_create(*, actor: Any, **fields: Any) -> Tournament:
     """A new event. ``stages`` (event-structures: Stages), or without it the legacy Swiss and
@@ -351,6 +418,10 @@ def event_transition(
     previous = tournament.status
     tournament.status = target.value
     tournament.save(update_fields=["status", "updated_at"])
+    if target == EventStatus.RUNNING:
+        start_first_stages(actor=actor, tournament=tournament)
+    elif target == EventStatus.FINISHED:
+        finish_running_stages(actor=actor, tournament=tournament)
     audit(
         tournament=tournament,
         actor=actor,

@@ -269,6 +269,7 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "walk_in_form": WalkInForm(),
         "judge_form": JudgeForm(),
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
+        "stages": selectors.stage_timeline(event),
     }
     if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
         context.update(extensions.rounds_pages().dashboard_panel(request, event))
@@ -638,6 +639,8 @@ def _event_form_in_zone(request: HttpRequest, event: Tournament | None) -> HttpR
     form = EventForm(request.POST or None, instance=event, game=request.GET.get("game"))
     if request.method == "POST" and form.is_valid():
         data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        if form.cleaned_data.get("stages") is not None:
+            data["stages"] = form.cleaned_data["stages"]
         try:
             if event is None:
                 event = services.event_create(actor=request.user, **data)
@@ -646,7 +649,10 @@ def _event_form_in_zone(request: HttpRequest, event: Tournament | None) -> HttpR
         except Forbidden as exc:
             raise PermissionDenied(exc.message) from None
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            field = exc.field if exc.field in form.fields else None
+            if exc.field and exc.field.startswith("stages"):
+                field = "stages"  # stages[1].entry.top: the path is in the message
+            form.add_error(field, exc.message)
         else:
             messages.success(request, _("Event saved."))
             return redirect("event_dashboard", slug=event.slug)

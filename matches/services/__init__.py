@@ -17,6 +17,8 @@ their public names, so callers import ``matches.services`` as before:
 - ``standings``: standings rows and snapshots, records before a round, correction previews
 - ``top_cut``: starting the top cut and the cut calculator
 - ``top_decklists``: publishing the decklists of a finished event's top placings
+- ``stage_history``, ``stages``: an event's stages: their histories, starting one, pairing by
+  kind, finishing one (event-structures: Stages)
 - ``calls``: judge calls: opening, claiming, handing back, escalating, settling
 - ``rulings``: a judge's ruling on a call, with citations and a replayed game record
 - ``penalties``: giving penalties, their suggestions, history and log
@@ -110,6 +112,10 @@ from matches.services.rulings import (
     replay_malformed,
     replay_record,
 )
+from matches.services.stages import (
+    cut_notes,
+    stage_start_service,
+)
 from matches.services.standings import (
     RECORDS_CACHE_SECONDS,
     correction_preview,
@@ -129,7 +135,6 @@ from matches.services.timer import (
 from matches.services.top_cut import (
     cut_calculator,
     cut_for,
-    cut_notes,
     top_cut_start,
 )
 from matches.services.top_decklists import top_decklists_publish
@@ -208,6 +213,7 @@ __all__ = [
     "round_swap",
     "round_timer",
     "scoring",
+    "stage_start_service",
     "standings_rows",
     "standings_snapshot",
     "swiss_history",

@@ -30,6 +30,20 @@ def _structure_games_to_win(tournament: Tournament) -> int:
     return structure.games_to_win if structure is not None else 1
 
 
+def stage_games_to_win(tournament: Tournament, stage_number: int) -> int:
+    """Games a match win needs in this stage: its own match structure, else the event's."""
+    key = (
+        tournament.stages.filter(number=stage_number)
+        .values_list("match_structure", flat=True)
+        .first()
+    )
+    if key:
+        structure = get_game(tournament.game).match_structure(key)
+        if structure is not None:
+            return structure.games_to_win
+    return _structure_games_to_win(tournament)
+
+
 def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.order_by("-number").first()
 
@@ -95,18 +109,25 @@ def swiss_history(
     upto: int | None = None,
     extra: Sequence[Registration] = (),
     for_pairing: bool = False,
+    round_numbers: Sequence[int] | None = None,
 ) -> SwissHistory:
     """The finished Swiss rounds (up to round ``upto``) and everyone who played in them.
+
+    ``round_numbers``: these rounds instead (a stage's own, finished ones).
 
     ``extra`` registrations (those about to be paired) join the players. One query for the
     matches, one for the registrations. ``for_pairing``: ``extra`` are the
     :func:`pairing_candidates`, and the registrations carry only what pairing reads (no
     account, so no names): the same players, loaded faster.
     """
-    rounds_qs = tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
-    if upto is not None:
-        rounds_qs = rounds_qs.filter(number__lte=upto)
-    numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
+    if round_numbers is not None:
+        # A stage's own rounds (matches.services.stages): the caller chose them.
+        numbers = sorted(n for n in round_numbers if upto is None or n <= upto)
+    else:
+        rounds_qs = tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
+        if upto is not None:
+            rounds_qs = rounds_qs.filter(number__lte=upto)
+        numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
     # Plain tuples, not model instances: 8,000 matches of a large event load in milliseconds.
     rows = (
         Match.objects.filter(round__tournament=tournament, round__number__in=numbers)

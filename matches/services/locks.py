@@ -48,7 +48,8 @@ def _lock_round(round_: Round | int) -> Round:
 def _lock_for_result(match: Match) -> tuple[Round, Match]:
     """Lock what a result change may write, in the site's order: the event too when the
     result can finish a bracket (and so the event), then the round, then the match."""
-    if match.round.stage == RoundStage.TOP_CUT:
+    # Any round but a first stage's Swiss round can finish its stage, and so the event.
+    if match.round.stage != RoundStage.SWISS or match.round.stage_number != 1:
         _lock_event(match.round.tournament_id)
     round_ = _lock_round(match.round_id)
     locked = _lock_match(match.pk)

@@ -27,6 +27,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
+from matches.services import stages
 from matches.services.history import (
     _pairable,
     _winner,
@@ -34,15 +35,18 @@ from matches.services.history import (
     current_round,
     pairing_candidates,
     scoring,
-    swiss_history,
 )
 from matches.services.locks import _lock_event, _lock_round, _match_result, _round_shown_changed
+from matches.services.stage_history import stage_history
 from tournaments import brackets, permissions, swiss, topcut
+from tournaments import stages as stage_rules
 from tournaments.audit import audit
 from tournaments.models import (
     Registration,
+    Stage,
     Tournament,
 )
+from tournaments.services import stage_rows_written, start_first_stages
 from tournaments.standings import Player
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
@@ -96,8 +100,50 @@ def registration_pairing_options(
     return registration
 
 
-def round_pair(*, actor: Any, tournament: Tournament) -> Round:
-    """Pair the next round: Swiss while the event runs, the next bracket round in the top cut.
+def _pairing_stage(tournament: Tournament, actor: Any, requested: int | None) -> Stage:
+    """The running stage the next round belongs to: ``requested`` (the ``stage`` body field),
+    else the one running; the first stages start here if the event runs without them yet."""
+    start_first_stages(actor=actor, tournament=tournament)
+    rows = list(tournament.stages.order_by("number"))
+    running = stages.running_stages(tournament, rows)
+    if requested is not None:
+        row = next((r for r in rows if r.number == requested), None)
+        if row is None:
+            raise ServiceError(
+                _("stage: the event has no stage %(n)d.") % {"n": requested}, field="stage"
+            )
+        if row not in running:
+            raise Conflict(
+                _("stage: stage %(n)d is not running.") % {"n": requested},
+                field="stage",
+                code="stage_not_running",
+            )
+        return row
+    if len(running) > 1:
+        raise Conflict(
+            _("stage: stages %(numbers)s run side by side; say which one to pair.")
+            % {"numbers": ", ".join(str(r.number) for r in running)},
+            field="stage",
+            code="stage_ambiguous",
+        )
+    if not running:
+        if rows and rows[-1].finished_at is not None and rows[-1].is_elimination:
+            raise Conflict(_("The final has been played."), field="round", code="bracket_over")
+        pending = next((r for r in rows if r.started_at is None), None)
+        if pending is not None:
+            raise Conflict(
+                _("stage: start stage %(n)d (%(name)s) first.")
+                % {"n": pending.number, "name": pending.name},
+                field="stage",
+                code="stage_not_started",
+            )
+        raise Conflict(_("stage: every stage has finished."), field="stage", code="stages_over")
+    return running[0]
+
+
+def round_pair(*, actor: Any, tournament: Tournament, stage: int | None = None) -> Round:
+    """Pair the next round of the running stage (``stage`` when several run side by side):
+    Swiss, the next bracket round of an elimination stage, or a round robin's next round.
 
     The round is created (status ``pairing``) under the event lock, so two organisers pairing
     at once make one round; the pairing itself runs now, or in a task for large events.
@@ -111,7 +157,8 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
                 field="status",
                 code="not_running",
             )
-        last = current_round(tournament)
+        row = _pairing_stage(tournament, actor, stage)
+        last = tournament.rounds.filter(stage_number=row.number).order_by("-number").first()
         if last is not None and last.status != RoundStatus.FINISHED:
             raise Conflict(
                 _("Round %(n)d is not finished: every match needs a final result first.")
@@ -119,26 +166,43 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
                 field="round",
                 code="round_unfinished",
             )
-        stage = RoundStage.TOP_CUT if tournament.status == EventStatus.TOP_CUT else RoundStage.SWISS
-        if stage == RoundStage.TOP_CUT and last is not None and last.matches.count() <= 1:
-            raise Conflict(_("The final has been played."), field="round", code="bracket_over")
+        kind = stages.round_stage_of(row.kind)
+        if kind == RoundStage.TOP_CUT:
+            if last is not None and stages.is_legacy_bracket(tournament, row):
+                if last.matches.count() <= 1:
+                    raise Conflict(
+                        _("The final has been played."), field="round", code="bracket_over"
+                    )
+            elif stages.bracket_of(tournament, row).finished:
+                raise Conflict(_("The final has been played."), field="round", code="bracket_over")
+        elif kind == RoundStage.ROUND_ROBIN:
+            played = tournament.rounds.filter(stage_number=row.number).count()
+            if played >= stages.planned_rounds_of(tournament, row):
+                raise Conflict(
+                    _("stage: every round of the round robin has been paired."),
+                    field="stage",
+                    code="stage_over",
+                )
         if not tournament.pairing_seed:
             tournament.pairing_seed = secrets.token_hex(8)
             tournament.save(update_fields=["pairing_seed", "updated_at"])
-        number = (last.number if last else 0) + 1
-        stage_number, name = _legacy_round_place(tournament, stage, last)
+        newest = current_round(tournament)
+        number = (newest.number if newest else 0) + 1
+        own = tournament.rounds.filter(stage_number=row.number).count() + 1
+        name = f"Round {own}"  # the API's English name (event-structures); brackets rename
+        minutes = row.round_minutes or tournament.round_minutes
         try:
             with transaction.atomic():
                 round_ = Round.objects.create(
                     tournament=tournament,
                     number=number,
-                    stage=stage,
-                    stage_number=stage_number,
+                    stage=kind,
+                    stage_number=row.number,
                     name=name,
                     status=RoundStatus.PAIRING,
                     seed=f"{tournament.pairing_seed}:{number}",
                     created_by=actor,
-                    timer=RoundTimer(timedelta(minutes=tournament.round_minutes)).to_json(),
+                    timer=RoundTimer(timedelta(minutes=minutes)).to_json(),
                 )
         except IntegrityError:
             raise Conflict(_("Another round is being paired."), field="round") from None
@@ -148,25 +212,16 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
             action="round.created",
             target=round_,
             round=number,
-            stage=stage,
+            stage=kind,
+            stage_number=row.number,
         )
-        in_task = stage == RoundStage.SWISS and _pairable(tournament).count() > PAIR_IN_TASK_ABOVE
+        in_task = kind == RoundStage.SWISS and _pairable(tournament).count() > PAIR_IN_TASK_ABOVE
     if in_task:
         send_after_commit(PAIR_ROUND_TASK, round_.pk)
     else:
         round_pairing_run(round_id=round_.pk)
     round_.refresh_from_db()
     return round_
-
-
-def _legacy_round_place(tournament: Tournament, stage: str, last: Round | None) -> tuple[int, str]:
-    """The stage number and name of the next round of the Swiss-then-top-cut run."""
-    if stage == RoundStage.TOP_CUT:
-        places = last.matches.count() if last is not None else 2
-        number = last.stage_number if last is not None else 2
-        return number, brackets.single_round_label(max(places, 2)).render()
-    swiss_rounds = tournament.rounds.filter(stage=RoundStage.SWISS).count()
-    return 1, f"Round {swiss_rounds + 1}"  # the API's English name (event-structures)
 
 
 def pairing_progress_key(round_id: int) -> str:
@@ -194,17 +249,23 @@ def round_pairing_run(*, round_id: int) -> Round | None:
             if round_.status != RoundStatus.PAIRING:
                 return round_
             _progress(round_id, 5)
+            row = stage_rows_written(tournament)[round_.stage_number - 1]
             if round_.stage == RoundStage.TOP_CUT:
-                _pair_bracket_round(tournament, round_)
+                if stages.is_legacy_bracket(tournament, row):
+                    _pair_bracket_round(tournament, round_)
+                else:
+                    _pair_elimination_round(tournament, round_, row)
+            elif round_.stage == RoundStage.ROUND_ROBIN:
+                _pair_round_robin(tournament, round_, row)
             else:
-                _pair_swiss_round(tournament, round_)
+                _pair_swiss_round(tournament, round_, row)
             round_.status = RoundStatus.PAIRED
             round_.pairing_error = ""
-            round_.save(update_fields=["status", "pairing_error", "pairing_stats"])
+            round_.save(update_fields=["status", "pairing_error", "pairing_stats", "name"])
             _round_shown_changed(round_)
             _progress(round_id, 100)
             return round_
-    except (swiss.StateError, topcut.BracketError, ServiceError) as exc:
+    except (swiss.StateError, topcut.BracketError, brackets.BracketError, ServiceError) as exc:
         Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(
             pairing_error=str(exc),
             content_version=F("content_version") + 1,
@@ -215,20 +276,43 @@ def round_pairing_run(*, round_id: int) -> Round | None:
         return None
 
 
-def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
+def stage_candidates(tournament: Tournament, row: Stage) -> list[Registration]:
+    """Who the stage pairs next: the pairable registrations of its players. The first stage
+    also takes late entries (everyone registered but the later flights' players)."""
     candidates = pairing_candidates(tournament)
-    history = swiss_history(tournament, extra=candidates, for_pairing=True)
+    rule = row.to_rule()
+    if row.number == 1:
+        rules = [r.to_rule() for r in tournament.stages.order_by("number")]
+        first = set(stage_rules.first_stage_players(rules, [r.pk for r in candidates]))
+        return [r for r in candidates if r.pk in first]
+    if rule.entry is not None and not rule.entry.sources and rule.entry.players:
+        listed = set(rule.entry.players)
+        return [r for r in candidates if r.pk in listed]
+    admitted = set(row.players or ())
+    return [r for r in candidates if r.pk in admitted]
+
+
+def _pair_swiss_round(tournament: Tournament, round_: Round, row: Stage) -> None:
+    candidates = stage_candidates(tournament, row)
+    history = stage_history(tournament, row, extra=candidates, for_pairing=True)
     _progress(round_.pk, 20)
+    # The stage's own round number in the history the pairing reads (carried rounds first).
+    position = len(history.rounds) + 1
     played = {pid for rnd in history.rounds for m in rnd for pid in (m.a, m.b) if pid}
     late: list[Registration] = []
-    if round_.number > 1:
+    if position > 1 and row.number == 1:
         for registration in candidates:
             if str(registration.pk) not in played and registration.late_entry_round is None:
-                registration.late_entry_round = round_.number
+                registration.late_entry_round = position
                 late.append(registration)
     if late:
         Registration.objects.bulk_update(late, ["late_entry_round"])
-        history = swiss_history(tournament, extra=candidates, for_pairing=True)
+        history = stage_history(tournament, row, extra=candidates, for_pairing=True)
+        known = set(row.players or ())
+        joined = [r.pk for r in late if r.pk not in known]
+        if joined:
+            row.players = [*(row.players or ()), *joined]
+            row.save(update_fields=["players"])
     pairable = {str(r.pk) for r in candidates}
     # Only the registrations being paired now are active; everyone else in the history is out.
     players = [p if p.id in pairable else _as_dropped(p) for p in history.players]
@@ -237,7 +321,7 @@ def _pair_swiss_round(tournament: Tournament, round_: Round) -> None:
         history.rounds,
         scoring(tournament),
         seed=round_.seed,
-        round_number=round_.number,
+        round_number=position,
         tiebreakers=tournament.tiebreakers,
     )
     _progress(round_.pk, 70)
@@ -318,6 +402,68 @@ def _pair_bracket_round(tournament: Tournament, round_: Round) -> None:
     winners = {m.table or 0: _winner(m) for m in previous.matches.all()}
     nxt = topcut.next_bracket_round(_bracket_matches(previous), winners)
     _write_bracket(round_, nxt)
+
+
+def _pair_elimination_round(tournament: Tournament, round_: Round, row: Stage) -> None:
+    """The next round of a single or double elimination stage (tournaments.brackets): its
+    matches whose players are known, byes left out (a bye is no match played). Each match's
+    bracket reference (``W2-1``, ``GF1``) is kept in the round's ``pairing_stats`` by table."""
+    state = stages.bracket_of(tournament, row)
+    nxt = state.next_round
+    if nxt is None:
+        raise ServiceError(_("The final has been played."), field="round")
+    rows: list[Match] = []
+    refs: dict[str, str] = {}
+    for table, match in enumerate(nxt.played, start=1):
+        assert match.b is not None
+        refs[str(table)] = match.ref.code
+        rows.append(
+            Match(
+                round=round_,
+                table=table,
+                a_id=int(match.a),
+                b_id=int(match.b),
+                seed_a=match.seed_a,
+                seed_b=match.seed_b,
+                reason=(_("seed %(a)d v seed %(b)d") % {"a": match.seed_a, "b": match.seed_b or 0})[
+                    :200
+                ],
+            )
+        )
+    Match.objects.bulk_create(rows)
+    round_.name = nxt.name
+    round_.pairing_stats = {
+        "bracket": {"kind": row.kind, "side": nxt.side, "number": nxt.number, "refs": refs}
+    }
+
+
+def _pair_round_robin(tournament: Tournament, round_: Round, row: Stage) -> None:
+    """Round r of the stage's round robin (Berger tables); the player sitting it out has no
+    match (a round-robin bye scores nothing)."""
+    schedule = brackets.round_robin([str(p) for p in row.players or ()])
+    own = tournament.rounds.filter(stage_number=row.number, number__lt=round_.number).count()
+    if own >= len(schedule):
+        raise ServiceError(_("stage: the round robin has been played."), field="stage")
+    planned = schedule[own]
+    gone = set(
+        Registration.objects.filter(pk__in=row.players or (), dropped_at__isnull=False).values_list(
+            "pk", flat=True
+        )
+    )
+    rows: list[Match] = []
+    for match in planned.matches:
+        a, b = int(match.a), int(match.b)
+        if a in gone and b in gone:
+            continue
+        if a in gone or b in gone:
+            # A dropped player's opponent wins the match without playing (a bye).
+            rows.append(_bye(round_, b if a in gone else a, _("bye: opponent dropped")))
+            continue
+        rows.append(Match(round=round_, table=match.table, a_id=a, b_id=b))
+    created = Match.objects.bulk_create(rows)
+    _versions_for_byes(created)
+    round_.name = planned.name
+    round_.pairing_stats = {"round_robin": {"round": planned.number, "bye": planned.bye}}
 
 
 def _write_bracket(round_: Round, bracket: Sequence[topcut.BracketMatch]) -> None:

@@ -24,7 +24,7 @@ from matches.models import (
     Round,
     RoundStage,
 )
-from matches.services.history import _structure_games_to_win
+from matches.services.history import stage_games_to_win
 from tournaments import permissions, results
 from tournaments.models import (
     Registration,
@@ -37,7 +37,7 @@ def _checked(tournament: Tournament, round_: Round, games: Any) -> results.Games
     try:
         return results.check_result(
             games,
-            games_to_win=_structure_games_to_win(tournament),
+            games_to_win=stage_games_to_win(tournament, round_.stage_number),
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
             drawn_games_allowed=game.drawn_games,
             rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),

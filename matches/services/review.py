@@ -22,6 +22,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
+from matches.services import stages
 from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_round
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
@@ -240,6 +241,17 @@ def round_delete(*, actor: Any, round_: Round, confirm: bool = False) -> None:
         # The whole bracket is gone: back to the Swiss part.
         tournament.status = EventStatus.RUNNING
         tournament.save(update_fields=["status", "updated_at"])
+        rows = list(tournament.stages.order_by("number"))
+        if rows and stages.is_legacy(tournament, rows):
+            # The legacy top cut's stage had started with its bracket: it waits again, and
+            # the Swiss it closed is open again (the organiser may pair more, or cut again).
+            cut = rows[round_.stage_number - 1]
+            cut.started_at, cut.players = None, None
+            cut.save(update_fields=["started_at", "players"])
+            for source in cut.to_rule().sources:
+                rows[source - 1].finished_at = None
+                rows[source - 1].save(update_fields=["finished_at"])
+            audit(tournament=tournament, actor=actor, action="stage.reopened", target=cut)
     audit(tournament=tournament, actor=actor, action="round.deleted", round=number, matches=count)
 
 

@@ -12,6 +12,7 @@ from matches.models import (
     RoundStatus,
 )
 from matches.services.locks import _lock_event, _round_shown_changed
+from matches.services.stages import after_round_finished
 from matches.services.standings import _warm_standings
 from tournaments import results
 from tournaments.audit import audit
@@ -48,12 +49,15 @@ def _finish_round_if_done(round_: Round) -> None:
         round=round_.number,
     )
     schedule_round_archive(round_.pk)  # the event's archive as of this round, kept
-    if round_.stage == RoundStage.TOP_CUT:
+    if round_.stage == RoundStage.TOP_CUT and "bracket" not in (round_.pairing_stats or {}):
+        # The legacy top cut (tournaments.topcut): its final finishes the event.
         final = round_.matches.count() == 1
         if final:
             _finish_event(tournament, round_)
-    else:
+    elif round_.stage != RoundStage.TOP_CUT:
         transaction.on_commit(lambda: _warm_standings(round_.pk))
+    # An event run in explicit stages: the stage's last round finishes it (and the event).
+    after_round_finished(round_)
 
 
 def _finish_event(tournament: Tournament, final_round: Round) -> None:
@@ -65,6 +69,11 @@ def _finish_event(tournament: Tournament, final_round: Round) -> None:
     if tournament.status == EventStatus.TOP_CUT:
         tournament.status = EventStatus.FINISHED
         tournament.save(update_fields=["status", "updated_at"])
+    now = timezone.now()
+    for row in tournament.stages.filter(number=final_round.stage_number, finished_at__isnull=True):
+        row.finished_at = now
+        row.save(update_fields=["finished_at"])
+        audit(tournament=tournament, actor=None, action="stage.finished", target=row)
     audit(
         tournament=tournament,
         actor=None,

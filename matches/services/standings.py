@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Case, Max, When
 from django.utils.translation import gettext as _
 
 from config.errors import NotFound
@@ -24,8 +24,10 @@ from matches.models import (
 )
 from matches.services.history import SwissHistory, scoring, swiss_history
 from matches.services.result_checks import _checked, _checked_details, details_input
+from matches.services.stage_history import OWN_KINDS, stage_history
 from tournaments import permissions, results, tiebreakers
 from tournaments.models import (
+    Stage,
     Tournament,
 )
 from tournaments.standings import MatchRecord, compute_standings
@@ -85,6 +87,25 @@ def standings_rows(tournament: Tournament, history: SwissHistory) -> list[dict[s
     return out
 
 
+def stage_standings_rows(
+    tournament: Tournament, row: Stage, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """The stage's standings rows (a carried stage's with its carried records), its own
+    players only: a carried stage's history lists the players it did not admit as dropped."""
+    history = stage_history(tournament, row, upto=upto)
+    rows = standings_rows(tournament, history)
+    if row.carry != "points" or row.players is None:
+        return rows
+    admitted = set(row.players)
+    kept = [r for r in rows if r["registration"] in admitted]
+    rank, previous = 0, None
+    for position, r in enumerate(kept, start=1):
+        if r["rank"] != previous:
+            rank, previous = position, r["rank"]
+        r["rank"] = rank
+    return kept
+
+
 def last_finished_swiss_round(tournament: Tournament) -> Round | None:
     return (
         tournament.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
@@ -103,11 +124,15 @@ def records_before_round(round_: Round) -> dict[int, str]:
     yet (round 1, a late entry) are "0-0-0" (absent here). A few queries whatever the event's
     size: the snapshot's rows, and the bracket's matches."""
     tournament = round_.tournament
+    earlier = tournament.rounds.filter(
+        stage__in=OWN_KINDS, status=RoundStatus.FINISHED, number__lt=round_.number
+    )
+    mine = 0
+    if round_.stage != RoundStage.TOP_CUT:
+        mine = round_.stage_number  # flights side by side: a flight's records are its own
     before = (
-        tournament.rounds.filter(
-            stage=RoundStage.SWISS, status=RoundStatus.FINISHED, number__lt=round_.number
-        )
-        .order_by("-number")
+        earlier.annotate(own=Case(When(stage_number=mine, then=1), default=0))
+        .order_by("-own", "-number")
         .values_list("number", flat=True)
         .first()
     )
@@ -140,19 +165,35 @@ def records_before_round(round_: Round) -> dict[int, str]:
     return {pk: "-".join(str(n) for n in tally) for pk, tally in counts.items()}
 
 
+def last_finished_standings_round(tournament: Tournament, stage: int | None) -> Round | None:
+    """The latest finished Swiss or round-robin round of stage ``stage`` (None: of any)."""
+    qs = tournament.rounds.filter(stage__in=OWN_KINDS, status=RoundStatus.FINISHED)
+    if stage is not None:
+        qs = qs.filter(stage_number=stage)
+    return qs.order_by("-number").first()
+
+
 def standings_snapshot(
-    tournament: Tournament, round_number: int | None = None
+    tournament: Tournament, round_number: int | None = None, stage: int | None = None
 ) -> StandingsSnapshot:
     """The standings after a finished Swiss round (default: the latest), computed once and
     stored; recomputed only when a result of those rounds has changed since, or the event's
     tiebreaker configuration differs from the one they were computed with (the organiser's
     order changed, or a deploy changed what a tiebreaker computes)."""
     if round_number is None:
-        round_ = last_finished_swiss_round(tournament)
+        # The latest stage with standings (a Swiss or a round robin): for an event without
+        # stages, its last finished Swiss round, as before.
+        round_ = last_finished_standings_round(tournament, stage)
     else:
         round_ = tournament.rounds.filter(
-            number=round_number, stage=RoundStage.SWISS, status=RoundStatus.FINISHED
+            number=round_number, stage__in=OWN_KINDS, status=RoundStatus.FINISHED
         ).first()
+        if round_ is not None and stage is not None and round_.stage_number != stage:
+            round_ = None
+    if round_ is None and stage is not None and round_number is None:
+        raise NotFound(
+            _("stage: stage %(n)d has no finished round yet.") % {"n": stage}, field="stage"
+        )
     if round_ is None:
         raise NotFound(
             _("round: no finished Swiss round %(n)s yet.") % {"n": round_number or ""},
@@ -172,8 +213,12 @@ def standings_snapshot(
         and snapshot.tiebreakers == configuration
     ):
         return snapshot
-    history = swiss_history(tournament, upto=round_.number)
-    rows = standings_rows(tournament, history)
+    row = tournament.stages.filter(number=round_.stage_number).first()
+    if row is None:
+        rows = standings_rows(tournament, swiss_history(tournament, upto=round_.number))
+    else:
+        # The round's stage's own table (with its carried records where it carries them).
+        rows = stage_standings_rows(tournament, row, upto=round_.number)
     snapshot, _created = StandingsSnapshot.objects.update_or_create(
         round=round_,
         defaults={"rows": rows, "source_version": source, "tiebreakers": configuration},
@@ -185,7 +230,7 @@ def results_source_version(tournament: Tournament, upto: int) -> int:
     newest = ResultVersion.objects.filter(
         match__round__tournament=tournament,
         match__round__number__lte=upto,
-        match__round__stage=RoundStage.SWISS,
+        match__round__stage__in=OWN_KINDS,
     ).aggregate(newest=Max("id"))["newest"]
     return int(newest or 0)
 

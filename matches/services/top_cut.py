@@ -10,23 +10,27 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.errors import Conflict, ServiceError
+from config.errors import Conflict, NotFound, ServiceError
 from matches.models import (
     Round,
     RoundStage,
     RoundStatus,
 )
+from matches.services import stages
 from matches.services.history import current_round, scoring
 from matches.services.locks import _lock_event
 from matches.services.pairing import _write_bracket
+from matches.services.stage_history import own_round_numbers
+from matches.services.stages import cut_notes
 from matches.services.standings import standings_snapshot
 from tournaments import brackets, permissions, swiss, topcut
 from tournaments.audit import audit
-from tournaments.cutcalc import cut_outlook
+from tournaments.cutcalc import cut_outlook, points_outlook
 from tournaments.models import (
-    Registration,
+    Stage,
     Tournament,
 )
+from tournaments.services import stage_rows_written
 from tournaments.status import EventStatus
 from tournaments.timer import RoundTimer
 
@@ -60,12 +64,21 @@ def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
             raise ServiceError(
                 _("top_cut_size: too few players for a top cut."), field="top_cut_size"
             )
+        stage = _top_cut_stage(tournament)
+        # Stage 2 starts through the stages' one service (the Swiss stage finishes with it).
+        stages.stage_start(
+            actor=actor,
+            tournament=tournament,
+            number=stage.number,
+            admitted=[int(p) for p in qualified],
+            close_sources=True,
+        )
         bracket = topcut.seed_cut_bracket(qualified)
         round_ = Round.objects.create(
             tournament=tournament,
             number=last.number + 1,
             stage=RoundStage.TOP_CUT,
-            stage_number=last.stage_number + 1,
+            stage_number=stage.number,
             name=brackets.single_round_label(2 * len(bracket)).render(),
             status=RoundStatus.PAIRED,
             seed="",
@@ -113,20 +126,23 @@ def cut_for(tournament: Tournament) -> topcut.CutResult:
         raise ServiceError(exc.message, field="top_cut_size") from None
 
 
-def cut_notes(tournament: Tournament, cut: topcut.CutResult) -> list[str]:
-    names = {
-        str(r.pk): r.name
-        for r in Registration.objects.filter(
-            pk__in=[int(p) for p in cut.qualified]
-            + ([int(cut.line.below_id)] if cut.line else [])
-            + [int(p) for p in cut.skipped_dropped]
-        ).select_related("player")
-    }
-    return cut.notes(names)
+def _top_cut_stage(tournament: Tournament) -> Stage:
+    """The stage the legacy top cut starts: the first elimination stage not started."""
+    for row in stage_rows_written(tournament):
+        if row.is_elimination and row.started_at is None:
+            return row
+    raise ServiceError(
+        _("top_cut_size: this event has no top cut stage to start."), field="top_cut_size"
+    )
 
 
 def cut_calculator(tournament: Tournament) -> dict[str, Any]:
-    """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut."""
+    """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut;
+    against a points threshold when the next stage admits on points ("what do I need for
+    day 2", event-structures: Stages)."""
+    threshold = _points_threshold(tournament)
+    if threshold is not None:
+        return _points_calculator(tournament, *threshold)
     if not tournament.top_cut_size:
         return {"round": None, "rounds_left": 0, "rows": []}
     snapshot = standings_snapshot(tournament)
@@ -181,6 +197,58 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
                 "loss": o.loss,
                 "in_contention": o.in_contention,
                 "has_bye": o.has_bye,
+                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
+            }
+            for o in outlook
+        ],
+    }
+
+
+def _points_threshold(tournament: Tournament) -> tuple[Stage, int] | None:
+    """The Swiss stage being played and the points its next stage admits on, when the next
+    stage drawing from it has a ``points`` entry."""
+    rows = list(tournament.stages.order_by("number"))
+    running = [r for r in rows if r.kind == "swiss" and r.status == "running"]
+    for row in running:
+        for later in rows:
+            entry = later.to_rule().entry
+            if entry is not None and row.number in entry.sources and entry.points is not None:
+                return row, entry.points
+    return None
+
+
+def _points_calculator(tournament: Tournament, row: Stage, threshold: int) -> dict[str, Any]:
+    try:
+        snapshot = standings_snapshot(tournament, stage=row.number)
+    except NotFound:
+        return {"round": None, "rounds_left": 0, "rows": [], "threshold": threshold}
+    played = len(own_round_numbers(tournament, row))
+    rounds_left = stages.planned_rounds_of(tournament, row) - played
+    if rounds_left < 1:
+        return {"round": snapshot.round.number, "rounds_left": 0, "rows": []}
+    points = {str(r["registration"]): r["points"] for r in snapshot.rows}
+    dropped = {str(r["registration"]) for r in snapshot.rows if r["dropped"]}
+    names = {str(r["registration"]): r["name"] for r in snapshot.rows}
+    outlook = points_outlook(
+        points, threshold, scoring=scoring(tournament), rounds_left=rounds_left, dropped=dropped
+    )
+    return {
+        "round": snapshot.round.number,
+        "stage": row.number,
+        "rounds_left": rounds_left,
+        "pairings_known": False,
+        "cut_size": None,
+        "threshold": threshold,
+        "rows": [
+            {
+                "registration": int(o.player_id),
+                "name": names.get(o.player_id, ""),
+                "points": o.points,
+                "win": o.win,
+                "draw": o.draw,
+                "loss": o.loss,
+                "in_contention": o.in_contention,
+                "has_bye": False,
                 "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
             }
             for o in outlook

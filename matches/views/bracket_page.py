@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -10,12 +11,14 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 
 from matches import selectors, services
-from matches.bracket_drawing import bracket_columns, bracket_svg
+from matches.bracket_drawing import BracketBox, Slot, bracket_columns, bracket_svg, side_svg
 from matches.models import Match, Round, RoundStage
+from matches.services import stages
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key
-from tournaments.models import Tournament
+from tournaments.models import Registration, Stage, Tournament
 from tournaments.selectors import visible_event
 
 POLICY_LABELS = {
@@ -46,8 +49,112 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     if body is None:
         body = _bracket_body(event, cut_rounds)
         cache.set(key, body, PAIRINGS_CACHE_SECONDS)
-    context = {"event": event, "bracket_body": mark_safe(body)}  # our autoescaping template
+    context = {
+        "event": event,
+        "bracket_body": mark_safe(body),  # our autoescaping template
+        "stage_sections": stage_sections(event),
+    }
     return render(request, "matches/bracket.html", context)
+
+
+SIDE_TITLES = {
+    "single": gettext_lazy("Bracket"),
+    "winners": gettext_lazy("Winners' side"),
+    "losers": gettext_lazy("Losers' side"),
+    "grand_final": gettext_lazy("Grand final"),
+}
+
+
+def stage_sections(event: Tournament) -> list[dict[str, Any]]:
+    """The stages the legacy top-cut drawing does not cover (event-structures: Stages): each
+    started elimination stage paired by tournaments.brackets drawn side by side (a double
+    elimination's winners' side, losers' side and grand final), each round robin as a table
+    of who beat whom. A few queries a stage; brackets hold at most 256 players."""
+    sections: list[dict[str, Any]] = []
+    for row in event.stages.order_by("number"):
+        if row.players is None:
+            continue
+        if row.is_elimination and not stages.is_legacy_bracket(event, row):
+            sections.append(_elimination_section(event, row))
+        elif row.kind == "round_robin":
+            sections.append(_round_robin_section(event, row))
+    return sections
+
+
+def _names(ids: list[int]) -> dict[str, str]:
+    return {
+        str(r.pk): r.name for r in Registration.objects.filter(pk__in=ids).select_related("player")
+    }
+
+
+def _elimination_section(event: Tournament, row: Stage) -> dict[str, Any]:
+    state = stages.bracket_of(event, row)
+    names = _names(list(row.players or ()))
+    games: dict[str, tuple[int, int]] = {}
+    rounds = event.rounds.filter(stage_number=row.number, stage=RoundStage.TOP_CUT)
+    refs_of = {r.pk: (r.pairing_stats or {}).get("bracket", {}).get("refs", {}) for r in rounds}
+    for m in Match.objects.filter(round__in=rounds, status="final", b__isnull=False):
+        code = refs_of.get(m.round_id, {}).get(str(m.table))
+        if code and m.games_a is not None and m.games_b is not None:
+            games[code] = (m.games_a, m.games_b)
+    sides: dict[str, list[tuple[str, list[BracketBox]]]] = {}
+    for rnd in state.rounds:
+        boxes = []
+        for m in rnd.matches:
+            played = games.get(m.ref.code)
+            won = None
+            if played is not None:
+                won = m.a if played[0] > played[1] else m.b
+            elif m.b is None:
+                won = m.a
+            top = Slot(m.seed_a, names.get(m.a, m.a), played[0] if played else None, won == m.a)
+            if m.b is None:
+                bottom = Slot(None, str(_("bye")), bye=True)
+            else:
+                bottom = Slot(
+                    m.seed_b, names.get(m.b, m.b), played[1] if played else None, won == m.b
+                )
+            boxes.append(BracketBox(None, top, bottom, played is not None))
+        sides.setdefault(rnd.side, []).append((rnd.name, boxes))
+    champion = names.get(state.champion) if state.champion else None
+    pictures = []
+    order = [k for k in ("single", "winners", "losers", "grand_final") if k in sides]
+    for k, side in enumerate(order):
+        last = k == len(order) - 1
+        title = str(SIDE_TITLES[side])
+        pictures.append(
+            {
+                "title": title,
+                "svg": side_svg(title, sides[side], champion if last else None),
+                "rounds": sides[side],
+            }
+        )
+    return {"stage": row, "kind": "elimination", "sides": pictures, "champion": champion}
+
+
+def _round_robin_section(event: Tournament, row: Stage) -> dict[str, Any]:
+    ids = list(row.players or ())
+    names = _names(ids)
+    result: dict[tuple[int, int], str] = {}
+    for m in Match.objects.filter(
+        round__tournament=event, round__stage_number=row.number, status="final", b__isnull=False
+    ):
+        a, b = m.games_a or 0, m.games_b or 0
+        result[(m.a_id, m.b_id)] = f"{a}\u2013{b}"
+        result[(m.b_id, m.a_id)] = f"{b}\u2013{a}"
+    table = [
+        {
+            "name": names.get(str(pid), str(pid)),
+            "cells": ["\u00d7" if pid == other else result.get((pid, other), "") for other in ids],
+        }
+        for pid in ids
+    ]
+    return {
+        "stage": row,
+        "kind": "round_robin",
+        "heads": [names.get(str(pid), str(pid)) for pid in ids],
+        "table": table,
+    }
 
 
 def _bracket_body(event: Tournament, cut_rounds: list[Round]) -> str:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from config.pages import attempt, int_or_none, next_or
 from matches import selectors, services
 from matches.models import MatchStatus, Round, RoundStage, RoundStatus
+from matches.services import stages
 from matches.views.staff_common import (
     filtered_matches,
     find_seat,
@@ -33,6 +34,7 @@ from matches.views.staff_common import (
 )
 from tournaments import permissions as perms
 from tournaments.models import Tournament
+from tournaments.selectors import stage_timeline
 from tournaments.status import EventStatus
 
 PAGE_SIZE = 100
@@ -107,7 +109,21 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
         and swiss_done,
         "swiss_done": swiss_done,
         "running": running,
+        "stages": stage_timeline(event),
     }
+    running_stages = [s for s in context["stages"] if s["status"] == "running"]
+    # Flights run side by side: a pair button for each (round_pair needs the stage then).
+    context["stage_pairs"] = running_stages if len(running_stages) > 1 else []
+    if not stages.is_legacy(event, list(event.stages.order_by("number"))):
+        # Explicit stages: the timeline starts each stage; a stage pairs until it finishes.
+        open_stages = {r.stage_number for r in rounds if r.status != RoundStatus.FINISHED}
+        context["can_top_cut"] = False
+        context["can_pair"] = (
+            is_organiser
+            and running
+            and len(running_stages) == 1
+            and running_stages[0]["number"] not in open_stages
+        )
     if is_organiser and running and not (context["can_pair"] or context["can_top_cut"]):
         context["next_refusal"] = _next_round_refusal(last, bracket_over)
     if round_ is None:
@@ -165,10 +181,31 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
 @login_required
 def round_pair(request: HttpRequest, slug: str) -> HttpResponse:
     event = staff_event(request, slug)
+    text = request.POST.get("stage", "")
+    stage = int(text) if text.isdigit() and len(text) < 4 else None
     attempt(
         request,
-        lambda: services.round_pair(actor=request.user, tournament=event),
+        lambda: services.round_pair(actor=request.user, tournament=event, stage=stage),
         _("Round paired: review it, then publish it."),
+    )
+    return redirect("round_control", slug=slug)
+
+
+@require_POST
+@login_required
+def stage_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Start a stage from the timeline; the box is the second confirmation (its players are
+    fixed from the final standings when it starts)."""
+    event = staff_event(request, slug)
+    if request.POST.get("confirm") != "yes":
+        messages.error(
+            request, _("confirm: tick the box to start the stage (its players are then fixed).")
+        )
+        return redirect("round_control", slug=slug)
+    attempt(
+        request,
+        lambda: services.stage_start_service(actor=request.user, tournament=event, number=number),
+        _("Stage started: pair its first round."),
     )
     return redirect("round_control", slug=slug)
 
