@@ -14,8 +14,9 @@ Anything it cannot prove it reproduces exactly is run through the ORM as before:
 that does not appear, as it is (or as the backend's subclass of its type), among the
 compiled parameters, or anything else that differs between two compilations (a lookup that
 transforms its value, such as ``contains``), an argument that is not a ``str`` or an ``int``
-(or a number its column cannot hold), a queryset that sets related objects it already knows. The instances are the ORM's
-(tests/test_prepared.py compares every field with the queryset's own answer).
+(or a number its column cannot hold), a queryset that sets related objects it already knows.
+The instances are the ORM's (tests/test_prepared.py compares every field with the
+queryset's own answer).
 """
 
 from __future__ import annotations
