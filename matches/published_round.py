@@ -6,9 +6,10 @@ request wrapping, authentication, content negotiation and permission classes, an
 queries (the event through `visible_to`, then the round). For the common request (a GET of
 JSON, with no query string and no `Authorization` header, of a round published or finished
 in a public event) all of that decides nothing: the round is everybody's. `round_detail`
-answers such a request itself, with one query (the round and its event), after the same
-throttles as DRF's (the API's default classes, every one counted as DRF counts them), with
-the same headers DRF adds (`Allow`, `Vary: Accept`), the same copy and the same 304s.
+answers such a request itself, with one query (the round and its event, its SQL compiled
+once per process: config.prepared), after the same throttles as DRF's (the API's default
+classes, every one counted as DRF counts them), with the same headers DRF adds (`Allow`,
+`Vary: Accept`), the same copy and the same 304s.
 
 Everything else goes to the DRF view as before: another method, a query string
 (`?registration=`, `?format=`), a token, a browser asking for HTML (the browsable API), a
@@ -23,10 +24,12 @@ from __future__ import annotations
 from functools import cache, wraps
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from rest_framework.settings import api_settings
 
+from config import prepared
 from matches import api
 from matches.models import Round, RoundStatus
 from tournaments.status import PUBLIC
@@ -58,14 +61,19 @@ def _throttles_allow(request: HttpRequest) -> bool:
     return all(allowed)
 
 
-def _public_round(slug: str, number: int) -> Round | None:
-    """The round if it is everybody's to read (published or finished, in a public event)."""
+def _round_and_event(slug: str, number: int) -> QuerySet[Round]:
     # At most one row (slugs are unique, and numbers within an event): no ORDER BY to build.
-    found = list(
+    return (
         Round.objects.select_related("tournament")
         .filter(tournament__slug=slug, number=number)
         .order_by()
     )
+
+
+def _public_round(slug: str, number: int) -> Round | None:
+    """The round if it is everybody's to read (published or finished, in a public event)."""
+    # Compiled once per process (config.prepared): the query's SQL, not its answer.
+    found = prepared.fetch("published-round", _round_and_event, slug, number)
     if not found:
         return None
     round_ = found[0]

@@ -73,10 +73,15 @@ def with_roles_of(user: Any, events: Any) -> Any:
     query `_roles` would make."""
     if not is_authenticated(user):
         return events
+    return with_roles_of_account(user.pk, events)
+
+
+def with_roles_of_account(user_id: int, events: Any) -> Any:
+    """`with_roles_of` for the signed-in account ``user_id``."""
     organisers = Tournament.organisers.through.objects.filter(
-        tournament_id=OuterRef("pk"), user_id=user.pk
+        tournament_id=OuterRef("pk"), user_id=user_id
     )
-    judges = Tournament.judges.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)
+    judges = Tournament.judges.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user_id)
     return events.annotate(reader_organiser=Exists(organisers), reader_judge=Exists(judges))
 
 

@@ -9,6 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
+from config import prepared
 from config.errors import Forbidden
 from tournaments import permissions
 from tournaments import stages as stage_rules
@@ -40,11 +41,25 @@ def visible_event(request: HttpRequest, slug: str) -> Tournament:
     return event
 
 
+def _event(slug: str) -> QuerySet[Tournament]:
+    # at most one row (slugs are unique): ``first()`` without its ORDER BY
+    return Tournament.objects.filter(slug=slug).order_by()
+
+
+def _event_with_roles_of(slug: str, user_id: int) -> QuerySet[Tournament]:
+    return permissions.with_roles_of_account(user_id, _event(slug))
+
+
 def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     """``visible_event`` with the reader's roles read in the same query (the event page, which
     everyone loads at once, asks them anyway)."""
-    events = permissions.with_roles_of(request.user, Tournament.objects.filter(slug=slug))
-    event: Tournament | None = events.first()
+    user = request.user
+    # Its SQL compiled once per process (config.prepared): everybody loads the event page.
+    if permissions.is_authenticated(user) and type(user.pk) is int:
+        found = prepared.fetch("event-with-roles", _event_with_roles_of, slug, user.pk)
+    else:
+        found = prepared.fetch("event", _event, slug)
+    event: Tournament | None = found[0] if found else None
     if event is None:
         raise Http404("No such event.")
     permissions.remember_roles(request.user, event)

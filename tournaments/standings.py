@@ -60,12 +60,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, count, cycle, repeat
+from math import isnan
 from operator import (
     add,
     and_,
     attrgetter,
-    is_not,
+    floordiv,
     itemgetter,
+    le,
     mul,
     ne,
     not_,
@@ -128,6 +130,7 @@ _T = TypeVar("_T")
 _KEY_DIGITS = 9
 
 _ID = attrgetter("id")
+_LATE_ENTRY_LOSSES = attrgetter("late_entry_losses")
 
 
 class OpponentLine(NamedTuple):
@@ -161,25 +164,27 @@ class _BuiltOnRead(Sequence[_Item]):
     a player, nothing built yet.
     """
 
+    # ``_built`` is left unset until the items are built: one slot fewer to fill per row.
     __slots__ = ("_built", "_player", "_source")
 
     def __init__(self, items: Iterable[_Item] = ()) -> None:
         self._source: _Source[_Item] | None = None
         self._player = 0
-        self._built: tuple[_Item, ...] | None = tuple(items)
+        self._built: tuple[_Item, ...] = tuple(items)
 
     def _items(self) -> tuple[_Item, ...]:
-        built = self._built
-        if built is None:
-            assert self._source is not None
-            built = self._built = self._source.items(self._player)
-            self._source = None  # the row no longer needs the columns
+        source = self._source
+        if source is None:
+            return self._built
+        built = self._built = source.items(self._player)
+        self._source = None  # the row no longer needs the columns
         return built
 
     def __len__(self) -> int:
-        if self._built is None and self._source is not None:
-            return self._source.count(self._player)
-        return len(self._items())
+        source = self._source
+        if source is not None:
+            return source.count(self._player)
+        return len(self._built)
 
     @overload
     def __getitem__(self, index: int) -> _Item: ...
@@ -315,7 +320,9 @@ class _Totals(NamedTuple):
 
     ids: list[str]
     n_rounds: int  # slots per player
-    opponents: list[str | None]  # by slot
+    # by slot: the first slot of the opponent met there (his index x n_rounds), or
+    # ``no_opponent`` (players x n_rounds, past the last slot) where he met none
+    opponents: list[int]
     sides: list[_Side]  # by slot
     counts: dict[str, list[int]]  # by _FIELDS name
     trophies_won: list[int]
@@ -323,6 +330,18 @@ class _Totals(NamedTuple):
     bye_rounds: dict[int, list[int]]  # by player index, only players with a bye
     late_loss_rounds: dict[int, tuple[int, ...]]  # by player index, only those with some
     battles_recorded: bool  # False: every trophy count is 0
+
+    @property
+    def no_opponent(self) -> int:
+        return len(self.ids) * self.n_rounds
+
+    def by_first_slot(self, values: Sequence[_T]) -> list[_T | int]:
+        """Each player's value at his first slot, 0 at ``no_opponent``: indexed by the
+        ``opponents`` column, a list read instead of a dict by id."""
+        end = self.no_opponent
+        column: list[_T | int] = [0] * (end + 1)
+        column[0 : end : self.n_rounds] = values
+        return column
 
 
 def _scatter(target: list[_T], slots: Iterable[int], values: Iterable[_T]) -> None:
@@ -358,7 +377,8 @@ def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -
         side_a[number], side_b[number] = _kind_sides(packer, kind)
 
     no_side = packer.side(None, (0, 0, 0))
-    opponents: list[str | None] = [None] * (len(ids) * n_rounds)
+    no_opponent = len(ids) * n_rounds
+    opponents = [no_opponent] * no_opponent
     sides = [no_side] * (len(ids) * n_rounds)
     trophies: list[tuple[list[int], list[int], Sequence[tuple[int, int] | None]]] = []
 
@@ -366,8 +386,10 @@ def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -
     # as a bye reversed, and nobody's opponent.
     late_side = packer.side("loss", (bye_lost, bye_won, 0))
     late_loss_rounds: dict[int, tuple[int, ...]] = {}
-    for index, player in enumerate(players):
-        if player.late_entry_losses and player.late_entry_round > 1:
+    # (a loop over the few players with late-entry losses, not over every player)
+    for index in compress(range(len(players)), map(_LATE_ENTRY_LOSSES, players)):
+        player = players[index]
+        if player.late_entry_round > 1:
             lost = tuple(range(1, min(player.late_entry_round - 1, len(columns)) + 1))
             if lost:
                 late_loss_rounds[index] = lost
@@ -382,10 +404,12 @@ def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -
             bye_rounds.setdefault(slot_of[pid] // n_rounds, []).append(r + 1)
         if not col.a:
             continue
-        slots_a = list(map(add, map(slot_of.__getitem__, col.a), repeat(r)))
-        slots_b = list(map(add, map(slot_of.__getitem__, col.b), repeat(r)))
-        _scatter(opponents, slots_a, col.b)
-        _scatter(opponents, slots_b, col.a)
+        first_a = list(map(slot_of.__getitem__, col.a))
+        first_b = list(map(slot_of.__getitem__, col.b))
+        slots_a = list(map(add, first_a, repeat(r)))
+        slots_b = list(map(add, first_b, repeat(r)))
+        _scatter(opponents, slots_a, first_b)
+        _scatter(opponents, slots_b, first_a)
         _scatter(sides, slots_a, map(side_a.__getitem__, col.kinds))
         _scatter(sides, slots_b, map(side_b.__getitem__, col.kinds))
         if col.battles.count(None) != len(col.battles):
@@ -438,8 +462,9 @@ class _Standings(NamedTuple):
     tiebreaker_values: list[Sequence[float | int | None]]
     line_starts: list[int]  # each player's first line among the lines below
     line_ends: list[int]  # each player's end of lines
-    match_win_of: dict[str | None, float]  # floored MW% by player id, as used in OMW%
-    game_win_of: dict[str | None, float]  # floored GW% by player id
+    # floored MW% and GW% as used in OMW% and OGW%, by first slot (_Totals.by_first_slot)
+    match_win_at: list[float | int]
+    game_win_at: list[float | int]
     order: list[int]  # player indices in standings order
     ranks: list[int]  # the rank of each place in ``order``
 
@@ -458,28 +483,34 @@ def _compute(
     wins, losses, draws = counts["wins"], counts["losses"], counts["draws"]
     won, lost, drawn = counts["games_won"], counts["games_lost"], counts["games_drawn"]
 
-    points = [win * w + draw * d + loss * lo for w, d, lo in zip(wins, draws, losses, strict=False)]
-    played = [w + lo + d for w, lo, d in zip(wins, losses, draws, strict=False)]  # a bye is a win
+    # Per distinct record and per distinct game count, not per player: a few hundred
+    # formulas at 4,096 players, each value the same expression gives for every such player.
+    records = list(zip(wins, losses, draws, strict=True))
+    record_values = {
+        (w, lo, d): (win * w + draw * d + loss * lo, w + lo + d) for w, lo, d in set(records)
+    }  # points, rounds played (a bye is a win)
+    points = list(map(itemgetter(0), map(record_values.__getitem__, records)))
+    played = list(map(itemgetter(1), map(record_values.__getitem__, records)))
     # MTR Appendix C: "If this number is lower than 0.33, use 0.33 instead", for the match-win %
     # and the game-win % alike, the player's own GW% tiebreaker included.
-    match_win = [
-        m if m > floor else floor
-        for m in (p / (win * r) if r else 0.0 for p, r in zip(points, played, strict=False))
-    ]
-    game_win_pct = [
-        g if g > floor else floor
-        for g in (
-            (game_win * w + game_draw * d) / (game_win * (w + lo + d)) if w + lo + d else 0.0
-            for w, lo, d in zip(won, lost, drawn, strict=False)
-        )
-    ]
+    match_win_by_record = {}
+    for key, (p, r) in record_values.items():
+        m = p / (win * r) if r else 0.0
+        match_win_by_record[key] = m if m > floor else floor
+    match_win = list(map(match_win_by_record.__getitem__, records))
+    game_counts = list(zip(won, lost, drawn, strict=True))
+    game_win_by_count = {}
+    for w, lo, d in set(game_counts):
+        g = (game_win * w + game_draw * d) / (game_win * (w + lo + d)) if w + lo + d else 0.0
+        game_win_by_count[w, lo, d] = g if g > floor else floor
+    game_win_pct = list(map(game_win_by_count.__getitem__, game_counts))
 
     # Each match against an opponent is one line of the player's breakdown, in slot order (by
     # player, then round); OMW% and OGW% are means over a player's lines, byes excluded.
     ids = totals.ids
-    # keyed by the slots' opponents: an id, or None where there is none (never a key)
-    match_win_of: dict[str | None, float] = dict(zip(ids, match_win, strict=False))
-    game_win_of: dict[str | None, float] = dict(zip(ids, game_win_pct, strict=False))
+    # read through the slots' opponents: 0 where there is none
+    match_win_at = totals.by_first_slot(match_win)
+    game_win_at = totals.by_first_slot(game_win_pct)
     # a player's lines: his rounds played but for byes and late-entry losses
     line_counts = played.copy()
     for i, numbers in chain(totals.bye_rounds.items(), totals.late_loss_rounds.items()):
@@ -489,10 +520,10 @@ def _compute(
     # The sum of a player's slots, 0 where he met no opponent, is the sum of his lines in round
     # order: adding 0 changes no sum (nor its type).
     omw = _means(
-        map(match_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+        map(match_win_at.__getitem__, totals.opponents), totals.n_rounds, line_counts, floor
     )
     ogw = _means(
-        map(game_win_of.get, totals.opponents, repeat(0)), totals.n_rounds, line_counts, floor
+        map(game_win_at.__getitem__, totals.opponents), totals.n_rounds, line_counts, floor
     )
     # the row's trophy balance (StandingRow.battle_differential), whatever the tiebreakers
     battle_diff = list(map(sub, totals.trophies_won, totals.trophies_lost))
@@ -528,9 +559,7 @@ def _compute(
             assert entry.compute is not None
             column = entry.compute(columns)
         tiebreaker_values.append(column)
-        criteria.append(
-            column if only_types(column, int) else list(map(round, column, repeat(_KEY_DIGITS)))
-        )
+        criteria.append(_ranking_key(column))
     ranked, ranks = _rank(ids, criteria)
     return _Standings(
         totals,
@@ -544,11 +573,44 @@ def _compute(
         tiebreaker_values,
         line_starts,
         line_ends,
-        match_win_of,
-        game_win_of,
+        match_win_at,
+        game_win_at,
         ranked,
         ranks,
     )
+
+
+# Values further apart than this stay apart when rounded to _KEY_DIGITS digits (below).
+_APART = 2e-9
+
+
+def _ranking_key(column: Sequence[float | int]) -> Sequence[float | int]:
+    """The column as the ranking compares it: in the order and with the ties of its values
+    rounded to ``_KEY_DIGITS`` digits (whole numbers as they are).
+
+    Rounding a float to 9 digits (``round``) formats it in decimal: 4,096 of them cost more than
+    the sort. Only the order and the equalities of the rounded values decide anything, so a
+    column of floats between 0 and 1 (the percentages) rounds only the values within
+    ``_APART`` of another one and keeps the others as they are. Exact: ``round(x, 9)`` is
+    within 0.5e-9 + 2**-53 of x there, so two values more than 2e-9 apart round to two values
+    in the same order, never equal, and a value kept as it is orders against any rounded one
+    as its rounded self would.
+    """
+    if only_types(column, int):
+        return column
+    if not only_types(column, float):
+        return list(map(round, column, repeat(_KEY_DIGITS)))
+    distinct = sorted(set(column))
+    if not distinct or any(map(isnan, distinct)) or not 0.0 <= distinct[0] <= distinct[-1] <= 1.0:
+        return list(map(round, column, repeat(_KEY_DIGITS)))
+    near = compress(
+        range(len(distinct) - 1), map(le, map(sub, distinct[1:], distinct[:-1]), repeat(_APART))
+    )
+    rounded: dict[float, float] = {}
+    for i in near:
+        for value in distinct[i : i + 2]:
+            rounded[value] = round(value, _KEY_DIGITS)
+    return list(map(rounded.get, column, column)) if rounded else column
 
 
 def _means(
@@ -557,10 +619,12 @@ def _means(
     """Each player's sum of his ``n_rounds`` slots (summed in order, as ``sum`` does) over his
     count in ``sizes``, or ``empty`` for a count of 0."""
     sums = map(sum, zip(*[iter(by_slot)] * n_rounds, strict=False))
-    means: list[float] = list(map(truediv, sums, map(max, sizes, repeat(1))))
-    if 0 in sizes:
-        for i in compress(range(len(sizes)), map(not_, sizes)):
-            means[i] = empty
+    if 0 not in sizes:
+        return list(map(truediv, sums, sizes))
+    # a count of 0 divides 0 by 1 (its sum is 0), then the value is ``empty``
+    means: list[float] = list(map(truediv, sums, [size or 1 for size in sizes]))
+    for i in compress(range(len(sizes)), map(not_, sizes)):
+        means[i] = empty
     return means
 
 
@@ -584,10 +648,10 @@ def _head_to_head_column(totals: _Totals, before: Sequence[Sequence[float]]) -> 
 def _head_to_head(totals: _Totals, x: int, y: int) -> int:
     """Net match result of player x against player y: > 0 if x did better."""
     net = 0
-    y_id = totals.ids[y]
+    y_first = y * totals.n_rounds
     first = x * totals.n_rounds
     for slot in range(first, first + totals.n_rounds):
-        if totals.opponents[slot] == y_id:
+        if totals.opponents[slot] == y_first:
             result = totals.sides[slot].result
             net += 1 if result == "win" else -1 if result == "loss" else 0
     return net
@@ -713,12 +777,12 @@ def _standings(
             "tiebreakers": _new_rows(
                 TiebreakerValues,
                 n,
-                {"_source": repeat(tiebreaker_source), "_player": range(n), "_built": repeat(None)},
+                {"_source": repeat(tiebreaker_source), "_player": range(n)},
             ),
             "opponents": _new_rows(
                 OpponentLines,
                 n,
-                {"_source": repeat(source), "_player": range(n), "_built": repeat(None)},
+                {"_source": repeat(source), "_player": range(n)},
             ),
             "bye_rounds": bye_rounds,
             "late_entry_loss_rounds": late_loss_rounds,
@@ -770,10 +834,12 @@ class _LineSource:
     __slots__ = (
         "every_line",
         "game_win",
+        "ids",
         "line_ends",
         "line_starts",
         "match_win",
         "n_rounds",
+        "no_opponent",
         "opponents",
         "sides",
     )
@@ -782,11 +848,13 @@ class _LineSource:
         self.every_line: list[OpponentLine] | None = None
         self.line_starts, self.line_ends = s.line_starts, s.line_ends
         self.n_rounds = s.totals.n_rounds
+        self.ids = s.totals.ids
         self.opponents = s.totals.opponents
+        self.no_opponent = s.totals.no_opponent
         self.sides = s.totals.sides
         # by player, not by line: a few thousand values for the collector to walk, not ~45,000
-        self.match_win = s.match_win_of
-        self.game_win = s.game_win_of
+        self.match_win = s.match_win_at
+        self.game_win = s.game_win_at
 
     def count(self, player: int) -> int:
         return self.line_ends[player] - self.line_starts[player]
@@ -804,16 +872,16 @@ class _LineSource:
         return self.every_line
 
     def _build_every_line(self) -> list[OpponentLine]:
-        met = list(map(is_not, self.opponents, repeat(None)))
-        met_ids: list[str] = list(compress(self.opponents, met))  # type: ignore[arg-type]
+        met = list(map(ne, self.opponents, repeat(self.no_opponent)))
+        met_firsts = list(compress(self.opponents, met))
         sides = list(compress(self.sides, met))
         fields = zip(
             compress(cycle(range(1, self.n_rounds + 1)), met),
-            met_ids,
+            map(self.ids.__getitem__, map(floordiv, met_firsts, repeat(self.n_rounds))),
             map(itemgetter(0), sides),  # _Side.result
             map(itemgetter(1), sides),  # _Side.games
-            map(self.match_win.__getitem__, met_ids),
-            map(self.game_win.__getitem__, met_ids),
+            map(self.match_win.__getitem__, met_firsts),
+            map(self.game_win.__getitem__, met_firsts),
             strict=False,  # the rounds cycle: they end with the others
         )
         # tuple.__new__ builds each NamedTuple from its fields in C, without a Python call

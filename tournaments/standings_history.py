@@ -139,7 +139,9 @@ def _players_plainly_valid(players: Sequence[Player]) -> bool:
         return False
     if not only_types(map(attrgetter("late_entry_losses"), players), bool):
         return False
-    for i, player in enumerate(players):
+    # (a loop over the players with byes granted at registration, not over every player)
+    for i in compress(range(len(players)), map(attrgetter("bye_rounds"), players)):
+        player = players[i]
         if player.bye_rounds:
             try:
                 _check_bye_rounds(player, f"players[{i}].bye_rounds")

@@ -254,3 +254,35 @@ def test_rows_survive_pickling() -> None:
     """Rows are stored and sent between processes: they pickle and come back equal."""
     rows = standings.compute_standings(*simulate(40, 4, seed=3))
     assert pickle.loads(pickle.dumps(rows)) == rows
+
+
+def _near_floats() -> st.SearchStrategy[float]:
+    """Percent-like values, often a rounding step or a few ulps from a 9-digit decimal or
+    from each other: where rounding to 9 digits decides a tie."""
+    offsets = st.sampled_from(
+        [0.0, 1e-17, -1e-17, 5e-10, -5e-10, 4.9e-10, 5.1e-10, 1e-9, 1.9e-9, 2e-9, 2.1e-9, 3e-9]
+    )
+    decimal = st.integers(0, 10**9).map(lambda n: n / 10**9)
+    fractions = st.tuples(st.integers(0, 36), st.integers(1, 36)).map(
+        lambda t: min(t[0], t[1]) / t[1]
+    )
+    return st.tuples(decimal | fractions, offsets).map(lambda t: min(max(t[0] + t[1], 0.0), 1.0))
+
+
+@settings(max_examples=500)
+@given(st.lists(_near_floats() | st.floats(0, 1), max_size=40))
+def test_the_ranking_compares_floats_as_rounded_to_nine_digits(values: list[float]) -> None:
+    """The ranking's key of a column (only the values near another one rounded) orders and
+    ties its values exactly as the values rounded to 9 digits do."""
+    key = standings._ranking_key(values)
+    rounded = [round(v, 9) for v in values]
+    for i, x in enumerate(key):
+        for j, y in enumerate(key):
+            assert (x < y) == (rounded[i] < rounded[j])
+            assert (x == y) == (rounded[i] == rounded[j])
+
+
+def test_the_ranking_key_rounds_floats_outside_zero_to_one_and_keeps_whole_numbers() -> None:
+    assert standings._ranking_key([1, 2, 2]) == [1, 2, 2]
+    assert standings._ranking_key([1.5000000001, 2.0]) == [1.5, 2.0]
+    assert standings._ranking_key([0.25, 0.25 + 1e-12, 0.5]) == [0.25, 0.25, 0.5]
