@@ -282,9 +282,9 @@ class Tournament(models.Model):
                 ) % {"game": game.name}
             if self.team is not None or self.team_rules:
                 try:
-                    self.team_rules_value
+                    _rules = self.team_rules_value
                 except teams.TeamError as exc:
-                    key = "team" if exc.field.startswith("team.") else "team_rules"
+                    key = "team" if exc.field.split(".")[0] == "team" else "team_rules"
                     errors[key] = str(exc)
         if self.clock_minutes is not None and not 1 <= self.clock_minutes <= 600:
             errors["clock_minutes"] = _("From 1 to 600 minutes.")

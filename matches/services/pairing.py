@@ -27,6 +27,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
+from matches.services import teams as team_services
 from matches.services.history import (
     _pairable,
     _winner,
@@ -37,7 +38,7 @@ from matches.services.history import (
     swiss_history,
 )
 from matches.services.locks import _lock_event, _lock_round, _match_result, _round_shown_changed
-from tournaments import permissions, swiss, topcut
+from tournaments import permissions, swiss, teams, topcut
 from tournaments.audit import audit
 from tournaments.models import (
     Registration,
@@ -183,6 +184,8 @@ def round_pairing_run(*, round_id: int) -> Round | None:
             _progress(round_id, 5)
             if round_.stage == RoundStage.TOP_CUT:
                 _pair_bracket_round(tournament, round_)
+            elif tournament.is_team_event:
+                team_services.pair_team_swiss(tournament, round_)
             else:
                 _pair_swiss_round(tournament, round_)
             round_.status = RoundStatus.PAIRED
@@ -191,7 +194,7 @@ def round_pairing_run(*, round_id: int) -> Round | None:
             _round_shown_changed(round_)
             _progress(round_id, 100)
             return round_
-    except (swiss.StateError, topcut.BracketError, ServiceError) as exc:
+    except (swiss.StateError, topcut.BracketError, ServiceError, teams.TeamError) as exc:
         Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(
             pairing_error=str(exc),
             content_version=F("content_version") + 1,

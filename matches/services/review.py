@@ -22,6 +22,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
+from matches.services import teams as team_services
 from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_round
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
@@ -252,6 +253,8 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         return round_  # publishing twice changes nothing
     if round_.status != RoundStatus.PAIRED:
         raise Conflict(_("round: the round is still being paired."), field="round")
+    if tournament.is_team_event:
+        team_services.publish_team_boards(round_)
     now = timezone.now()
     round_.status = RoundStatus.PUBLISHED
     round_.published_at = now
