@@ -258,9 +258,15 @@ class Match(models.Model):
                 condition=Q(table__isnull=False),
                 name="match_table_unique_in_round",
             ),
-            models.UniqueConstraint(fields=["round", "a"], name="match_a_once_per_round"),
+            # A Head Coach who played a board plays the deciding game too: a player sits
+            # once per round, the decider aside.
             models.UniqueConstraint(
-                fields=["round", "b"], condition=Q(b__isnull=False), name="match_b_once_per_round"
+                fields=["round", "a"], condition=Q(is_decider=False), name="match_a_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "b"],
+                condition=Q(b__isnull=False, is_decider=False),
+                name="match_b_once_per_round",
             ),
             models.CheckConstraint(condition=~Q(a=models.F("b")), name="match_not_against_self"),
             models.CheckConstraint(

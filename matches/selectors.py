@@ -31,9 +31,10 @@ from matches.models import (
     Round,
     RoundStage,
     RoundStatus,
+    TeamMatch,
 )
 from tournaments import permissions
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
 from tournaments.status import PUBLIC, EventStatus
 from tournaments.swiss import recommended_structure
 from tournaments.timer import RoundTimer, table_ends_at
@@ -516,3 +517,21 @@ def current_table_landing(user: Any) -> str | None:
     if match is None:
         return None
     return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
+
+
+def lineups_for(user: Any, team_match: TeamMatch) -> dict[str, list[int] | None]:
+    """The line-ups of a team match a reader may see ("a", "b": registration ids in board
+    order, or None): staff both; a team's members their own before the round is published;
+    everyone both once it is (the boards show them anyway)."""
+    lineups = {lu.team_id: list(lu.players) for lu in team_match.lineups.all()}
+    tournament = team_match.round.tournament
+    shown = permissions.is_staff_of(user, tournament) or team_match.round.is_visible_to_players
+    out: dict[str, list[int] | None] = {}
+    for side, team_id in (("a", team_match.team_a_id), ("b", team_match.team_b_id)):
+        own = (
+            team_id is not None
+            and permissions.is_authenticated(user)
+            and TeamMember.objects.filter(team_id=team_id, registration__player=user).exists()
+        )
+        out[side] = lineups.get(team_id) if team_id is not None and (shown or own) else None
+    return out

@@ -1019,8 +1019,10 @@ def _require_teams_forming(tournament: Tournament) -> None:
 
 
 def _ids(value: Any, field: str) -> list[int]:
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) > teams.MAX_ROSTER
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value)
     ):
         raise ServiceError(
             _("%(field)s: a list of registration ids.") % {"field": field}, field=field

@@ -19,6 +19,8 @@ their public names, so callers import ``matches.services`` as before:
 - ``calls``: judge calls: opening, claiming, handing back, escalating, settling
 - ``rulings``: a judge's ruling on a call, with citations and a replayed game record
 - ``penalties``: giving penalties, their suggestions, history and log
+- ``teams``: team rounds: pairing teams, line-ups, boards, team match results, the decider,
+  team standings (docs/teams.md)
 
 Row locks are always taken in this order (docs/architecture.md), so two requests never wait on
 each other in a cycle: event, then registration, then round, then match. Result reports lock
@@ -118,6 +120,13 @@ from matches.services.standings import (
     standings_rows,
     standings_snapshot,
 )
+from matches.services.teams import (
+    lineup_set,
+    team_history,
+    team_match_visible,
+    team_round_write,
+    team_standings,
+)
 from matches.services.timer import (
     MAX_ADDED_MINUTES,
     MAX_EXTENSION_MINUTES,
@@ -177,6 +186,7 @@ __all__ = [
     "cut_notes",
     "games_text",
     "last_finished_swiss_round",
+    "lineup_set",
     "match_confirm",
     "match_extend",
     "match_report",
@@ -209,5 +219,9 @@ __all__ = [
     "standings_rows",
     "standings_snapshot",
     "swiss_history",
+    "team_history",
+    "team_match_visible",
+    "team_round_write",
+    "team_standings",
     "top_cut_start",
 ]

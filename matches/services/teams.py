@@ -202,7 +202,7 @@ def lineup_set(*, actor: Any, team_match: TeamMatch, team: int, players: Any) ->
         tournament = round_.tournament
         team_match = TeamMatch.objects.get(pk=team_match.pk)
         organiser = permissions.is_organiser_of(actor, tournament)
-        if not isinstance(team, int) or isinstance(team, bool):
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 < team < 2**63:
             raise ServiceError(_("team: a team id."), field="team")
         side = team_match.side_of_team(team)
         if not organiser and not (side is not None and _is_member(actor, team)):
@@ -221,8 +221,10 @@ def lineup_set(*, actor: Any, team_match: TeamMatch, team: int, players: Any) ->
             raise Conflict(_("round: the round is still being paired."), field="round")
         rules = team_rules(tournament)
         team_row = Team.objects.prefetch_related("members").get(pk=team)
-        if not isinstance(players, list) or not all(
-            isinstance(p, int) and not isinstance(p, bool) for p in players
+        if (
+            not isinstance(players, list)
+            or len(players) > teams.MAX_ROSTER
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
         ):
             raise ServiceError(_("players: a list of registration ids."), field="players")
         try:
