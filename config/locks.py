@@ -24,6 +24,7 @@ M = TypeVar("M", bound=models.Model)
 LOCK_ORDER: tuple[str, ...] = (
     "event",  # tournaments.Tournament
     "registration",  # tournaments.Registration
+    "team",  # tournaments.Team (team matches and line-ups: under their round's lock)
     "decklist",  # decks.Decklist
     "deck check result",  # decks.DeckCheckResult
     "round",  # matches.Round

@@ -477,7 +477,9 @@ class TeamMatchResultOutput(serializers.Serializer):
         max_length=3,
         help_text="[won by a, won by b, drawn] over the final boards.",
     )
-    decider = serializers.ChoiceField(choices=["a", "b"], allow_null=True)
+    decider = serializers.CharField(
+        allow_null=True, help_text='"a" or "b": the deciding game\'s winner; null: none (yet).'
+    )
 
 
 class TeamMatchOutput(serializers.Serializer):
