@@ -253,11 +253,11 @@ def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> 
     if round_ is None:
         return None
     round_.tournament = tournament
-    match = (
-        Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
-        .order_by()  # no ordering: the two unique indexes answer it without a sort
-        .first()
-    )
+    matches = Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
+    # No ordering: the two unique indexes answer it without a sort. In a team event a Head
+    # Coach may have a board and the deciding game: the decider first, it is played last.
+    ordered = matches.order_by("-is_decider") if tournament.team is not None else matches.order_by()
+    match = ordered.first()
     if match is None:
         return None
     # Two small queries plan faster than one five-table join (the planner's time dominated).

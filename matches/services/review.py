@@ -200,6 +200,7 @@ def round_repair(*, actor: Any, round_: Round) -> Round:
         if round_.status not in (RoundStatus.PAIRED, RoundStatus.PAIRING):
             _require_unpublished(round_)
         round_.matches.all().delete()
+        round_.team_matches.all().delete()  # a team round's team matches and line-ups
         round_.status = RoundStatus.PAIRING
         round_.seed = f"{tournament.pairing_seed}:{round_.number}:{secrets.token_hex(4)}"
         round_.save(update_fields=["status", "seed"])

@@ -452,3 +452,30 @@ def test_two_captains_adding_the_same_player_at_once_make_one_team(
         assert getattr(refused[0], "field", None) == "members"
         assert TeamMember.objects.filter(registration=shared).count() == 1
         assert EventStatus(event.status) == EventStatus.REGISTRATION_OPEN
+
+
+def test_bad_team_settings_are_a_400_naming_them() -> None:
+    client = client_for(OrganiserFactory())
+    base = {
+        "name": "Bad",
+        "mode": "rookie",
+        "format_key": "rookie",
+        "starts_at": "2026-12-01T10:00:00Z",
+    }
+    for body, field in (
+        ({"team": {"players": 0}}, "team"),
+        ({"team": {"players": 3}, "team_rules": {"preset": "hilo_madness"}}, "team_rules"),
+        ({"team_rules": {"preset": "nope"}}, "team_rules"),
+    ):
+        response = client.post("/api/events/", {**base, **body}, format="json")
+        assert response.status_code == 400, response.json()
+        assert response.json()["field"] == field
+
+
+def test_the_team_settings_are_fixed_once_teams_are_formed(team_event: TeamEvent) -> None:
+    te = team_event
+    response = client_for(te.organiser).patch(
+        f"/api/events/{te.slug}/", {"team": None}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "team" and "12 teams" in response.json()["detail"]
