@@ -357,6 +357,16 @@ def team_match_refresh(match: Match, actor: Any) -> None:
         "decider": tm.decider or None,
     }
     if result.decider_needed and decider is None:
+        if round_.status == RoundStatus.FINISHED:
+            raise Conflict(
+                _(
+                    "games: this correction ties team match %(id)d of a finished round, which "
+                    "would need a deciding game; play it in the round, or correct another "
+                    "board too."
+                )
+                % {"id": tm.pk},
+                field="games",
+            )
         _pair_decider(round_, tm, rules)
     tm.boards_a, tm.boards_b, tm.boards_drawn = result.boards
     tm.decider = result.decider or ""

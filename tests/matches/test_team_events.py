@@ -479,3 +479,63 @@ def test_the_team_settings_are_fixed_once_teams_are_formed(team_event: TeamEvent
     )
     assert response.status_code == 400
     assert response.json()["field"] == "team" and "12 teams" in response.json()["detail"]
+
+
+def _two_teams_published() -> tuple[Any, TeamMatch, list[Match]]:
+    from matches import services as match_services
+
+    organiser, event, regs = _event_with_players(8)
+    teams = [
+        event_services.team_create(
+            actor=organiser,
+            tournament=event,
+            name=f"Side {i}",
+            members=[r.pk for r in regs[i * 4 : i * 4 + 4]],
+            head_coach=regs[i * 4].pk,
+        )
+        for i in range(2)
+    ]
+    Tournament.objects.filter(pk=event.pk).update(status=EventStatus.RUNNING.value)
+    event.refresh_from_db()
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    tm = TeamMatch.objects.get(round=round_)
+    for team in teams:
+        roster = list(team.members.values_list("registration_id", flat=True).order_by("id"))
+        match_services.lineup_set(actor=organiser, team_match=tm, team=team.pk, players=roster)
+    match_services.round_publish(actor=organiser, round_=round_)
+    boards = list(Match.objects.filter(team_match=tm).order_by("board").select_related("round"))
+    return organiser, tm, boards
+
+
+def test_a_correction_that_ends_the_tie_removes_the_unplayed_decider() -> None:
+    from matches import services as match_services
+
+    organiser, tm, boards = _two_teams_published()
+    for board, games in zip(boards, ([2, 0, 0], [2, 0, 0], [0, 2, 0], [0, 2, 0]), strict=True):
+        match_services.match_report(actor=organiser, match=board, games=games)
+    assert Match.objects.filter(team_match=tm, is_decider=True).exists()
+    match_services.match_report(
+        actor=organiser, match=boards[3], games=[2, 1, 0], reason="slip misread"
+    )
+    tm.refresh_from_db()
+    assert not Match.objects.filter(team_match=tm, is_decider=True).exists()
+    assert (tm.status, tm.boards_a, tm.boards_b, tm.decider) == ("final", 3, 1, "")
+    assert tm.round.status == "finished"
+
+
+def test_a_correction_that_would_tie_a_finished_round_is_refused() -> None:
+    from config.errors import Conflict
+    from matches import services as match_services
+
+    organiser, tm, boards = _two_teams_published()
+    for board, games in zip(boards, ([2, 0, 0], [2, 0, 0], [2, 0, 0], [0, 2, 0]), strict=True):
+        match_services.match_report(actor=organiser, match=board, games=games)
+    tm.refresh_from_db()
+    assert (tm.status, tm.boards_a, tm.boards_b) == ("final", 3, 1)
+    with pytest.raises(Conflict) as caught:
+        match_services.match_report(
+            actor=organiser, match=boards[0], games=[0, 2, 0], reason="wrong slip"
+        )
+    assert caught.value.field == "games"
+    boards[0].refresh_from_db()
+    assert boards[0].games == (2, 0, 0)  # nothing half-saved
