@@ -22,6 +22,11 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", views.match_confirm_page, name="match_confirm_page"),
     path("matches/<int:pk>/clock/", clock_views.match_clock_page, name="match_clock"),
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
+    path(
+        "events/<slug:slug>/standings/teams/",
+        team_pages.team_standings,
+        name="team_standings",
+    ),
     path("events/<slug:slug>/standings/cut/", views.cut_calculator, name="cut_calculator"),
     path(
         "events/<slug:slug>/standings/<int:registration_id>/",

@@ -19,6 +19,7 @@ from config.errors import Forbidden, ServiceError
 from matches import services
 from matches.models import Round, RoundStatus, TeamMatch
 from matches.serializers import team_matches_data
+from matches.views.tiebreaker_explanation import tiebreaker_columns, tiebreaker_value
 from tournaments import permissions as perms
 from tournaments import selectors as event_selectors
 from tournaments.models import Team, TeamMember
@@ -108,4 +109,28 @@ def team_lineups(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request,
         "matches/team_lineups.html",
         {"event": event, "team": team, "entries": entries, "rules": rules},
+    )
+
+
+def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """A team event's standings (team-match points 3 / 1 / 0, the event's tiebreakers over
+    teams, board records), after the latest finished round."""
+    event = event_selectors.visible_event(request, slug)
+    if event.team is None:
+        raise Http404("This event is not played by teams.")
+    history = services.team_history(event)
+    columns = tiebreaker_columns(event.tiebreakers)
+    rows = [
+        {
+            **row,
+            "tb": [
+                (k, label, tiebreaker_value(k, row["tiebreakers"].get(k))) for k, label in columns
+            ],
+        }
+        for row in (services.team_standings(event) if history.rounds else [])
+    ]
+    return render(
+        request,
+        "matches/team_standings.html",
+        {"event": event, "rows": rows, "columns": columns, "round_number": history.last_round},
     )

@@ -154,6 +154,14 @@ def test_the_line_up_form_sets_the_teams_line_up_and_hilo_boards_show_low_power(
     mine = phone.get(reverse("my_match", args=[event.slug])).content.decode()
     assert "Low power wins" in mine and "Board 3 of your team match" in mine
 
+    for board in boards.select_related("round"):
+        match_services.match_report(actor=organiser, match=board, games=[2, 0, 0])
+    standings_url = reverse("team_standings", args=[event.slug])
+    standings = phone.get(standings_url).content.decode()
+    assert "After round 1" in standings
+    assert standings.index(teams[0].name) < standings.index(teams[1].name)
+    assert audit(phone, standings_url) == []
+
 
 def test_hilo_puts_the_head_coach_on_the_high_board() -> None:
     event, _organiser, teams, rosters = _hilo_round()
