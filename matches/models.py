@@ -27,6 +27,7 @@ from tournaments.models import Registration, Team, Tournament
 class RoundStage(models.TextChoices):
     SWISS = "swiss", _("Swiss")
     TOP_CUT = "top_cut", _("Top cut")
+    ROUND_ROBIN = "round_robin", _("Round robin")
 
 
 class RoundStatus(models.TextChoices):
@@ -42,7 +43,11 @@ VISIBLE_TO_PLAYERS = (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    stage = models.CharField(max_length=10, choices=RoundStage.choices)
+    stage = models.CharField(max_length=20, choices=RoundStage.choices)
+    # The event's stage (tournaments.models.Stage.number) the round belongs to, and its name
+    # there ("Round 3", "Quarterfinals", "Losers round 1", "Grand final"; event-structures).
+    stage_number = models.PositiveSmallIntegerField(default=1)
+    name = models.CharField(max_length=40, blank=True)
     status = models.CharField(max_length=10, choices=RoundStatus.choices)
     # Bumped on every change to who sits where: the cache key of the rendered pairings.
     version = models.PositiveIntegerField(default=1)
@@ -69,11 +74,12 @@ class Round(models.Model):
         ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
-            # Two organisers pairing at once, or a retried task, still make one round.
+            # Two organisers pairing at once, or a retried task, still make one round of a
+            # stage; stages run side by side (flights) each have theirs.
             models.UniqueConstraint(
-                fields=["tournament"],
+                fields=["tournament", "stage_number"],
                 condition=~Q(status="finished"),
-                name="round_one_unfinished_per_event",
+                name="round_one_unfinished_per_stage",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=RoundStatus.values), name="round_status_known"

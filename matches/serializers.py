@@ -122,7 +122,7 @@ class RoundMatchOutput(MatchOutput):
 class RoundSummaryOutput(serializers.ModelSerializer):
     class Meta:
         model = Round
-        fields = ("number", "stage", "status")
+        fields = ("number", "stage", "stage_number", "name", "status")
 
 
 class RoundOutput(serializers.ModelSerializer):
@@ -136,6 +136,8 @@ class RoundOutput(serializers.ModelSerializer):
         fields = (
             "number",
             "stage",
+            "stage_number",
+            "name",
             "status",
             "ends_at",
             "matches",

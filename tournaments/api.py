@@ -208,6 +208,16 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             )
         return Response(s.TeamOutput(selectors.event_teams(event), many=True).data)
 
+    @extend_schema(
+        responses=s.StageOutput(many=True),
+        description="The event's stages in order (event-structures: Stages), each with its "
+        "number, status and, once started, its players in seed order.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def stages(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        return Response(selectors.event_stages(event))
+
     @extend_schema(responses=s.AuditOutput(many=True))
     @action(detail=True, methods=["get"])
     def audit(self, request: Request, slug: str) -> Response:

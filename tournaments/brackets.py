@@ -68,6 +68,7 @@ __all__ = [
     "round_robin",
     "seed_order",
     "single_elimination",
+    "single_round_label",
 ]
 
 MAX_PLAYERS: Final = 256
@@ -238,6 +239,14 @@ def _single_label(places: int) -> Text:
     if places == 8:
         return Text.of(N_("Quarterfinals"))
     return Text.of(N_("Round of %(places)s"), places=places)
+
+
+def single_round_label(places: int) -> Text:
+    """The name of a single-elimination round with ``places`` players in it (2: "Final", 4:
+    "Semifinals", 8: "Quarterfinals", then "Round of 16", ...), for the legacy top cut."""
+    if places < 2 or places & (places - 1):
+        raise BracketError("places", "a bracket round holds a power of two from 2 places")
+    return _single_label(places)
 
 
 def _side_label(side: Side, number: int) -> Text:

@@ -9,6 +9,7 @@ change to an event or registration is an AuditEntry: who, when, what.
 from __future__ import annotations
 
 import zoneinfo
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -21,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import display_safe
 from accounts.validators import validate_name
 from engine.games import GAMES, default_game, game_choices, get_game
+from tournaments import stages as stage_rules
 from tournaments import teams, tiebreakers
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
@@ -470,6 +472,122 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+class StageKind(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+
+
+class StageCarry(models.TextChoices):
+    NONE = "none", _("A fresh start")
+    POINTS = "points", _("Records carried")
+
+
+class StageStatus(models.TextChoices):
+    PENDING = "pending", _("Not started")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Stage(models.Model):
+    """One stage of an event (event-structures: Stages): a Swiss, a bracket or a round robin.
+
+    The definition is the contract's (``tournaments.stages.Stage``, converted by
+    :meth:`to_rule` and :meth:`from_rule`, the one place that does); the site adds who plays it
+    (``players``, in seed order, frozen when it starts) and when it started and finished.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(_("name"), max_length=64)
+    kind = models.CharField(_("kind"), max_length=20, choices=StageKind.choices)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    match_structure = models.CharField(_("match structure"), max_length=10, blank=True)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"), null=True, blank=True
+    )
+    entry = models.JSONField(_("entry"), null=True, blank=True)
+    carry = models.CharField(
+        _("carry"), max_length=10, choices=StageCarry.choices, default=StageCarry.NONE
+    )
+    players = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="stage_number_unique"),
+            models.CheckConstraint(condition=Q(kind__in=StageKind.values), name="stage_kind_known"),
+            models.CheckConstraint(
+                condition=Q(carry__in=StageCarry.values), name="stage_carry_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} stage {self.number}"
+
+    @property
+    def status(self) -> str:
+        if self.finished_at is not None:
+            return StageStatus.FINISHED.value
+        if self.started_at is not None:
+            return StageStatus.RUNNING.value
+        return StageStatus.PENDING.value
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.kind in (StageKind.SINGLE_ELIMINATION, StageKind.DOUBLE_ELIMINATION)
+
+    def to_rule(self) -> stage_rules.Stage:
+        """The pure definition (tournaments.stages) of this row."""
+        entry = None
+        if self.entry is not None:
+            raw = self.entry
+            entry = stage_rules.Entry(
+                sources=tuple(raw.get("from") or ()),
+                top=raw.get("top"),
+                points=raw.get("points"),
+                players=tuple(raw["players"]) if raw.get("players") is not None else None,
+            )
+        return stage_rules.Stage(
+            number=self.number,
+            name=self.name,
+            kind=self.kind,  # type: ignore[arg-type]
+            rounds=self.rounds,
+            match_structure=self.match_structure or None,
+            round_minutes=self.round_minutes,
+            entry=entry,
+            carry=self.carry,  # type: ignore[arg-type]
+        )
+
+    @classmethod
+    def from_rule(cls, tournament: Tournament, rule: stage_rules.Stage) -> Stage:
+        """An unsaved row for the pure definition ``rule`` of ``tournament``."""
+        return cls(
+            tournament=tournament,
+            number=rule.number,
+            name=rule.name,
+            kind=rule.kind,
+            rounds=rule.rounds,
+            match_structure=rule.match_structure or "",
+            round_minutes=rule.round_minutes,
+            entry=rule.entry.to_json() if rule.entry is not None else None,
+            carry=rule.carry,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's stage (event-structures: Stages) with the site's number, status and,
+        once started, players."""
+        out = self.to_rule().to_json()
+        out["number"] = self.number
+        out["status"] = self.status
+        if self.players is not None:
+            out["players"] = list(self.players)
+        return out
 
 
 class Team(models.Model):

@@ -11,7 +11,15 @@ from django.utils.translation import gettext as _
 
 from config.errors import Forbidden
 from tournaments import permissions
-from tournaments.models import Registration, RegistrationStatus, Team, TeamMember, Tournament
+from tournaments import stages as stage_rules
+from tournaments.models import (
+    Registration,
+    RegistrationStatus,
+    Stage,
+    Team,
+    TeamMember,
+    Tournament,
+)
 from tournaments.status import PUBLIC, EventFacts, EventStatus, RoundFacts
 from tournaments.swiss import recommended_structure
 
@@ -117,6 +125,25 @@ def registration_counts(tournament: Tournament) -> dict[str, int]:
         status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False
     ).count()
     return counts
+
+
+def event_stages(tournament: Tournament) -> list[dict[str, Any]]:
+    """The event's stages as ``GET /api/events/{slug}/stages/`` shows them (event-structures:
+    Stages): each definition with its number, status and, once started, its players."""
+    return [row.to_json() for row in stage_rows(tournament)]
+
+
+def stage_rows(tournament: Tournament) -> list[Stage]:
+    """The event's stage rows in order. An event made without the services (an old archive's,
+    a test's factory) has none yet: its legacy stages (``legacy_stages(top_cut_size)``), unsaved,
+    stand in for them."""
+    rows = list(tournament.stages.order_by("number"))
+    if rows:
+        return rows
+    return [
+        Stage.from_rule(tournament, rule)
+        for rule in stage_rules.legacy_stages(tournament.top_cut_size)
+    ]
 
 
 # --- teams ---------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ from tournaments.models import (
     FirstRoundPairing,
     LateEntryPolicy,
     Registration,
+    StageCarry,
+    StageKind,
+    StageStatus,
     Team,
     Tournament,
 )
@@ -59,6 +62,63 @@ class EventOutput(serializers.ModelSerializer):
 
     def get_organisers(self, obj: Tournament) -> list[str]:
         return [u.public_name for u in obj.organisers.all()]
+
+
+class StageEntrySchema(serializers.Serializer):
+    """A stage's entry rule (event-structures: Stages): exactly one of top, points, players."""
+
+    # "from" is a Python keyword: the field is named in the schema by `source` below.
+    top = serializers.IntegerField(required=False, min_value=2, max_value=256)
+    points = serializers.IntegerField(required=False, min_value=0)
+    players = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.ListField(
+            child=serializers.IntegerField(min_value=1),
+            required=False,
+            help_text="The earlier stages (numbers) whose finishers are eligible; several "
+            "are flights, merged by points and tiebreakers.",
+        )
+        return fields
+
+
+class StageInput(serializers.Serializer):
+    """One stage as POST/PATCH /api/events/ take it (event-structures: Stages)."""
+
+    name = serializers.CharField(max_length=64, required=False)
+    kind = serializers.ChoiceField(choices=StageKind.choices)
+    rounds = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=64,
+        help_text="Left out: Swiss plays the recommended count, elimination runs to a "
+        "champion, round robin plays everyone once.",
+    )
+    match_structure = serializers.CharField(required=False, help_text="Left out: the event's.")
+    round_minutes = serializers.IntegerField(
+        required=False, min_value=5, max_value=600, help_text="Left out: the event's."
+    )
+    entry = StageEntrySchema(required=False, help_text="Every stage but the first: who enters it.")
+    carry = serializers.ChoiceField(choices=StageCarry.choices, required=False, default="none")
+
+
+class StageOutput(StageInput):
+    """A stage as GET /api/events/{slug}/stages/ shows it."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=StageStatus.choices)
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Once started: the registration ids, in seed order.",
+    )
+
+
+@extend_schema_field(StageInput(many=True))
+class StagesField(serializers.JSONField):
+    """The contract's stage list, checked whole by the service (errors name the path,
+    ``stages[1].entry.top``)."""
 
 
 class EventInput(serializers.Serializer):
@@ -136,6 +196,12 @@ class EventInput(serializers.Serializer):
         "`team` takes the preset's team configuration.",
     )
 
+    stages = StagesField(
+        required=False,
+        help_text="The event's stages in order (event-structures: Stages); left out: one Swiss "
+        "stage, then a single elimination of the top top_cut_size when it has a top cut. "
+        "Replaced by a PATCH until the event starts.",
+    )
     tiebreaker_order = serializers.ListField(
         child=serializers.CharField(max_length=40),
         required=False,

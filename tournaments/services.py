@@ -27,14 +27,16 @@ from accounts.validators import check_name
 from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
 from config.transactions import atomic
-from engine.games import default_game
+from engine.games import default_game, get_game
 from tournaments import permissions, teams
+from tournaments import stages as stage_rules
 from tournaments.audit import audit
 from tournaments.extensions import decklists, player_dropped
 from tournaments.models import (
     ACTIVE_STATUSES,
     Registration,
     RegistrationStatus,
+    Stage,
     Team,
     TeamMember,
     Tournament,
@@ -144,10 +146,86 @@ def _unique_slug(name: str) -> str:
 # --- events ------------------------------------------------------------------------------
 
 
+# --- stages (event-structures: Stages) ----------------------------------------------------
+# Before these the stages may still be replaced; from Running on they are what ran.
+STAGES_EDITABLE = (
+    EventStatus.DRAFT,
+    EventStatus.REGISTRATION_OPEN,
+    EventStatus.REGISTRATION_CLOSED,
+)
+
+
+def parse_event_stages(tournament: Tournament, data: Any) -> tuple[stage_rules.Stage, ...]:
+    """The contract's ``stages`` list checked for ``tournament``'s game: a 400 naming the
+    path (``stages[1].entry.top``) when it is wrong."""
+    keys = [structure.key for structure in get_game(tournament.game).match_structures]
+    try:
+        return stage_rules.parse_stages(data, match_structures=keys)
+    except stage_rules.StageError as exc:
+        raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from None
+
+
+def stage_rules_of(tournament: Tournament) -> tuple[stage_rules.Stage, ...]:
+    """The event's stage definitions, in order (the pure values)."""
+    return tuple(row.to_rule() for row in tournament.stages.order_by("number"))
+
+
+def has_legacy_stages(tournament: Tournament, top_cut_size: int | None) -> bool:
+    """Whether the event's stages are the ones made from ``top_cut_size`` (no explicit list)."""
+    return stage_rules_of(tournament) == stage_rules.legacy_stages(top_cut_size)
+
+
+def _write_stages(tournament: Tournament, rules: Sequence[stage_rules.Stage]) -> None:
+    tournament.stages.all().delete()
+    Stage.objects.bulk_create([Stage.from_rule(tournament, rule) for rule in rules])
+
+
+def _replace_stages(
+    actor: Any, tournament: Tournament, rules: Sequence[stage_rules.Stage], *, why: str
+) -> None:
+    if (
+        tournament.status not in STAGES_EDITABLE
+        or tournament.stages.filter(started_at__isnull=False).exists()
+    ):
+        raise Conflict(
+            _("stages: the event has started; its stages can no longer change."),
+            field="stages",
+            code="stages_started",
+        )
+    before = [row.to_rule().to_json() for row in tournament.stages.order_by("number")]
+    after = stage_rules.stages_to_json(rules)
+    if before == after:
+        return
+    _write_stages(tournament, rules)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="event.stages",
+        target=tournament,
+        before=before,
+        after=after,
+        why=why,
+    )
+
+
+def _regenerate_legacy_stages(tournament: Tournament) -> None:
+    """The legacy stages for the event's new ``top_cut_size``: the stages not started yet are
+    made again (the top cut's size may change until the cut, as before stages existed)."""
+    rules = stage_rules.legacy_stages(tournament.top_cut_size)
+    tournament.stages.filter(started_at__isnull=True).delete()
+    kept = set(tournament.stages.values_list("number", flat=True))
+    Stage.objects.bulk_create(
+        [Stage.from_rule(tournament, rule) for rule in rules if rule.number not in kept]
+    )
+
+
 @atomic
 def event_create(*, actor: Any, **fields: Any) -> Tournament:
+    """A new event. ``stages`` (event-structures: Stages), or without it the legacy Swiss and
+    top cut of ``top_cut_size``."""
     if not permissions.can_create_events(actor):
         raise Forbidden(_("Only organisers may create events."))
+    stages = fields.pop("stages", None)
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         name = sorted(unknown)[0]
@@ -167,16 +245,37 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
     except ValidationError as exc:
         raise _validation_error(exc) from None
     _normalise_team(tournament)
+    rules = (
+        parse_event_stages(tournament, stages)
+        if stages is not None
+        else stage_rules.legacy_stages(tournament.top_cut_size)
+    )
     tournament.save()
     tournament.organisers.add(actor)
-    audit(tournament=tournament, actor=actor, action="event.created", target=tournament)
+    _write_stages(tournament, rules)
+    audit(
+        tournament=tournament,
+        actor=actor,
+        action="event.created",
+        target=tournament,
+        stages=stage_rules.stages_to_json(rules),
+    )
     return tournament
 
 
 @atomic
 def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tournament:
+    """Change an event's fields. ``stages`` replaces its stages before it starts (a 409 naming
+    ``stages`` after); a new ``top_cut_size`` on an event without explicit stages makes its
+    legacy stages again."""
     tournament = event_locked(tournament)
     permissions.require_organiser(actor, tournament)
+    stages = fields.pop("stages", None)
+    legacy = (
+        stages is None
+        and "top_cut_size" in fields
+        and has_legacy_stages(tournament, tournament.top_cut_size)
+    )
     changes: dict[str, Any] = {}
     if "format_params" in fields and fields["format_params"] is None:
         fields["format_params"] = {}
@@ -197,6 +296,11 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
             _check_team_may_change(tournament, name)
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
+    if stages is not None:
+        rules = parse_event_stages(tournament, stages)
+        _replace_stages(actor, tournament, rules, why="stages")
+    elif legacy and "top_cut_size" in changes:
+        _regenerate_legacy_stages(tournament)
     if not changes:
         return tournament
     try:

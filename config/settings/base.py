@@ -334,6 +334,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.MatchStatus",
         "NotificationKindEnum": "notifications.models.Kind",
         "DeliveryStatusEnum": "notifications.models.DeliveryStatus",
+        "StageKindEnum": "tournaments.models.StageKind",
+        "StageStatusEnum": "tournaments.models.StageStatus",
     },
 }
 

@@ -38,7 +38,7 @@ from matches.services.history import (
     swiss_history,
 )
 from matches.services.locks import _lock_event, _lock_round, _match_result, _round_shown_changed
-from tournaments import permissions, swiss, teams, topcut
+from tournaments import brackets, permissions, swiss, teams, topcut
 from tournaments.audit import audit
 from tournaments.models import (
     Registration,
@@ -127,12 +127,15 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
             tournament.pairing_seed = secrets.token_hex(8)
             tournament.save(update_fields=["pairing_seed", "updated_at"])
         number = (last.number if last else 0) + 1
+        stage_number, name = _legacy_round_place(tournament, stage, last)
         try:
             with transaction.atomic():
                 round_ = Round.objects.create(
                     tournament=tournament,
                     number=number,
                     stage=stage,
+                    stage_number=stage_number,
+                    name=name,
                     status=RoundStatus.PAIRING,
                     seed=f"{tournament.pairing_seed}:{number}",
                     created_by=actor,
@@ -155,6 +158,16 @@ def round_pair(*, actor: Any, tournament: Tournament) -> Round:
         round_pairing_run(round_id=round_.pk)
     round_.refresh_from_db()
     return round_
+
+
+def _legacy_round_place(tournament: Tournament, stage: str, last: Round | None) -> tuple[int, str]:
+    """The stage number and name of the next round of the Swiss-then-top-cut run."""
+    if stage == RoundStage.TOP_CUT:
+        places = last.matches.count() if last is not None else 2
+        number = last.stage_number if last is not None else 2
+        return number, brackets.single_round_label(max(places, 2)).render()
+    swiss_rounds = tournament.rounds.filter(stage=RoundStage.SWISS).count()
+    return 1, f"Round {swiss_rounds + 1}"  # the API's English name (event-structures)
 
 
 def pairing_progress_key(round_id: int) -> str:

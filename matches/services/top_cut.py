@@ -20,7 +20,7 @@ from matches.services.history import current_round, scoring
 from matches.services.locks import _lock_event
 from matches.services.pairing import _write_bracket
 from matches.services.standings import standings_snapshot
-from tournaments import permissions, swiss, topcut
+from tournaments import brackets, permissions, swiss, topcut
 from tournaments.audit import audit
 from tournaments.cutcalc import cut_outlook
 from tournaments.models import (
@@ -65,6 +65,8 @@ def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
             tournament=tournament,
             number=last.number + 1,
             stage=RoundStage.TOP_CUT,
+            stage_number=last.stage_number + 1,
+            name=brackets.single_round_label(2 * len(bracket)).render(),
             status=RoundStatus.PAIRED,
             seed="",
             created_by=actor,

@@ -36,6 +36,7 @@ PURE_MODULES = (
     "tournaments/teams.py",
     "tournaments/stages.py",
     "tournaments/placings.py",
+    "tournaments/series.py",
     "tournaments/brackets.py",
     "tournaments/topcut.py",
     "tournaments/status.py",

@@ -152,7 +152,10 @@ def test_round_list_shows_published_rounds_only_to_players_and_the_public() -> N
     _pair(staff, slug)
     player, public = client_for(regs[0].player), APIClient()
     staff_list = staff.get(f"/api/events/{slug}/rounds/").json()
-    assert staff_list == [{"number": 1, "stage": "swiss", "status": "paired"}]
+    # event-api's fields, plus event-structures' stage_number and name (added, not renamed).
+    assert staff_list == [
+        {"number": 1, "stage": "swiss", "stage_number": 1, "name": "Round 1", "status": "paired"}
+    ]
     assert player.get(f"/api/events/{slug}/rounds/").json() == []
     assert public.get(f"/api/events/{slug}/rounds/").json() == []
     for client in (player, public):
@@ -167,7 +170,13 @@ def test_round_list_shows_published_rounds_only_to_players_and_the_public() -> N
     assert published.json()["ends_at"] is not None
     for client in (player, public):
         assert client.get(f"/api/events/{slug}/rounds/").json() == [
-            {"number": 1, "stage": "swiss", "status": "published"}
+            {
+                "number": 1,
+                "stage": "swiss",
+                "stage_number": 1,
+                "name": "Round 1",
+                "status": "published",
+            }
         ]
         detail = client.get(f"/api/events/{slug}/rounds/1/")
         assert detail.status_code == 200 and set(detail.json()) >= ROUND_KEYS
@@ -569,6 +578,8 @@ def test_top_cut_seeds_one_v_eight_and_plays_to_a_champion() -> None:
     assert staff.get(f"/api/events/{slug}/rounds/").json()[-1] == {
         "number": 2,
         "stage": "top_cut",
+        "stage_number": 2,
+        "name": "Quarterfinals",
         "status": "published",
     }
     # no draws in the bracket, from players or staff (decision 6)

@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0011_battles_into_game_details'),
-        ('tournaments', '0009_teams'),
+        ('matches', '0013_stages_for_existing_events'),
+        ('tournaments', '0010_teams'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_tournament_tiebreaker_order'),
+        ('tournaments', '0009_stage'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
