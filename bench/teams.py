@@ -1,4 +1,4 @@
-"""Benchmark: a 64-team APEX Madness round (256 board matches) paired and its boards written.
+"""Benchmark: a 64-team APEX Madness round (128 boards, 256 players) paired and its boards written.
 
     .venv/bin/python bench/teams.py [--teams 64] [--seed 2026]
 
@@ -6,10 +6,11 @@ A running APEX Madness event (teams of 4, a Head Coach each, boards best of 3) o
 teams. Round 1 is paired through ``matches.services.round_pair`` (Swiss over the teams), every
 line-up is set through ``services.lineup_set`` and the round published through
 ``services.round_publish`` (which pairs the 4 boards of each team match from the line-ups: 256
-ordinary matches); its results are entered by staff through ``services.match_report``, board by
+ordinary matches: 128 for 64 teams); its results are entered by staff through ``services.match_report``, board by
 board (the team matches follow, ties pair the decider). Round 2 is then paired over the team
 standings and published the same way. The figure, for each round: pairing (``round_pair``) plus
-publishing (``round_publish``: the boards written), the line-ups left out; goal < 1 s.
+publishing (``round_publish``: the boards written, the pairings notices queued), the line-ups
+left out; goal < 1 s. (64 teams of 4 make 32 team matches: 128 boards, 256 players.)
 
 The event lives in its own database (default postgres://postgres@127.0.0.1:5432/bench_teams, or
 BENCH_DATABASE_URL; created and migrated when missing; its name must contain "bench"). Every

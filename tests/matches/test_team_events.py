@@ -539,3 +539,17 @@ def test_a_correction_that_would_tie_a_finished_round_is_refused() -> None:
     assert caught.value.field == "games"
     boards[0].refresh_from_db()
     assert boards[0].games == (2, 0, 0)  # nothing half-saved
+
+
+def test_the_players_standings_read_a_round_with_a_decider() -> None:
+    from matches import services as match_services
+
+    organiser, tm, boards = _two_teams_published()
+    for board, games in zip(boards, ([2, 0, 0], [2, 0, 0], [0, 2, 0], [0, 2, 0]), strict=True):
+        match_services.match_report(actor=organiser, match=board, games=games)
+    decider = Match.objects.select_related("round").get(team_match=tm, is_decider=True)
+    match_services.match_report(actor=organiser, match=decider, games=[1, 0, 0])
+    tm.refresh_from_db()
+    assert tm.round.status == "finished" and tm.decider == "a"
+    snapshot = match_services.standings_snapshot(tm.round.tournament, 1)
+    assert len(snapshot.rows) == 8  # each player once, the Head Coaches too
