@@ -25,6 +25,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "event",  # tournaments.Tournament
     "series",  # series.Series (closing one: after the events it invites into)
     "registration",  # tournaments.Registration
+    "team",  # tournaments.Team (team matches and line-ups: under their round's lock)
     "decklist",  # decks.Decklist
     "deck check result",  # decks.DeckCheckResult
     "round",  # matches.Round

@@ -138,6 +138,13 @@ api_urls = [
         matches_api.registration_pairing_options,
         name="api-registration-pairing",
     ),
+    path("teams/<int:pk>/", tournaments_api.team_detail, name="api-team-detail"),
+    path("team-matches/<int:pk>/", matches_api.team_match_detail, name="api-team-match-detail"),
+    path(
+        "team-matches/<int:pk>/lineup/",
+        matches_api.team_match_lineup,
+        name="api-team-match-lineup",
+    ),
     path("matches/<int:pk>/", matches_api.match_detail, name="api-match-detail"),
     path("matches/<int:pk>/report/", matches_api.match_report, name="api-match-report"),
     path("matches/<int:pk>/confirm/", matches_api.match_confirm, name="api-match-confirm"),

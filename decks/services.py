@@ -55,6 +55,7 @@ from engine.games import (
 from tournaments import permissions
 from tournaments.audit import audit
 from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.services import team_role_format
 from tournaments.status import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -524,10 +525,16 @@ def demo_event_catalog(*, event: Tournament) -> EventCatalog:
 # --- decklists -----------------------------------------------------------------------------
 
 
-def event_format(tournament: Tournament) -> GameFormat:
-    """The event's format; custom parameters that no longer read are a 400, not a crash."""
+def event_format(tournament: Tournament, registration: Registration | None = None) -> GameFormat:
+    """The event's format; custom parameters that no longer read are a 400, not a crash.
+    With ``registration`` in a team event: the format of its role (a Head Coach's may differ,
+    tournaments.services.team_role_format), the organiser's parameters applying to the
+    event's own format only."""
     rules = get_game(tournament.game).deck_rules()
+    key = deck_format_key(tournament, registration)
     try:
+        if key != tournament.format_key:
+            return rules.resolve_format(key, None)
         return rules.resolve_format(tournament.format_key, tournament.format_params)
     except ValueError as exc:
         raise ServiceError(
@@ -575,13 +582,24 @@ def _evaluate(
     return rules.evaluate(source, catalog, fmt)
 
 
+def deck_format_key(tournament: Tournament, registration: Registration | None = None) -> str:
+    """The key of the format a registration's list is checked against (docs/teams.md)."""
+    if registration is None or tournament.team is None:
+        return str(tournament.format_key)
+    return team_role_format(registration)
+
+
 def decklist_evaluate_for_event(
-    tournament: Tournament, source: str | bytes | Mapping[str, Any]
+    tournament: Tournament,
+    source: str | bytes | Mapping[str, Any],
+    registration: Registration | None = None,
 ) -> DeckEvaluation:
     """A list read and validated as a submission to the event would be, saving nothing
-    (the bulk player import's preview): the event's catalog and format."""
+    (the bulk player import's preview): the event's catalog and format (the registration's
+    role's, in a team event)."""
     rules = _rules(tournament.game)
-    return _evaluate(rules, catalog_for_event(tournament), event_format(tournament), source)
+    fmt = event_format(tournament, registration)
+    return _evaluate(rules, catalog_for_event(tournament), fmt, source)
 
 
 def decklist_lock_reason(tournament: Tournament, now: datetime | None = None) -> str | None:
@@ -621,7 +639,7 @@ def decklist_submit(
         lock = decklist_lock_reason(tournament)
         if lock and not is_organiser and not decklist.unlocked:
             raise ServiceError(lock, field="decklist", code="locked")
-        result = decklist_evaluate_for_event(tournament, source)
+        result = decklist_evaluate_for_event(tournament, source, registration)
         if not result.readable:
             raise DecklistUnreadable(without_nul(result.report_json()))
         number = (decklist.versions.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -636,7 +654,7 @@ def decklist_submit(
             text=result.text,
             data=result.data_json(),
             submitted_text=without_nul(submitted[:MAX_DECKLIST_BYTES]),
-            format_key=tournament.format_key,
+            format_key=deck_format_key(tournament, registration),
             legal=result.legal,
             report=without_nul(result.report_json()),
             statistics=result.statistics_json(),

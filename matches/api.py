@@ -286,6 +286,8 @@ def round_checks(request: Request, slug: str, number: int) -> Response:
 def standings(request: Request, slug: str) -> HttpResponseBase:
     event = _event(request, slug)
     number = _int_param(request, "round", None)
+    if event.team is not None:
+        return _team_standings(request, event, number)
     stage = _standings_stage(request, event)
     snapshot = services.standings_snapshot(event, number, stage)
     number = snapshot.round.number
@@ -325,6 +327,22 @@ def _standings_stage(request: Request, event: Tournament) -> int | None:
             field="stage",
         )
     return stage
+
+
+def _team_standings(request: Request, event: Tournament, number: int | None) -> Response:
+    """A team event's standings: teams ranked by team-match points (3 / 1 / 0) and the
+    event's tiebreakers over teams, after the finished rounds (up to `round`)."""
+    limit = _int_param(request, "limit", MAX_STANDINGS_PAGE) or 0
+    offset = _int_param(request, "offset", 0) or 0
+    if not 1 <= limit <= MAX_STANDINGS_PAGE:
+        raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
+    history = services.team_history(event, upto=number)
+    if not history.rounds:
+        raise Http404("No finished round yet.")
+    rows = services.team_standings(event, upto=number)
+    return Response(
+        {"round": history.last_round, "count": len(rows), "rows": rows[offset : offset + limit]}
+    )
 
 
 def _standings_body(snapshot: Any, number: int, limit: int, offset: int) -> dict[str, Any]:
@@ -975,3 +993,44 @@ def penalty_catalogue(request: Request) -> Response:
             "upgrade_cap": catalogue.UPGRADE_CAP,
         }
     )
+
+
+def _team_match_out(request: Request, pk: int) -> dict[str, Any]:
+    tm = services.team_match_visible(request.user, pk)
+    boards = list(
+        Match.objects.filter(team_match=tm).select_related(
+            "round__tournament", "a__player", "b__player"
+        )
+    )
+    out = s.team_match_json(tm, boards)
+    out["round"] = tm.round.number
+    out["lineups"] = selectors.lineups_for(request.user, tm)
+    return out
+
+
+@extend_schema(
+    responses={200: s.TeamMatchOutput, **error_responses(404)},
+    description="A team match (event-structures: Teams) with its boards and decider; "
+    "`lineups` as the reader may see them (staff: both; a team's members: their own until the "
+    "round is published; everyone once it is).",
+)
+@api_view(["GET"])
+def team_match_detail(request: Request, pk: int) -> Response:
+    return Response(_team_match_out(request, pk))
+
+
+@extend_schema(
+    request=s.LineupInput,
+    responses={200: s.TeamMatchOutput, **error_responses(400, 403, 404, 409)},
+    description="Set a team's line-up (players in board order, `players` of them from its "
+    "roster): a member of that team, or organisers; after pairing, before publishing (409 "
+    "once published).",
+)
+@api_view(["POST"])
+def team_match_lineup(request: Request, pk: int) -> Response:
+    tm = services.team_match_visible(request.user, pk)
+    data = validated(s.LineupInput, request.data)
+    services.lineup_set(
+        actor=request.user, team_match=tm, team=data["team"], players=data["players"]
+    )
+    return Response(_team_match_out(request, pk))

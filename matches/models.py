@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.frozen import thaw
 from engine.games import get_game
 from engine.penalties import PenaltyError, infraction
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Team, Tournament
 
 
 class RoundStage(models.TextChoices):
@@ -109,6 +109,100 @@ class MatchStatus(models.TextChoices):
     FINAL = "final", _("Final")
 
 
+class TeamMatch(models.Model):
+    """One table of a team event's round: team against team (``team_b`` null for a bye).
+
+    Its boards are ordinary matches (``Match.team_match``, ``Match.board``), paired from the
+    two line-ups when the round is published; a tied team match with Head Coaches adds the
+    deciding game (``Match.is_decider``). ``boards_*`` and ``decider`` are the result the
+    pure core (tournaments.teams.team_match_result) gave from the boards; written only under
+    the round's lock, like every result of the round, and ``version`` moves with each change.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_matches")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team_b = models.ForeignKey(
+        Team, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
+    )
+    boards_a = models.PositiveSmallIntegerField(default=0)
+    boards_b = models.PositiveSmallIntegerField(default=0)
+    boards_drawn = models.PositiveSmallIntegerField(default=0)
+    # "a", "b" (the deciding game's winner) or "" (none, or none yet).
+    decider = models.CharField(max_length=1, blank=True, default="")
+    reason = models.CharField(max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round_id", "table", "id"]
+        verbose_name_plural = "team matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="team_match_table_unique_in_round",
+            ),
+            models.UniqueConstraint(fields=["round", "team_a"], name="team_match_a_once"),
+            models.UniqueConstraint(
+                fields=["round", "team_b"],
+                condition=Q(team_b__isnull=False),
+                name="team_match_b_once",
+            ),
+            models.CheckConstraint(
+                condition=~Q(team_a=models.F("team_b")), name="team_match_not_against_self"
+            ),
+            models.CheckConstraint(
+                condition=Q(team_b__isnull=False) | Q(status="final"),
+                name="team_match_bye_is_final",
+            ),
+            models.CheckConstraint(
+                condition=Q(decider__in=["", "a", "b"]), name="team_match_decider_side"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "final"]), name="team_match_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} team table {self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.team_b_id is None
+
+    def side_of_team(self, team_id: int) -> str | None:
+        if team_id == self.team_a_id:
+            return "a"
+        if team_id == self.team_b_id:
+            return "b"
+        return None
+
+
+class Lineup(models.Model):
+    """The members a team fields in one team match, in board order (registration ids)."""
+
+    team_match = models.ForeignKey(TeamMatch, on_delete=models.CASCADE, related_name="lineups")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    players = models.JSONField(default=list)
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["team_match_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["team_match", "team"], name="lineup_one_per_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"line-up of team {self.team_id} in {self.team_match_id}"
+
+
 class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField(null=True, blank=True)
@@ -135,6 +229,15 @@ class Match(models.Model):
     seed_b = models.PositiveSmallIntegerField(null=True, blank=True)
     extension_minutes = models.PositiveSmallIntegerField(default=0)
     result_version = models.PositiveIntegerField(default=0)
+    # A team event's board (its team match and board number, 1, 2, ...) or the Head Coaches'
+    # deciding game (is_decider, no board); null and false in an individual event.
+    team_match = models.ForeignKey(
+        TeamMatch, on_delete=models.CASCADE, null=True, blank=True, related_name="boards"
+    )
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_decider = models.BooleanField(default=False)
+    # HiLo Madness: this board is played "low power wins" (tournaments.teams.TeamRules).
+    low_power_wins = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -142,13 +245,35 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(
+                fields=["team_match", "board"],
+                condition=Q(board__isnull=False),
+                name="match_board_unique_in_team_match",
+            ),
+            models.UniqueConstraint(
+                fields=["team_match"],
+                condition=Q(is_decider=True),
+                name="match_one_decider_per_team_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(team_match__isnull=True, board__isnull=True, is_decider=False)
+                | Q(team_match__isnull=False, board__isnull=False, is_decider=False)
+                | Q(team_match__isnull=False, board__isnull=True, is_decider=True),
+                name="match_board_or_decider_of_team_match",
+            ),
+            models.UniqueConstraint(
                 fields=["round", "table"],
                 condition=Q(table__isnull=False),
                 name="match_table_unique_in_round",
             ),
-            models.UniqueConstraint(fields=["round", "a"], name="match_a_once_per_round"),
+            # A Head Coach who played a board plays the deciding game too: a player sits
+            # once per round, the decider aside.
             models.UniqueConstraint(
-                fields=["round", "b"], condition=Q(b__isnull=False), name="match_b_once_per_round"
+                fields=["round", "a"], condition=Q(is_decider=False), name="match_a_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "b"],
+                condition=Q(b__isnull=False, is_decider=False),
+                name="match_b_once_per_round",
             ),
             models.CheckConstraint(condition=~Q(a=models.F("b")), name="match_not_against_self"),
             models.CheckConstraint(

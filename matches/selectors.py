@@ -31,9 +31,10 @@ from matches.models import (
     Round,
     RoundStage,
     RoundStatus,
+    TeamMatch,
 )
 from tournaments import permissions
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
 from tournaments.status import PUBLIC, EventStatus
 from tournaments.swiss import recommended_structure
 from tournaments.timer import RoundTimer, table_ends_at
@@ -252,11 +253,11 @@ def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> 
     if round_ is None:
         return None
     round_.tournament = tournament
-    match = (
-        Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
-        .order_by()  # no ordering: the two unique indexes answer it without a sort
-        .first()
-    )
+    matches = Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
+    # No ordering: the two unique indexes answer it without a sort. In a team event a Head
+    # Coach may have a board and the deciding game: the decider first, it is played last.
+    ordered = matches.order_by("-is_decider") if tournament.team is not None else matches.order_by()
+    match = ordered.first()
     if match is None:
         return None
     # Two small queries plan faster than one five-table join (the planner's time dominated).
@@ -516,3 +517,21 @@ def current_table_landing(user: Any) -> str | None:
     if match is None:
         return None
     return reverse("my_match", kwargs={"slug": match.round.tournament.slug})
+
+
+def lineups_for(user: Any, team_match: TeamMatch) -> dict[str, list[int] | None]:
+    """The line-ups of a team match a reader may see ("a", "b": registration ids in board
+    order, or None): staff both; a team's members their own before the round is published;
+    everyone both once it is (the boards show them anyway)."""
+    lineups = {lu.team_id: list(lu.players) for lu in team_match.lineups.all()}
+    tournament = team_match.round.tournament
+    shown = permissions.is_staff_of(user, tournament) or team_match.round.is_visible_to_players
+    out: dict[str, list[int] | None] = {}
+    for side, team_id in (("a", team_match.team_a_id), ("b", team_match.team_b_id)):
+        own = (
+            team_id is not None
+            and permissions.is_authenticated(user)
+            and TeamMember.objects.filter(team_id=team_id, registration__player=user).exists()
+        )
+        out[side] = lineups.get(team_id) if team_id is not None and (shown or own) else None
+    return out

@@ -15,8 +15,9 @@ from rest_framework import serializers
 from config.fields import FiniteFloatField, TextField
 from engine import penalties
 from matches import selectors
-from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling
+from matches.models import JudgeCall, Match, ResultVersion, Round, Ruling, TeamMatch
 from matches.services import pairing_progress, records_before_round
+from tournaments.models import TeamMember
 
 MAX_ID = 2**63 - 1  # ids are BigAutoFields
 
@@ -168,7 +169,10 @@ class RoundOutput(serializers.ModelSerializer):
 
 
 def round_matches_data(round_: Round, registration: int | None = None) -> list[dict[str, Any]]:
-    """A round's `matches` (with `registration`, only that player's)."""
+    """A round's `matches` (with `registration`, only that player's); in a team event its
+    team matches (event-structures: Teams), each with its boards and decider."""
+    if round_.tournament.team is not None:
+        return team_matches_data(round_, registration)
     # Computed once per round (the stored standings), not per match.
     records = None if selectors.records_hidden(round_) else records_before_round(round_)
     matches = selectors.round_matches(round_)
@@ -503,3 +507,133 @@ class PenaltyOutput(serializers.Serializer):
 
     def get_judge(self, obj: Any) -> str | None:
         return obj.judge.public_name if obj.judge_id else None
+
+
+# --- team events (event-structures: Teams) ----------------------------------------------------
+
+
+class BoardOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    board = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    status = serializers.CharField()
+    result = ResultOutput(allow_null=True)
+    low_power_wins = serializers.BooleanField(
+        help_text='HiLo: the board is played "low power wins".'
+    )
+
+
+class TeamMatchResultOutput(serializers.Serializer):
+    boards = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=3,
+        max_length=3,
+        help_text="[won by a, won by b, drawn] over the final boards.",
+    )
+    decider = serializers.CharField(
+        allow_null=True, help_text='"a" or "b": the deciding game\'s winner; null: none (yet).'
+    )
+
+
+class TeamMatchOutput(serializers.Serializer):
+    """A team match: `a`, `b` team ids (`b` null for a bye); each board an ordinary match."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    a = serializers.IntegerField()
+    b = serializers.IntegerField(allow_null=True)
+    a_name = serializers.CharField()
+    b_name = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=["pending", "final"])
+    result = TeamMatchResultOutput()
+    reason = serializers.CharField()
+    boards = BoardOutput(many=True)
+    decider = BoardOutput(allow_null=True)
+    version = serializers.IntegerField()
+
+
+def _board_json(match: Match) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "board": match.board,
+        "table": match.table,
+        "a": match.a_id,
+        "b": match.b_id,
+        "a_name": match.a.name,
+        "b_name": match.b.name if match.b_id is not None else None,
+        "status": match.status,
+        "result": match.result_json(None),
+        "low_power_wins": match.low_power_wins,
+    }
+
+
+def team_match_json(tm: TeamMatch, boards: list[Match]) -> dict[str, Any]:
+    """The contract's team match: its result from the boards, the boards in order and the
+    decider (null unless a tied team match has one)."""
+    decider = next((m for m in boards if m.is_decider), None)
+    return {
+        "id": tm.pk,
+        "table": tm.table,
+        "a": tm.team_a_id,
+        "b": tm.team_b_id,
+        "a_name": tm.team_a.name,
+        "b_name": tm.team_b.name if tm.team_b_id is not None else None,
+        "status": tm.status,
+        "result": {
+            "boards": [tm.boards_a, tm.boards_b, tm.boards_drawn],
+            "decider": tm.decider or None,
+        },
+        "reason": tm.reason,
+        "boards": [
+            _board_json(m) for m in sorted(boards, key=lambda m: m.board or 0) if not m.is_decider
+        ],
+        "decider": _board_json(decider) if decider is not None else None,
+        "version": tm.version,
+    }
+
+
+def team_matches_data(round_: Round, registration: int | None = None) -> list[dict[str, Any]]:
+    """A team round's team matches (with `registration`, those its player's team plays)."""
+    team_matches = list(
+        TeamMatch.objects.filter(round=round_)
+        .select_related("team_a", "team_b")
+        .order_by("table", "id")
+    )
+    if registration is not None:
+        team_ids = set(
+            TeamMember.objects.filter(registration_id=registration).values_list(
+                "team_id", flat=True
+            )
+        )
+        team_matches = [tm for tm in team_matches if {tm.team_a_id, tm.team_b_id} & team_ids]
+    boards: dict[int, list[Match]] = {tm.pk: [] for tm in team_matches}
+    rows = Match.objects.filter(round=round_, team_match_id__in=list(boards)).select_related(
+        "round__tournament", "a__player", "b__player"
+    )
+    for match in rows:
+        assert match.team_match_id is not None
+        boards[match.team_match_id].append(match)
+    return [team_match_json(tm, boards[tm.pk]) for tm in team_matches]
+
+
+class LineupInput(serializers.Serializer):
+    # Read as JSON: the service names the field in every refusal.
+    team = serializers.JSONField(help_text="The team's id.")
+    players = serializers.JSONField(help_text="Registration ids in board order.")
+
+
+class TeamStandingRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    record = serializers.CharField()
+    dropped = serializers.BooleanField()
+    tiebreakers = serializers.DictField()
+    byes = serializers.IntegerField()
+    match_win_pct = serializers.FloatField()
+    games = serializers.ListField(child=serializers.IntegerField())

@@ -4,7 +4,7 @@ tournaments.urls: every path here is deeper than tournaments' `events/<slug>/...
 from django.urls import path
 
 from matches import clock_views, views
-from matches.views import placings_page
+from matches.views import placings_page, team_pages
 
 urlpatterns = [
     path(
@@ -13,10 +13,20 @@ urlpatterns = [
         name="round_pairings",
     ),
     path("events/<slug:slug>/my-match/", views.my_match, name="my_match"),
+    path(
+        "events/<slug:slug>/teams/<int:pk>/lineups/",
+        team_pages.team_lineups,
+        name="team_lineups",
+    ),
     path("matches/<int:pk>/report/", views.match_report_page, name="match_report_page"),
     path("matches/<int:pk>/confirm/", views.match_confirm_page, name="match_confirm_page"),
     path("matches/<int:pk>/clock/", clock_views.match_clock_page, name="match_clock"),
     path("events/<slug:slug>/standings/", views.standings, name="standings"),
+    path(
+        "events/<slug:slug>/standings/teams/",
+        team_pages.team_standings,
+        name="team_standings",
+    ),
     path("events/<slug:slug>/standings/cut/", views.cut_calculator, name="cut_calculator"),
     path(
         "events/<slug:slug>/standings/<int:registration_id>/",

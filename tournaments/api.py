@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
-from rest_framework.decorators import action
+from rest_framework.decorators import action, api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -184,6 +184,31 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         )
 
     @extend_schema(
+        methods=["GET"],
+        responses=s.TeamOutput(many=True),
+        description="The event's teams (a team event, event-structures: Teams).",
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=s.TeamInput,
+        responses={201: s.TeamOutput},
+        description="Form a team: organisers, or a registered player naming themselves among "
+        "the members (the captain). 400 naming `members` for a player already in a team, a "
+        "roster above roster_max or below players, or a registration of another event.",
+    )
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def teams(self, request: Request, slug: str) -> Response:
+        event = self.get_object()
+        if request.method == "POST":
+            data = validated(s.TeamInput, request.data)
+            team = services.team_create(actor=request.user, tournament=event, **data)
+            return Response(
+                s.TeamOutput(selectors.team_with_members(team.pk)).data,
+                status=status.HTTP_201_CREATED,
+            )
+        return Response(s.TeamOutput(selectors.event_teams(event), many=True).data)
+
+    @extend_schema(
         responses=s.StageOutput(many=True),
         description="The event's stages in order (event-structures: Stages), each with its "
         "number, status and, once started, its players in seed order.",
@@ -293,3 +318,23 @@ class RegistrationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         qs = self.get_queryset().filter(player=request.user).order_by("-tournament__starts_at")
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(s.RegistrationOutput(page, many=True).data)
+
+
+@extend_schema(methods=["GET"], responses=s.TeamOutput)
+@extend_schema(
+    methods=["PATCH"],
+    request=s.TeamInput(partial=True),
+    responses=s.TeamOutput,
+    description="Edit a team before the event runs (its members or organisers).",
+)
+@extend_schema(methods=["DELETE"], responses={204: None}, description="Organisers dissolve a team.")
+@api_view(["GET", "PATCH", "DELETE"])
+def team_detail(request: Request, pk: int) -> Response:
+    team = selectors.team_visible(request.user, pk)
+    if request.method == "PATCH":
+        data = validated(s.TeamInput, request.data, partial=True)
+        services.team_update(actor=request.user, team=team, **data)
+    elif request.method == "DELETE":
+        services.team_delete(actor=request.user, team=team)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return Response(s.TeamOutput(selectors.team_with_members(team.pk)).data)

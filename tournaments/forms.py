@@ -231,7 +231,8 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = EDITABLE_FIELDS
+        # A team event is set through the API (docs/teams.md): its settings are JSON.
+        fields = tuple(f for f in EDITABLE_FIELDS if f not in ("team", "team_rules"))
         widgets = {
             "starts_at": DateTimeInput(),
             "registration_opens_at": DateTimeInput(),
@@ -486,3 +487,39 @@ class ClaimForm(forms.Form):
 
 class JudgeForm(forms.Form):
     player_id = forms.CharField(label=_("Judge's player id"), max_length=12)
+
+
+class TeamForm(forms.Form):
+    """A team: its name, members (ticked from the players without a team, or added by their
+    player ids) and Head Coach. The service checks the roster (docs/teams.md)."""
+
+    name = forms.CharField(label=_("Team name"), max_length=80)
+    members = forms.TypedMultipleChoiceField(
+        label=_("Members"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Registered players of this event who are not in a team yet."),
+    )
+    player_ids = forms.CharField(
+        label=_("Add players by player id"),
+        required=False,
+        max_length=400,
+        help_text=_("Each player's id from their account page, separated by spaces or commas."),
+    )
+    head_coach = forms.TypedChoiceField(
+        label=_("Head Coach"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(
+        self, *args: Any, choices: list[tuple[int, str]], head_coach: bool, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["members"].choices = choices  # type: ignore[attr-defined]
+        if head_coach:
+            self.fields["head_coach"].choices = [("", _("Choose a member")), *choices]  # type: ignore[attr-defined]
+            self.fields["head_coach"].help_text = _(
+                "One of the members: plays the deciding game of a tied team match."
+            )
+        else:
+            del self.fields["head_coach"]

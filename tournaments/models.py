@@ -23,7 +23,7 @@ from accounts.names import display_safe
 from accounts.validators import validate_name
 from engine.games import GAMES, default_game, game_choices, get_game
 from tournaments import stages as stage_rules
-from tournaments import tiebreakers
+from tournaments import teams, tiebreakers
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
 STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
@@ -192,6 +192,12 @@ class Tournament(models.Model):
         default=False,
         help_text=_("Judges then work the check-in desk alongside the organisers."),
     )
+    # A team event (docs/teams.md): the contract's {"players", "roster_max", "head_coach"};
+    # null for an individual event. `team_rules`: what a preset adds (tournaments.teams
+    # rules_from_event: the preset, the low-power boards, the Head Coach's board, the format
+    # each role plays), kept normalised by the services.
+    team = models.JSONField(_("team event"), null=True, blank=True, default=None)
+    team_rules = models.JSONField(_("team rules"), default=dict, blank=True)
     # The pairing draw's seed: kept so anyone can re-run an event's pairings (swiss_state).
     pairing_seed = models.CharField(max_length=32, blank=True)
     organisers = models.ManyToManyField(
@@ -276,6 +282,12 @@ class Tournament(models.Model):
                 errors["clock_minutes"] = _(
                     "%(game)s recommends no match clock: give the minutes each player has."
                 ) % {"game": game.name}
+            if self.team is not None or self.team_rules:
+                try:
+                    _rules = self.team_rules_value
+                except teams.TeamError as exc:
+                    key = "team" if exc.field.split(".")[0] == "team" else "team_rules"
+                    errors[key] = str(exc)
         if self.clock_minutes is not None and not 1 <= self.clock_minutes <= 600:
             errors["clock_minutes"] = _("From 1 to 600 minutes.")
         if self.clock_delay_seconds is not None and self.clock_delay_seconds > 600:
@@ -290,6 +302,24 @@ class Tournament(models.Model):
             errors["capacity"] = _("An event needs room for at least two players.")
         if errors:
             raise ValidationError(errors)
+
+    @property
+    def is_team_event(self) -> bool:
+        return self.team is not None
+
+    @property
+    def team_rules_value(self) -> teams.TeamRules | None:
+        """The event's team rules (tournaments.teams), or None for an individual event.
+        Raises teams.TeamError for settings that do not read (Tournament.clean refuses them)."""
+        if self.team is None and not self.team_rules:
+            return None
+        game = get_game(self.game)
+        return teams.rules_from_event(
+            self.team,
+            self.team_rules or {},
+            [f.key for f in game.formats()],
+            default_format=self.format_key,
+        )
 
     @property
     def status_enum(self) -> EventStatus:
@@ -561,3 +591,53 @@ class Stage(models.Model):
         if self.players is not None:
             out["players"] = list(self.players)
         return out
+
+
+class Team(models.Model):
+    """A team of a team event (docs/teams.md): its roster is its TeamMember rows, its Head
+    Coach one of them (tournaments.services checks; the pure rules are tournaments.teams)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=80, validators=[validate_name])
+    head_coach = models.ForeignKey(
+        Registration,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("Head Coach"),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """One registration on a team's roster. A registration belongs to one event, so the
+    unique registration is "nobody in two teams of the event" as a database rule."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="team_memberships"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["registration"], name="team_member_one_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration_id} in {self.team_id}"

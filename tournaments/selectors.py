@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -13,7 +13,14 @@ from config import prepared
 from config.errors import Forbidden
 from tournaments import permissions
 from tournaments import stages as stage_rules
-from tournaments.models import Registration, RegistrationStatus, Stage, Tournament
+from tournaments.models import (
+    Registration,
+    RegistrationStatus,
+    Stage,
+    Team,
+    TeamMember,
+    Tournament,
+)
 from tournaments.status import PUBLIC, EventFacts, EventStatus, RoundFacts
 from tournaments.swiss import recommended_structure
 
@@ -209,3 +216,37 @@ def stage_timeline(tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# --- teams ---------------------------------------------------------------------------------
+
+
+def _teams() -> QuerySet[Team]:
+    members = TeamMember.objects.select_related("registration__player").order_by("id")
+    return Team.objects.prefetch_related(Prefetch("members", queryset=members)).order_by("id")
+
+
+def event_teams(tournament: Tournament) -> QuerySet[Team]:
+    """The event's teams with their rosters (the API's list, the pages)."""
+    return _teams().filter(tournament=tournament)
+
+
+def team_with_members(pk: int) -> Team:
+    team: Team = _teams().select_related("tournament").get(pk=pk)
+    return team
+
+
+def team_visible(user: Any, pk: int) -> Team:
+    """A team of an event the person may see, else 404."""
+    team = Team.objects.select_related("tournament").filter(pk=pk).first()
+    if team is None or not may_see(user, team.tournament):
+        raise Http404("No such team.")
+    return team
+
+
+def team_of(registration: Registration | None) -> Team | None:
+    """The team a registration plays for, if any."""
+    if registration is None:
+        return None
+    membership = TeamMember.objects.select_related("team").filter(registration=registration).first()
+    return membership.team if membership is not None else None

@@ -21,6 +21,7 @@ from tournaments.models import (
     StageCarry,
     StageKind,
     StageStatus,
+    Team,
     Tournament,
 )
 from tournaments.roster_csv import MAX_ROSTER_BYTES
@@ -177,6 +178,22 @@ class EventInput(serializers.Serializer):
         max_value=600,
         help_text="The delay each turn before a player's time runs; null: the game's "
         "recommendation (0 when it has none).",
+    )
+
+    team = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='A team event (event-structures: Teams): {"players", "roster_max", '
+        '"head_coach"}; null: played by individuals. Settled before the event runs and before '
+        "any team is formed.",
+    )
+    team_rules = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='What a team preset adds: {"preset": "apex_madness" | "hilo_madness", '
+        '"low_power_boards": [board numbers], "head_coach_board": n, "formats": {"player": '
+        'format, "head_coach": format}}, each optional (docs/teams.md). A preset without '
+        "`team` takes the preset's team configuration.",
     )
 
     stages = StagesField(
@@ -377,3 +394,40 @@ class AuditOutput(serializers.ModelSerializer):
 
     def get_reason(self, obj: AuditEntry) -> str:
         return str(obj.data.get("reason") or "")
+
+
+class TeamRosterEntry(serializers.Serializer):
+    registration = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TeamOutput(serializers.ModelSerializer):
+    """A team (event-structures: Teams): `members` are registration ids; `roster` adds their
+    names."""
+
+    members = serializers.SerializerMethodField()
+    head_coach = serializers.IntegerField(source="head_coach_id", allow_null=True)
+    roster = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = ("id", "name", "members", "head_coach", "roster")
+
+    def get_members(self, obj: Team) -> list[int]:
+        return [m.registration_id for m in obj.members.all()]
+
+    @extend_schema_field(TeamRosterEntry(many=True))
+    def get_roster(self, obj: Team) -> list[dict[str, Any]]:
+        return [
+            {"registration": m.registration_id, "name": m.registration.name}
+            for m in obj.members.all()
+        ]
+
+
+class TeamInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    # Read as JSON: the service names `members` in every refusal (ids of this event...).
+    members = serializers.JSONField(help_text="Registration ids (a list).")
+    head_coach = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1
+    )

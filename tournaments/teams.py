@@ -305,6 +305,83 @@ def get_team_preset(key: str, path: str = "preset") -> TeamRules:
         ) from None
 
 
+EXTRAS_KEYS: Final = ("preset", "low_power_boards", "head_coach_board", "formats")
+
+
+def rules_from_event(
+    team: object,
+    extras: object,
+    known_formats: Collection[str],
+    *,
+    default_format: str,
+    path: str = "team_rules",
+) -> TeamRules | None:
+    """An event's team rules from its two stored settings, or None for an individual event.
+
+    ``team``: the contract's object (:meth:`TeamConfig.from_dict`, errors naming ``team...``)
+    or None. ``extras``: what a preset adds, ``{"preset", "low_power_boards",
+    "head_coach_board", "formats"}``, every key optional (errors naming ``team_rules...``).
+    With ``preset`` the preset's rules apply to the event's own configuration (the preset's
+    configuration when ``team`` is None), each extra given overriding the preset's; without
+    one, plain rules (:meth:`TeamRules.custom`) whose role formats default to the event's own
+    format (``default_format``). Role formats are checked against ``known_formats``.
+    """
+    extras = {} if extras is None else extras
+    if not isinstance(extras, Mapping):
+        raise TeamError(path, 'must be an object: {"preset", "low_power_boards", "formats"}')
+    for key in extras:
+        if key not in EXTRAS_KEYS:
+            raise TeamError(_join(path, str(key)), "unknown team rule")
+    preset_key = extras.get("preset")
+    if team is None and preset_key is None:
+        if any(extras.get(key) is not None for key in EXTRAS_KEYS):
+            raise TeamError(path, "team rules need a team event: give `team` first")
+        return None
+    base = get_team_preset(preset_key, _join(path, "preset")) if preset_key is not None else None
+    config = TeamConfig.from_dict(team) if team is not None else base.team if base else None
+    assert config is not None
+    formats_data = extras.get("formats")
+    if formats_data is not None:
+        formats = RoleFormats.from_dict(
+            formats_data, known_formats, head_coach=config.head_coach, path=_join(path, "formats")
+        )
+    elif base is not None:
+        formats = base.formats
+        if formats.head_coach is not None and not config.head_coach:
+            formats = RoleFormats(player=formats.player)
+        formats.check(known_formats, head_coach=config.head_coach, path=_join(path, "formats"))
+    else:
+        formats = RoleFormats(player=default_format)
+    rules = base if base is not None else TeamRules.custom(config, formats)
+    low = extras.get("low_power_boards")
+    if low is not None and not isinstance(low, list | tuple):
+        raise TeamError(_join(path, "low_power_boards"), "must be a list of board numbers")
+    if "head_coach_board" in extras:
+        head_board = extras["head_coach_board"]
+    else:
+        head_board = rules.head_coach_board if config.head_coach else None
+    try:
+        return replace(
+            rules,
+            team=config,
+            formats=formats,
+            low_power_boards=tuple(low) if low is not None else rules.low_power_boards,
+            head_coach_board=head_board,
+        )
+    except TeamError as exc:
+        raise TeamError(_join(path, exc.field), exc.message) from None
+
+
+def rules_extras(rules: TeamRules) -> dict[str, Any]:
+    """What :func:`rules_from_event` reads back as ``extras`` for these rules."""
+    return {
+        "preset": rules.key if rules.key in TEAM_PRESETS else None,
+        "low_power_boards": list(rules.low_power_boards),
+        "head_coach_board": rules.head_coach_board,
+        "formats": rules.formats.to_dict(),
+    }
+
+
 # -- rosters -------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Team:

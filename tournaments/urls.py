@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import team_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,6 +9,13 @@ urlpatterns = [
     path("events/claim/", views.registration_claim, name="registration_claim"),
     path("events/<slug:slug>/", views.event_detail, name="event_detail"),
     path("events/<slug:slug>/edit/", views.event_edit, name="event_edit"),
+    path("events/<slug:slug>/teams/", team_views.event_teams, name="event_teams"),
+    path("events/<slug:slug>/teams/<int:pk>/", team_views.team_page, name="team_page"),
+    path(
+        "events/<slug:slug>/teams/<int:pk>/dissolve/",
+        team_views.team_delete,
+        name="team_delete",
+    ),
     path("events/<slug:slug>/register/", views.event_register, name="event_register"),
     path("events/<slug:slug>/manage/", views.event_dashboard, name="event_dashboard"),
     path("events/<slug:slug>/manage/walk-in/", views.event_walk_in, name="event_walk_in"),

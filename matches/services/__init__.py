@@ -22,6 +22,8 @@ their public names, so callers import ``matches.services`` as before:
 - ``calls``: judge calls: opening, claiming, handing back, escalating, settling
 - ``rulings``: a judge's ruling on a call, with citations and a replayed game record
 - ``penalties``: giving penalties, their suggestions, history and log
+- ``teams``: team rounds: pairing teams, line-ups, boards, team match results, the decider,
+  team standings (docs/teams.md)
 
 Row locks are always taken in this order (docs/architecture.md), so two requests never wait on
 each other in a cycle: event, then registration, then round, then match. Result reports lock
@@ -125,6 +127,13 @@ from matches.services.standings import (
     standings_rows,
     standings_snapshot,
 )
+from matches.services.teams import (
+    lineup_set,
+    team_history,
+    team_match_visible,
+    team_round_write,
+    team_standings,
+)
 from matches.services.timer import (
     MAX_ADDED_MINUTES,
     MAX_EXTENSION_MINUTES,
@@ -184,6 +193,7 @@ __all__ = [
     "cut_notes",
     "games_text",
     "last_finished_swiss_round",
+    "lineup_set",
     "match_confirm",
     "match_extend",
     "match_report",
@@ -217,6 +227,10 @@ __all__ = [
     "standings_rows",
     "standings_snapshot",
     "swiss_history",
+    "team_history",
+    "team_match_visible",
+    "team_round_write",
+    "team_standings",
     "top_cut_start",
     "top_decklists_publish",
 ]

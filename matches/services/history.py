@@ -130,7 +130,11 @@ def swiss_history(
         numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
     # Plain tuples, not model instances: 8,000 matches of a large event load in milliseconds.
     rows = (
-        Match.objects.filter(round__tournament=tournament, round__number__in=numbers)
+        # A team event's deciding game is left out: the standings core takes a player once a
+        # round, and a Head Coach may have played a board too (docs/teams.md).
+        Match.objects.filter(
+            round__tournament=tournament, round__number__in=numbers, is_decider=False
+        )
         .order_by("round__number", "table", "id")
         .values_list(
             "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "game_details"

@@ -28,6 +28,7 @@ from matches.models import (
     RoundStatus,
 )
 from matches.services import stages
+from matches.services import teams as team_services
 from matches.services.history import (
     _pairable,
     _winner,
@@ -38,7 +39,7 @@ from matches.services.history import (
 )
 from matches.services.locks import _lock_event, _lock_round, _match_result, _round_shown_changed
 from matches.services.stage_history import stage_history
-from tournaments import brackets, permissions, swiss, topcut
+from tournaments import brackets, permissions, swiss, teams, topcut
 from tournaments import stages as stage_rules
 from tournaments.audit import audit
 from tournaments.models import (
@@ -257,6 +258,8 @@ def round_pairing_run(*, round_id: int) -> Round | None:
                     _pair_elimination_round(tournament, round_, row)
             elif round_.stage == RoundStage.ROUND_ROBIN:
                 _pair_round_robin(tournament, round_, row)
+            elif tournament.is_team_event:
+                team_services.pair_team_swiss(tournament, round_)
             else:
                 _pair_swiss_round(tournament, round_, row)
             round_.status = RoundStatus.PAIRED
@@ -265,7 +268,13 @@ def round_pairing_run(*, round_id: int) -> Round | None:
             _round_shown_changed(round_)
             _progress(round_id, 100)
             return round_
-    except (swiss.StateError, topcut.BracketError, brackets.BracketError, ServiceError) as exc:
+    except (
+        swiss.StateError,
+        topcut.BracketError,
+        brackets.BracketError,
+        ServiceError,
+        teams.TeamError,
+    ) as exc:
         Round.objects.filter(pk=round_id, status=RoundStatus.PAIRING).update(
             pairing_error=str(exc),
             content_version=F("content_version") + 1,

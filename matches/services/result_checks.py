@@ -32,18 +32,32 @@ from tournaments.models import (
 )
 
 
-def _checked(tournament: Tournament, round_: Round, games: Any) -> results.Games:
+def _checked(
+    tournament: Tournament, round_: Round, games: Any, match: Match | None = None
+) -> results.Games:
+    """The games as the match may end: a team event's deciding game is one game that always
+    has a winner (a tie goes on to sudden death, CR 4.4.3; docs/teams.md)."""
     game = get_game(tournament.game)
+    decider = match is not None and match.is_decider
     try:
-        return results.check_result(
+        checked = results.check_result(
             games,
-            games_to_win=stage_games_to_win(tournament, round_.stage_number),
+            games_to_win=1 if decider else stage_games_to_win(tournament, round_.stage_number),
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
             drawn_games_allowed=game.drawn_games,
             rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),
         )
     except results.ResultError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
+    if decider and checked[0] == checked[1]:
+        raise ServiceError(
+            _(
+                "games: a deciding game always has a winner; a tie goes on to top-deck sudden "
+                "death (CR 4.4.3): report its winner."
+            ),
+            field="games",
+        )
+    return checked
 
 
 def checked_result(tournament: Tournament, round_: Round, games: Any) -> results.Games:

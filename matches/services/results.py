@@ -29,6 +29,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
+from matches.services import teams as team_services
 from matches.services.calls import _open_or_join_call, _settle_result_calls
 from matches.services.history import _winner
 from matches.services.locks import (
@@ -102,7 +103,7 @@ def match_report(
             if side is not None and not permissions.is_staff_of(actor, tournament):
                 raise NotFound(_("match: no such match."), field="match")
             raise Conflict(_("round: publish the round before entering results."), field="round")
-        checked_games = _checked(tournament, round_, games)
+        checked_games = _checked(tournament, round_, games, match)
         given = details_input(tournament, battles, game_details)
         details = _checked_details(tournament, match, checked_games, given, side)
         if side is not None:
@@ -273,6 +274,10 @@ def _save_result_change(
     round_ = match.round
     version = _record_version(match, change=change, actor=actor, before=before, reason=reason)
     match.save()
+    if match.team_match_id is not None:
+        # A board's result moves its team match (and may pair the decider) before the
+        # round's "was that the last result?" check below.
+        team_services.team_match_refresh(match, actor)
     _round_shown_changed(round_)
     audit(
         tournament=round_.tournament,
@@ -399,7 +404,7 @@ def match_result_record(
             raise ServiceError(_("match: a bye has no result to report."), field="match")
         if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):
             raise Conflict(_("round: publish the round before entering results."), field="round")
-        checked_games = _checked(tournament, round_, games)
+        checked_games = _checked(tournament, round_, games, match)
         given = details_input(tournament, battles, game_details)
         details = _checked_details(tournament, match, checked_games, given)
         return _staff_result(

@@ -23,6 +23,7 @@ from matches.models import (
     RoundStatus,
 )
 from matches.services import stages
+from matches.services import teams as team_services
 from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_round
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
@@ -200,6 +201,7 @@ def round_repair(*, actor: Any, round_: Round) -> Round:
         if round_.status not in (RoundStatus.PAIRED, RoundStatus.PAIRING):
             _require_unpublished(round_)
         round_.matches.all().delete()
+        round_.team_matches.all().delete()  # a team round's team matches and line-ups
         round_.status = RoundStatus.PAIRING
         round_.seed = f"{tournament.pairing_seed}:{round_.number}:{secrets.token_hex(4)}"
         round_.save(update_fields=["status", "seed"])
@@ -264,6 +266,8 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         return round_  # publishing twice changes nothing
     if round_.status != RoundStatus.PAIRED:
         raise Conflict(_("round: the round is still being paired."), field="round")
+    if tournament.is_team_event:
+        team_services.publish_team_boards(round_)
     now = timezone.now()
     round_.status = RoundStatus.PUBLISHED
     round_.published_at = now

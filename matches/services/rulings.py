@@ -162,7 +162,7 @@ def call_ruling(
         if result is not None:
             if not isinstance(result, dict):
                 raise ServiceError(_("result: an object with games."), field="result")
-            games = _checked(tournament, round_, result.get("games"))
+            games = _checked(tournament, round_, result.get("games"), match)
             given = details_input(tournament, result.get("battles"), result.get("game_details"))
             details = _checked_details(tournament, match, games, given)
             if round_.status in (RoundStatus.PAIRING, RoundStatus.PAIRED):

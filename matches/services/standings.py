@@ -249,7 +249,7 @@ def correction_preview(
     round_ = match.round
     tournament = round_.tournament
     permissions.require_staff(actor, tournament)
-    checked_games = _checked(tournament, round_, games)
+    checked_games = _checked(tournament, round_, games, match)
     given = details_input(tournament, battles, game_details)
     details = _checked_details(tournament, match, checked_games, given)
     if details is None and match.games == checked_games:

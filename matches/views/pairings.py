@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 
 from matches import selectors, services
 from matches.models import Match, Round
+from matches.serializers import team_matches_data
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key, timer_context
 from tournaments.models import Tournament
 from tournaments.selectors import visible_event
@@ -121,5 +122,7 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
         "pairings_body": body,
         "mine": mine,
         "timer": timer_context(event, round_),
+        # A team round: its team matches, each with its boards (docs/teams.md).
+        "team_matches": team_matches_data(round_) if event.team is not None else None,
     }
     return render(request, "matches/pairings.html", context)

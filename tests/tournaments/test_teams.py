@@ -520,3 +520,54 @@ def test_formats_apex_madness_round_robin_of_12_teams_has_no_drawn_team_match() 
         sorted(line.opponent for line in row.opponents) == [i for i in ids if i != row.player_id]
         for row in rows
     )
+
+
+# -- an event's stored settings (rules_from_event) ----------------------------------------------
+KNOWN = ("rookie", "apex_madness", "hilo_madness")
+
+
+def test_rules_from_event_is_none_for_an_individual_event() -> None:
+    from tournaments.teams import rules_from_event
+
+    assert rules_from_event(None, {}, KNOWN, default_format="rookie") is None
+
+
+def test_rules_from_event_fills_a_preset_and_reads_back_its_extras() -> None:
+    from tournaments.teams import rules_extras, rules_from_event
+
+    rules = rules_from_event(None, {"preset": "hilo_madness"}, KNOWN, default_format="rookie")
+    assert rules is not None
+    assert rules.team == HILO_MADNESS.team and rules.low_power_boards == (2, 3, 4)
+    again = rules_from_event(rules.team.to_dict(), rules_extras(rules), KNOWN, default_format="x")
+    assert again == rules
+
+
+def test_rules_from_event_plain_rules_play_the_events_format() -> None:
+    from tournaments.teams import rules_from_event
+
+    rules = rules_from_event({"players": 3}, {}, KNOWN, default_format="rookie")
+    assert rules is not None and rules.key == "custom"
+    assert rules.formats.format_for("head_coach") == "rookie"
+
+
+@pytest.mark.parametrize(
+    ("team", "extras", "field"),
+    [
+        (None, {"low_power_boards": [1]}, "team_rules"),
+        ({"players": 3}, {"preset": "hilo_madness"}, "team_rules.low_power_boards[2]"),
+        (None, {"preset": "nope"}, "team_rules.preset"),
+        (
+            None,
+            {"preset": "apex_madness", "formats": {"player": "chess"}},
+            "team_rules.formats.player",
+        ),
+        ({"players": 4, "roster_size": 6}, {}, "team.roster_size"),
+        ({"players": 4}, {"colour": "red"}, "team_rules.colour"),
+    ],
+)
+def test_rules_from_event_names_the_bad_setting(team: object, extras: object, field: str) -> None:
+    from tournaments.teams import rules_from_event
+
+    with pytest.raises(TeamError) as caught:
+        rules_from_event(team, extras, KNOWN, default_format="rookie")
+    assert caught.value.field == field
