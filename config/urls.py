@@ -18,6 +18,7 @@ from eventdata import archive_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
 from tournaments import api as tournaments_api
+from weekends import api as weekends_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
 # inline <style> moved to a file (templates/drf_spectacular/): Swagger UI loads its start-up
@@ -36,6 +37,7 @@ router.register("registrations", tournaments_api.RegistrationViewSet, basename="
 router.register("cards", decks_api.CardViewSet, basename="card")
 router.register("card-imports", decks_api.CardImportViewSet, basename="card-import")
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
+router.register("weekends", weekends_api.WeekendViewSet, basename="weekend")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
@@ -213,5 +215,6 @@ urlpatterns = [
     path("", include("matches.adjudication_urls")),
     path("", include("notifications.urls")),
     path("", include("eventdata.urls")),
+    path("", include("weekends.urls")),
     path("", include("tournaments.urls")),
 ]

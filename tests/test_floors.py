@@ -42,6 +42,7 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"decks", "notifications"}),  # one floor: neither imports the other
     frozenset({"matches"}),
     frozenset({"eventdata"}),  # the whole event as data: archive export/import, the demo
+    frozenset({"weekends"}),  # events grouped at one venue: schedule, badge, side events, desk
     frozenset({"config wiring"}),
 )
 # The config modules that wire the apps together: the package itself (it loads the Celery

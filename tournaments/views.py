@@ -269,6 +269,9 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "walk_in_form": WalkInForm(),
         "judge_form": JudgeForm(),
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
+        "extra_sections": [
+            mark_safe(html) for html in extensions.dashboard_sections(request, event)
+        ],
     }
     if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
         context.update(extensions.rounds_pages().dashboard_panel(request, event))

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "matches",
     "notifications",
     "eventdata",
+    "weekends",
 ]
 
 MIDDLEWARE = [

@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -32,6 +33,7 @@ from matches.views.staff_common import (
     staff_timer_context,
 )
 from tournaments import permissions as perms
+from tournaments.extensions import dashboard_sections
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
 
@@ -107,6 +109,7 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
         and swiss_done,
         "swiss_done": swiss_done,
         "running": running,
+        "extra_sections": [mark_safe(html) for html in dashboard_sections(request, event)],
     }
     if is_organiser and running and not (context["can_pair"] or context["can_top_cut"]):
         context["next_refusal"] = _next_round_refusal(last, bracket_over)
