@@ -147,5 +147,7 @@ class SideEventInput(serializers.Serializer):
     name = serializers.CharField(max_length=120, validators=[validate_name])
     starts_at = serializers.DateTimeField()
     kind = serializers.ChoiceField(
-        choices=[WeekendEventKind.LCQ, WeekendEventKind.SIDE], default=WeekendEventKind.LCQ
+        choices=WeekendEventKind.choices,
+        default=WeekendEventKind.LCQ,
+        help_text="lcq (the default) or side; a weekend's main event is never launched so.",
     )

@@ -337,6 +337,7 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "notifications.models.DeliveryStatus",
         "StageKindEnum": "tournaments.models.StageKind",
         "StageStatusEnum": "tournaments.models.StageStatus",
+        "WeekendEventKindEnum": "weekends.models.WeekendEventKind",
     },
 }
 
