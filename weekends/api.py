@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -25,7 +26,9 @@ def _event(user: Any, slug: str, field: str) -> Tournament:
     """The event a request names by slug, as this person may see it; a 400 naming the field."""
     event = event_visible(user=user, slug=slug)
     if event is None:
-        raise ServiceError(f"{field}: no event {slug!r}.", field=field)
+        raise ServiceError(
+            _("%(field)s: no event %(slug)s.") % {"field": field, "slug": slug[:140]}, field=field
+        )
     return event
 
 
@@ -146,7 +149,8 @@ class WeekendViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         template = _event(request.user, data.pop("template"), "template")
         if not weekend.entries.filter(tournament=template).exists():
             raise ServiceError(
-                f"template: {template.slug!r} is not an event of this weekend.", field="template"
+                _("template: %(slug)s is not an event of this weekend.") % {"slug": template.slug},
+                field="template",
             )
         entry = services.side_event_from_template(actor=request.user, template=template, **data)
         return Response(s.WeekendEventOutput(entry).data, status=status.HTTP_201_CREATED)
