@@ -22,6 +22,7 @@ M = TypeVar("M", bound=models.Model)
 
 # What each service locks, outermost first. Rows of one kind are locked in id order.
 LOCK_ORDER: tuple[str, ...] = (
+    "weekend",  # weekends.Weekend: above its events (adding one, launching a side event)
     "event",  # tournaments.Tournament
     "series",  # series.Series (closing one: after the events it invites into)
     "registration",  # tournaments.Registration

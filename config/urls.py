@@ -19,6 +19,7 @@ from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
 from series import api as series_api
 from tournaments import api as tournaments_api
+from weekends import api as weekends_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
 # inline <style> moved to a file (templates/drf_spectacular/): Swagger UI loads its start-up
@@ -38,6 +39,7 @@ router.register("cards", decks_api.CardViewSet, basename="card")
 router.register("card-imports", decks_api.CardImportViewSet, basename="card-import")
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
 router.register("series", series_api.SeriesViewSet, basename="series")
+router.register("weekends", weekends_api.WeekendViewSet, basename="weekend")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
@@ -239,5 +241,6 @@ urlpatterns = [
     path("", include("matches.adjudication_urls")),
     path("", include("notifications.urls")),
     path("", include("eventdata.urls")),
+    path("", include("weekends.urls")),
     path("", include("tournaments.urls")),
 ]

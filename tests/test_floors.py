@@ -42,6 +42,7 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"decks", "notifications"}),  # one floor: neither imports the other
     frozenset({"matches"}),
     frozenset({"eventdata", "series"}),  # the whole event as data (archive, demo); series of events
+    frozenset({"weekends"}),  # events grouped at one venue: schedule, badge, side events, desk
     frozenset({"config wiring"}),
 )
 # The config modules that wire the apps together: the package itself (it loads the Celery

@@ -9,10 +9,13 @@ does not own decklists or notifications, and never imports the apps that do.
 - ``player_dropped(registration)``: a Django signal sent inside the transaction that dropped
   the player, after the drop is audited, so a receiver's writes (notifications queues the
   player's message) commit or roll back with the drop.
+- ``provide_dashboard_section(section)``: an app above adds a section (HTML) to the organiser
+  dashboard and the round control (weekends: one entry per deck, "new side event like this one").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
@@ -78,3 +81,20 @@ def rounds_pages() -> RoundsPages:
     if _rounds_pages is None:
         raise ImproperlyConfigured("No app provides the rounds pages (matches.apps.MatchesConfig).")
     return _rounds_pages
+
+
+# Sections an app above adds to the organiser dashboard (and the round control) of an event:
+# each is called with the request and the event and returns HTML ("" for nothing), such as the
+# weekends app's warnings (one entry per deck) and its "new side event like this one" button.
+DashboardSection = Callable[[HttpRequest, Tournament], str]
+_dashboard_sections: list[DashboardSection] = []
+
+
+def provide_dashboard_section(section: DashboardSection) -> None:
+    if section not in _dashboard_sections:
+        _dashboard_sections.append(section)
+
+
+def dashboard_sections(request: HttpRequest, event: Tournament) -> list[str]:
+    """The HTML of every provided section for this event, empty ones left out."""
+    return [html for section in _dashboard_sections if (html := section(request, event))]

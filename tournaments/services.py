@@ -1084,14 +1084,24 @@ def desk_search(tournament: Tournament, query: str) -> QuerySet[Registration]:
     return registrations.filter(match).distinct()
 
 
+def player_id_candidates(code: str) -> set[str]:
+    """The player ids a scanned or typed code may name (as people type them, or inside a QR
+    code's text); empty for a blank code."""
+    text = (code or "").strip()[:200]
+    if not text:
+        return set()
+    candidates = {normalise_player_id(part) for part in re.split(r"[\s/:=?&#]+", text) if part}
+    candidates.add(normalise_player_id(text))
+    return candidates
+
+
 def find_for_check_in(tournament: Tournament, code: str) -> Registration | None:
     """The registration a scanned or typed code names: a player id (as people type it, or
     inside a QR code's text) or a walk-in's claim code; None when it names nobody here."""
     text = (code or "").strip()[:200]
     if not text:
         return None
-    candidates = {normalise_player_id(part) for part in re.split(r"[\s/:=?&#]+", text) if part}
-    candidates.add(normalise_player_id(text))
+    candidates = player_id_candidates(text)
     registrations = tournament.registrations.select_related("player")
     found = registrations.filter(player__player_id__in=candidates).first()
     if found is None:

@@ -270,6 +270,9 @@ def event_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "judge_form": JudgeForm(),
         "audit": event.audit_entries.select_related("actor", "registration__player")[:30],
         "stages": selectors.stage_timeline(event),
+        "extra_sections": [
+            mark_safe(html) for html in extensions.dashboard_sections(request, event)
+        ],
     }
     if event.status in (EventStatus.RUNNING, EventStatus.TOP_CUT):
         context.update(extensions.rounds_pages().dashboard_panel(request, event))

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "notifications",
     "eventdata",
     "series",
+    "weekends",
 ]
 
 MIDDLEWARE = [
@@ -337,6 +338,7 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "notifications.models.DeliveryStatus",
         "StageKindEnum": "tournaments.models.StageKind",
         "StageStatusEnum": "tournaments.models.StageStatus",
+        "WeekendEventKindEnum": "weekends.models.WeekendEventKind",
     },
 }
 

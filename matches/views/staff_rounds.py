@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -33,6 +34,7 @@ from matches.views.staff_common import (
     staff_timer_context,
 )
 from tournaments import permissions as perms
+from tournaments.extensions import dashboard_sections
 from tournaments.models import Tournament
 from tournaments.selectors import stage_timeline
 from tournaments.status import EventStatus
@@ -110,6 +112,7 @@ def round_control(request: HttpRequest, slug: str, number: int | None = None) ->
         "swiss_done": swiss_done,
         "running": running,
         "stages": stage_timeline(event),
+        "extra_sections": [mark_safe(html) for html in dashboard_sections(request, event)],
     }
     running_stages = [s for s in context["stages"] if s["status"] == "running"]
     # Flights run side by side: a pair button for each (round_pair needs the stage then).

@@ -1,0 +1,12 @@
+"""The weekend's pages (weekends/views.py)."""
+
+from django.urls import path
+
+from weekends import views
+
+urlpatterns = [
+    path("weekends/<slug:slug>/", views.weekend_schedule, name="weekend_schedule"),
+    path("weekends/<slug:slug>/desk/", views.weekend_desk, name="weekend_desk"),
+    path("weekends/<slug:slug>/check-in/", views.weekend_check_in, name="weekend_check_in"),
+    path("events/<slug:slug>/manage/side-event/", views.side_event_new, name="side_event_new"),
+]
