@@ -32,8 +32,15 @@ from tournaments import permissions
 from tournaments import stages as stage_rules
 from tournaments.audit import audit
 from tournaments.extensions import decklists, player_dropped
+from tournaments.lottery_rules import (
+    check_lottery_may_change,
+    commit_lottery_seed,
+    lottery_collects_entries,
+    require_lottery_open,
+)
 from tournaments.models import (
     ACTIVE_STATUSES,
+    WAITLIST_ORDER,
     Registration,
     RegistrationStatus,
     Stage,
@@ -79,7 +86,13 @@ EDITABLE_FIELDS = (
     "clock_minutes",
     "clock_delay_seconds",
     "tiebreaker_order",
+    "registration_mode",
+    "lottery_deadline",
+    "entry_fee",
+    "entry_fee_currency",
 )
+# Fixed once the lottery is drawn: the draw was made under them.
+FIXED_AFTER_DRAW = ("registration_mode", "lottery_deadline")
 # What players build their decks for: it may change until the first decklist is in (an
 # organiser who opened registration with the wrong mode can still fix it), never once the
 # event runs.
@@ -234,6 +247,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
         fields["clock_mode"] = default_clock_mode(str(fields.get("game") or default_game()))
     tournament = Tournament(**fields, created_by=actor)
     tournament.slug = _unique_slug(fields.get("name", ""))
+    commit_lottery_seed(tournament)
     try:
         tournament.full_clean()
     except ValidationError as exc:
@@ -283,6 +297,8 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
             continue
         if name in FIXED_AFTER_DRAFT:
             _check_format_may_change(tournament, name)
+        if name in FIXED_AFTER_DRAW:
+            check_lottery_may_change(tournament, name)
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
     if stages is not None:
@@ -307,6 +323,7 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
                 % {"registered": registered, "capacity": tournament.capacity},
                 field="capacity",
             )
+    commit_lottery_seed(tournament)
     tournament.save()
     audit(tournament=tournament, actor=actor, action="event.updated", target=tournament, **changes)
     _promote_waitlist(tournament, actor=actor)
@@ -517,8 +534,13 @@ def has_room(tournament: Tournament) -> bool:
 
 
 def _enter(registration: Registration, tournament: Tournament) -> None:
-    """Register if there is room, else join the end of the waitlist."""
-    if has_room(tournament):
+    """Register if there is room, else join the end of the waitlist; before a lottery's
+    draw, enter the lottery."""
+    registration.draw_position = None
+    if lottery_collects_entries(tournament):
+        registration.status = RegistrationStatus.ENTERED
+        registration.queued_at = None
+    elif has_room(tournament):
         registration.status = RegistrationStatus.REGISTERED
         registration.queued_at = None
     else:
@@ -533,6 +555,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
         raise Forbidden(_("Log in to register."))
     tournament = event_locked(tournament)
     _require_registration_open(tournament)
+    require_lottery_open(tournament)
     registration = (
         for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
     )
@@ -625,7 +648,7 @@ def remove_consequences(registration: Registration) -> str:
     if registration.status == RegistrationStatus.REGISTERED:
         nxt = (
             registration.tournament.registrations.filter(status=RegistrationStatus.WAITLISTED)
-            .order_by("queued_at", "id")
+            .order_by(*WAITLIST_ORDER)
             .first()
         )
         if nxt is not None:
@@ -708,14 +731,15 @@ def registration_reactivate(*, actor: Any, registration: Registration) -> Regist
 
 
 def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registration]:
-    """Fill free places from the waitlist, first in first promoted. Caller holds the lock."""
+    """Fill free places from the waitlist, in a lottery's draw order, then first in first
+    promoted. Caller holds the lock."""
     if tournament.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED):
         return []
     promoted = []
     waiting = (
         for_update(Registration.objects)
         .filter(tournament=tournament, status=RegistrationStatus.WAITLISTED)
-        .order_by("queued_at", "id")
+        .order_by(*WAITLIST_ORDER)
     )
     free = (
         None if tournament.capacity is None else tournament.capacity - registered_count(tournament)
