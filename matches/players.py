@@ -24,8 +24,10 @@ from django.db.models import Q
 from django.http import Http404
 
 from accounts.player_ids import normalise_player_id
+from config.errors import NotFound
 from decks.models import DecklistVersion
-from matches.models import Match, MatchStatus, RoundStage, StandingsSnapshot
+from matches.models import Match, MatchStatus
+from matches.services import standings_snapshot
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.results import outcome
 from tournaments.status import EventStatus
@@ -90,23 +92,20 @@ def played_registrations(user: Any) -> Any:
 def final_places(events: Sequence[Tournament]) -> dict[int, tuple[dict[int, int], int]]:
     """For each event id: {registration id: place} and how many players are ranked.
 
-    Read from the stored standings of each event's last finished Swiss round (see the
-    module's HOOK(placings) note)."""
-    ids = [event.pk for event in events]
-    if not ids:
-        return {}
-    snapshots = (
-        StandingsSnapshot.objects.filter(
-            round__tournament_id__in=ids, round__stage=RoundStage.SWISS
-        )
-        .order_by("round__tournament_id", "-round__number")
-        .distinct("round__tournament_id")
-        .values_list("round__tournament_id", "rows")
-    )
+    Read from the stored standings of each event's last finished Swiss round
+    (``standings_snapshot``, the standings page's own read, recomputed only when a result
+    changed since). An event that hides its standings until the final Swiss round shows no
+    place until it reaches the top cut or finishes. See the module's HOOK(placings) note."""
     out: dict[int, tuple[dict[int, int], int]] = {}
-    for event_id, rows in snapshots:
-        places = {int(row["registration"]): int(row["rank"]) for row in rows or ()}
-        out[event_id] = (places, len(places))
+    for event in events:
+        if event.hide_standings_before_final and event.status == EventStatus.RUNNING:
+            continue
+        try:
+            snapshot = standings_snapshot(event)
+        except NotFound:
+            continue  # no finished Swiss round yet
+        places = {int(row["registration"]): int(row["rank"]) for row in snapshot.rows or ()}
+        out[event.pk] = (places, len(places))
     return out
 
 
@@ -144,13 +143,9 @@ def published_decklists(registrations: Sequence[Registration]) -> dict[int, int]
     ids = [r.pk for r in registrations if r.tournament.decklists_published_at is not None]
     if not ids:
         return {}
-    versions = (
-        DecklistVersion.objects.filter(decklist__registration_id__in=ids)
-        .order_by("decklist__registration_id", "-number")
-        .distinct("decklist__registration_id")
-        .values_list("decklist__registration_id", "pk")
-    )
-    return dict(versions)
+    versions = DecklistVersion.objects.filter(decklist__registration_id__in=ids).order_by("number")
+    # Ascending: each registration's newest version is the last one written.
+    return dict(versions.values_list("decklist__registration_id", "pk"))
 
 
 def history(registrations: Sequence[Registration]) -> list[PlayedEvent]:
