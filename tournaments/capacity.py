@@ -105,6 +105,11 @@ def draw_refusal(tournament: Tournament) -> str:
         return _("registration_mode: this event has no lottery.")
     if tournament.lottery_drawn_at is not None:
         return _("tournament: the lottery has already been drawn.")
+    if not tournament.lottery_seed:
+        # An event restored from an archive before its draw: the secret seed is not archived.
+        return _(
+            "registration_mode: this lottery has no seed (restored from an archive); save the event to choose one."
+        )
     if tournament.status not in DRAW_STATUSES:
         return _("tournament: the lottery is drawn while registration is open or closed.")
     deadline = tournament.lottery_deadline
