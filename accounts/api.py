@@ -20,7 +20,15 @@ class MeOutput(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = ("username", "display_name", "player_id", "email", "is_organiser", "is_judge")
+        fields = (
+            "username",
+            "display_name",
+            "player_id",
+            "email",
+            "is_organiser",
+            "is_judge",
+            "profile_public",
+        )
 
     def get_is_judge(self, obj: User) -> bool:
         return obj.judged_events.exists()
@@ -32,6 +40,25 @@ class MeOutput(serializers.ModelSerializer):
 def me(request: Request) -> Response:
     """The current user, with the roles they hold."""
     return Response(MeOutput(request.user).data)
+
+
+class ProfileInput(serializers.Serializer):
+    public = serializers.BooleanField(
+        help_text="true: show the profile at /players/{player_id}/; false: hide it (a 404)."
+    )
+
+
+@extend_schema(
+    request=ProfileInput,
+    responses=MeOutput,
+    description="Show or hide the current account's public profile (private by default).",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def profile_visibility(request: Request) -> Response:
+    data = validated(ProfileInput, request.data)
+    user = services.profile_set_public(actor=request.user, public=data["public"])
+    return Response(MeOutput(user).data)
 
 
 class EraseInput(serializers.Serializer):

@@ -29,7 +29,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "first_name", "last_name", "email")
+        fields = ("display_name", "first_name", "last_name", "email", "profile_public")
 
     def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)

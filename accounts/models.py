@@ -33,6 +33,14 @@ class User(AbstractUser):
     is_organiser = models.BooleanField(
         _("organiser"), default=False, help_text=_("May create and run events.")
     )
+    profile_public = models.BooleanField(
+        _("public profile"),
+        default=False,
+        help_text=_(
+            "Show your events, placings, records and published decklists at /players/<your "
+            "player id>/. Hide it again at any time."
+        ),
+    )
 
     class Meta:
         ordering = ["display_name", "username"]

@@ -27,6 +27,18 @@ from config.transactions import atomic
 ERASED_NAME = "Erased player"
 
 
+@atomic
+def profile_set_public(*, actor: Any, public: bool) -> User:
+    """The person shows or hides their own public profile (private by default)."""
+    if not getattr(actor, "is_authenticated", False):
+        raise Forbidden(_("Log in first."))
+    user: User = for_update(User.objects).get(pk=actor.pk)
+    if user.profile_public != public:
+        user.profile_public = public
+        user.save(update_fields=["profile_public"])
+    return user
+
+
 def erase_consequences(user: User) -> str:
     registrations = user.registrations.count() if hasattr(user, "registrations") else 0
     message: str = _(
@@ -66,6 +78,7 @@ def account_erase(*, actor: Any, user: User, confirm: bool = False, password: st
     user.is_staff = False
     user.is_superuser = False
     user.is_organiser = False
+    user.profile_public = False
     user.set_unusable_password()
     user.save()
     _end_sessions(user)

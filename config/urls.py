@@ -16,9 +16,10 @@ from decks import api as decks_api
 from engine.games import GAMES
 from eventdata import archive_api, open_data_api
 from matches import api as matches_api
-from matches import clock_api, panel_views, published_round
+from matches import clock_api, panel_views, player_api, published_round
 from series import api as series_api
 from tournaments import api as tournaments_api
+from tournaments import capacity_api
 from weekends import api as weekends_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
@@ -44,6 +45,7 @@ router.register("weekends", weekends_api.WeekendViewSet, basename="weekend")
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
     path("me/erase/", accounts_api.erase_me, name="api-me-erase"),
+    path("me/profile/", accounts_api.profile_visibility, name="api-me-profile"),
     path("auth/token/", accounts_api.TokenView.as_view(), name="api-token"),
     path("formats/", decks_api.formats, name="api-formats"),
     path("decklists/check/", decks_api.decklist_check, name="api-decklist-check"),
@@ -212,6 +214,11 @@ api_urls = [
         for game in GAMES.values()
         if game.load_replayer is not None
     ),
+    path("events/<slug:slug>/lottery/", capacity_api.lottery, name="api-lottery"),
+    path("events/<slug:slug>/lottery/draw/", capacity_api.lottery_draw, name="api-lottery-draw"),
+    path("registrations/<int:pk>/fee/", capacity_api.registration_fee, name="api-registration-fee"),
+    path("players/<str:player_id>/", player_api.player_profile, name="api-player-profile"),
+    path("me/history/", player_api.my_history, name="api-my-history"),
     path("", include("notifications.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", swagger_csp(swagger_view(url_name="api-schema")), name="api-docs"),
@@ -235,6 +242,7 @@ urlpatterns = [
     path("", include("decks.urls")),
     path("", include("matches.urls")),
     path("", include("series.urls")),
+    path("", include("matches.player_urls")),
     path("", include("matches.staff_urls")),
     path("", include("matches.penalty_urls")),
     path("", include("matches.judge_urls")),

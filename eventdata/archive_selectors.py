@@ -205,6 +205,8 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         return match_key[pk]
 
     event_row = _row(event, users, {}, skip=("id",))
+    if event.lottery_drawn_at is None and "lottery_seed" in event_row:
+        event_row["lottery_seed"] = ""  # secret until the draw (docs/players.md)
     event_row["organisers"] = [users(pk) for pk in organisers]
     event_row["judges"] = [users(pk) for pk in judges]
 

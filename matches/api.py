@@ -966,7 +966,7 @@ def registration_penalties(request: Request, pk: int) -> Response:
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     if not perms.is_staff_of(request.user, registration.tournament):
         raise Http404("No such registration.")
-    history = services.penalty_history(registration)
+    history = services.penalty_history(registration, viewer=request.user)
     paginator = Pagination()
     page = paginator.paginate_queryset(history, request)
     return paginator.get_paginated_response([_penalty_out(p) for p in page or []])

@@ -46,10 +46,10 @@ def _staff_event(request: HttpRequest, slug: str) -> Tournament:
     return event
 
 
-def _player_panel(registration: Registration, event: Tournament) -> dict[str, Any]:
+def _player_panel(registration: Registration, event: Tournament, viewer: Any) -> dict[str, Any]:
     """What the judge sees about one player before saving: their penalties here, the repeats
     (upgrade suggested) and their penalties at other events."""
-    history = list(services.penalty_history(registration))
+    history = list(services.penalty_history(registration, viewer=viewer))
     here = [p for p in history if p.tournament_id == event.pk]
     elsewhere = [p for p in history if p.tournament_id != event.pk]
     repeats = [
@@ -175,7 +175,7 @@ def match_penalty(request: HttpRequest, pk: int) -> HttpResponse:
         "round": round_,
         "match": match,
         "result_text": score_text(match.games),
-        "panels": [_player_panel(r, event) for r in players],
+        "panels": [_player_panel(r, event, request.user) for r in players],
         "categories": [
             (key, label, [i.to_json() for i in items])
             for key, label, items in catalogue.by_category()
@@ -227,7 +227,7 @@ def player_penalties(request: HttpRequest, slug: str, registration_id: int) -> H
     )
     if registration.tournament_id != event.pk:
         raise Http404("No such registration.")
-    history = list(services.penalty_history(registration))
+    history = list(services.penalty_history(registration, viewer=request.user))
     return render(
         request,
         "matches/penalties/player.html",

@@ -243,6 +243,9 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
         "`webhook_url` must be an https URL on a public host",
     ),
     "POST /api/events/{slug}/register/": _STATE + "registration must be open",
+    "POST /api/events/{slug}/lottery/draw/": _STATE + "only a lottery event, after its "
+    "deadline, once, with `confirm`",
+    "POST /api/registrations/{id}/fee/": _STATE + "the status must differ from the current one",
     "DELETE /api/events/{slug}/rounds/{number}/": "deleting a paired round is irreversible: "
     "it needs `confirm` (which a DELETE's schema has no body to carry)",
     "POST /api/events/{slug}/rounds/{number}/swap/": "`first` and `second` must be two "

@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 
 from config import published, shared_copies
 from config.cache import redis_is_down
-from tournaments import extensions
+from tournaments import extensions, lottery_rules
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
@@ -129,6 +129,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "status_label": LABELS[event.status_enum],
         "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
+        "lottery_entries_closed": lottery_rules.entries_closed(event),
     }
     if _shows_check_in_code(registration, event):
         assert registration is not None and registration.player is not None

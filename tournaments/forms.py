@@ -238,12 +238,19 @@ class EventForm(forms.ModelForm):
             "registration_opens_at": DateTimeInput(),
             "registration_closes_at": DateTimeInput(),
             "decklist_deadline": DateTimeInput(),
+            "lottery_deadline": DateTimeInput(),
             "description": forms.Textarea(attrs={"rows": 4}),
             "format_params": forms.Textarea(attrs={"rows": 3}),
         }
 
     # Round settings an older form (or a script) may leave out: they keep their value.
-    KEEP_WHEN_BLANK = ("first_round_pairing", "late_entry_policy", "cut_policy", "clock_mode")
+    KEEP_WHEN_BLANK = (
+        "first_round_pairing",
+        "late_entry_policy",
+        "cut_policy",
+        "clock_mode",
+        "registration_mode",
+    )
 
     # The game the form was shown for: a different posted game means the game was changed
     # (without the page's script, which fills in the new game's defaults itself).

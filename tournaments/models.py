@@ -55,6 +55,18 @@ def default_clock_mode(game: str) -> str:
     return ClockMode.PER_GAME if plugin is not None and plugin.clock is not None else ClockMode.OFF
 
 
+class RegistrationMode(models.TextChoices):
+    FIRST_COME = "first_come", _("First come, first served")
+    LOTTERY = "lottery", _("Lottery: entries until a deadline, then a published draw")
+
+
+class FeeStatus(models.TextChoices):
+    UNPAID = "unpaid", _("Unpaid")
+    PAID = "paid", _("Paid")
+    REFUNDED = "refunded", _("Refunded")
+    COMPED = "comped", _("Comped")
+
+
 class CutPolicy(models.TextChoices):
     STRICT = "strict", _("Strict: the top N by standings")
     POINTS = "points", _("Everyone tied on points with the Nth player")
@@ -200,6 +212,29 @@ class Tournament(models.Model):
     team_rules = models.JSONField(_("team rules"), default=dict, blank=True)
     # The pairing draw's seed: kept so anyone can re-run an event's pairings (swiss_state).
     pairing_seed = models.CharField(max_length=32, blank=True)
+    # Registration at capacity (tournaments.lottery): the seed stays secret until the draw;
+    # its SHA-256 commitment is public from the moment the lottery is chosen.
+    registration_mode = models.CharField(
+        _("registration"),
+        max_length=12,
+        choices=RegistrationMode.choices,
+        default=RegistrationMode.FIRST_COME,
+    )
+    lottery_deadline = models.DateTimeField(
+        _("lottery deadline"),
+        null=True,
+        blank=True,
+        help_text=_("Entries are collected until then; the draw follows."),
+    )
+    lottery_seed = models.CharField(max_length=64, blank=True)
+    lottery_commitment = models.CharField(max_length=64, blank=True)
+    lottery_drawn_at = models.DateTimeField(null=True, blank=True)
+    entry_fee = models.DecimalField(
+        _("entry fee"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    entry_fee_currency = models.CharField(
+        _("currency"), max_length=3, blank=True, help_text=_("ISO 4217, like EUR or USD.")
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_events", verbose_name=_("organisers")
     )
@@ -300,6 +335,19 @@ class Tournament(models.Model):
             errors["registration_closes_at"] = _("Registration must close after it opens.")
         if self.capacity is not None and self.capacity < 2:
             errors["capacity"] = _("An event needs room for at least two players.")
+        if self.registration_mode == RegistrationMode.LOTTERY:
+            if self.capacity is None:
+                errors.setdefault("capacity", _("A lottery needs a capacity: the places drawn."))
+            if self.lottery_deadline is None:
+                errors["lottery_deadline"] = _("A lottery needs a deadline for its entries.")
+        if self.entry_fee is not None and self.entry_fee < 0:
+            errors["entry_fee"] = _("An entry fee cannot be negative.")
+        if self.entry_fee_currency and not (
+            len(self.entry_fee_currency) == 3
+            and self.entry_fee_currency.isascii()
+            and self.entry_fee_currency.isupper()
+        ):
+            errors["entry_fee_currency"] = _("Three capital letters (ISO 4217), like EUR.")
         if errors:
             raise ValidationError(errors)
 
@@ -362,9 +410,16 @@ class RegistrationStatus(models.TextChoices):
     WAITLISTED = "waitlisted", _("Waitlisted")
     WITHDRAWN = "withdrawn", _("Withdrawn")
     REMOVED = "removed", _("Removed by organiser")
+    ENTERED = "entered", _("Entered in the lottery")
 
 
-ACTIVE_STATUSES = (RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED)
+ACTIVE_STATUSES = (
+    RegistrationStatus.REGISTERED,
+    RegistrationStatus.WAITLISTED,
+    RegistrationStatus.ENTERED,
+)
+# The waitlist's order: a lottery's draw order first, then when each joined.
+WAITLIST_ORDER = (models.F("draw_position").asc(nulls_last=True), "queued_at", "id")
 
 
 class Registration(models.Model):
@@ -401,6 +456,11 @@ class Registration(models.Model):
     )
     # The first round this registration could be paired in; set when it is first paired.
     late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Its place in the lottery's draw (1 = drawn first); null without a lottery.
+    draw_position = models.PositiveIntegerField(null=True, blank=True)
+    fee_status = models.CharField(
+        _("entry fee"), max_length=10, choices=FeeStatus.choices, default=FeeStatus.UNPAID
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -475,6 +535,27 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+class FeeChange(models.Model):
+    """One change of a registration's entry-fee status: who, when, from what to what."""
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="fee_changes"
+    )
+    was = models.CharField(max_length=10, choices=FeeStatus.choices)
+    status = models.CharField(max_length=10, choices=FeeStatus.choices)
+    note = models.CharField(max_length=200, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.registration_id}: {self.was} -> {self.status}"
 
 
 class StageKind(models.TextChoices):

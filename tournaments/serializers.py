@@ -18,6 +18,7 @@ from tournaments.models import (
     FirstRoundPairing,
     LateEntryPolicy,
     Registration,
+    RegistrationMode,
     StageCarry,
     StageKind,
     StageStatus,
@@ -52,6 +53,8 @@ class EventOutput(serializers.ModelSerializer):
             "decklists_published_at",
             "registered_count",
             "organisers",
+            "lottery_commitment",
+            "lottery_drawn_at",
         )
 
     def get_registered_count(self, obj: Tournament) -> int:
@@ -210,6 +213,20 @@ class EventInput(serializers.Serializer):
         "ogw, h2h, and the game's own: battle_diff for BoBA); empty: the game's order.",
     )
 
+    registration_mode = serializers.ChoiceField(
+        choices=RegistrationMode.choices,
+        required=False,
+        help_text="first_come (default) or lottery: entries until lottery_deadline, then a "
+        "draw with a seed committed to beforehand (needs capacity and lottery_deadline).",
+    )
+    lottery_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    entry_fee = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    entry_fee_currency = serializers.CharField(
+        max_length=3, required=False, allow_blank=True, help_text="ISO 4217, like EUR."
+    )
+
     def validate(self, attrs: dict) -> dict:  # type: ignore[type-arg]
         """A new event's mode, format and match structure default to its game's (the
         plugin's); whether a given one belongs to the game is the service's check (a 400
@@ -302,7 +319,14 @@ class RegistrationStaffOutput(RegistrationOutput):
     claim_code = serializers.SerializerMethodField()
 
     class Meta(RegistrationOutput.Meta):
-        fields = (*RegistrationOutput.Meta.fields, "walk_in_name", "claim_code", "queued_at")
+        fields = (
+            *RegistrationOutput.Meta.fields,
+            "walk_in_name",
+            "claim_code",
+            "queued_at",
+            "draw_position",
+            "fee_status",
+        )
 
     def get_claim_code(self, obj: Registration) -> str | None:
         return obj.claim_code if self.context.get("organiser") is True else None

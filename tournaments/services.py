@@ -32,8 +32,15 @@ from tournaments import permissions, teams
 from tournaments import stages as stage_rules
 from tournaments.audit import audit
 from tournaments.extensions import decklists, player_dropped
+from tournaments.lottery_rules import (
+    check_lottery_may_change,
+    commit_lottery_seed,
+    lottery_collects_entries,
+    require_lottery_open,
+)
 from tournaments.models import (
     ACTIVE_STATUSES,
+    WAITLIST_ORDER,
     Registration,
     RegistrationStatus,
     Stage,
@@ -83,7 +90,13 @@ EDITABLE_FIELDS = (
     "tiebreaker_order",
     "team",
     "team_rules",
+    "registration_mode",
+    "lottery_deadline",
+    "entry_fee",
+    "entry_fee_currency",
 )
+# Fixed once the lottery is drawn: the draw was made under them.
+FIXED_AFTER_DRAW = ("registration_mode", "lottery_deadline")
 # What players build their decks for: it may change until the first decklist is in (an
 # organiser who opened registration with the wrong mode can still fix it), never once the
 # event runs.
@@ -307,6 +320,7 @@ def event_create(*, actor: Any, **fields: Any) -> Tournament:
         fields["team_rules"] = {}
     tournament = Tournament(**fields, created_by=actor)
     tournament.slug = _unique_slug(fields.get("name", ""))
+    commit_lottery_seed(tournament)
     try:
         tournament.full_clean()
     except ValidationError as exc:
@@ -361,6 +375,8 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
             _check_format_may_change(tournament, name)
         if name in ("team", "team_rules"):
             _check_team_may_change(tournament, name)
+        if name in FIXED_AFTER_DRAW:
+            check_lottery_may_change(tournament, name)
         changes[name] = {"from": _plain(old), "to": _plain(value)}
         setattr(tournament, name, value)
     if stages is not None:
@@ -386,6 +402,7 @@ def event_update(*, actor: Any, tournament: Tournament, **fields: Any) -> Tourna
                 % {"registered": registered, "capacity": tournament.capacity},
                 field="capacity",
             )
+    commit_lottery_seed(tournament)
     tournament.save()
     audit(tournament=tournament, actor=actor, action="event.updated", target=tournament, **changes)
     _promote_waitlist(tournament, actor=actor)
@@ -635,8 +652,13 @@ def has_room(tournament: Tournament) -> bool:
 
 
 def _enter(registration: Registration, tournament: Tournament) -> None:
-    """Register if there is room, else join the end of the waitlist."""
-    if has_room(tournament):
+    """Register if there is room, else join the end of the waitlist; before a lottery's
+    draw, enter the lottery."""
+    registration.draw_position = None
+    if lottery_collects_entries(tournament):
+        registration.status = RegistrationStatus.ENTERED
+        registration.queued_at = None
+    elif has_room(tournament):
         registration.status = RegistrationStatus.REGISTERED
         registration.queued_at = None
     else:
@@ -651,6 +673,7 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
         raise Forbidden(_("Log in to register."))
     tournament = event_locked(tournament)
     _require_registration_open(tournament)
+    require_lottery_open(tournament)
     registration = (
         for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
     )
@@ -743,7 +766,7 @@ def remove_consequences(registration: Registration) -> str:
     if registration.status == RegistrationStatus.REGISTERED:
         nxt = (
             registration.tournament.registrations.filter(status=RegistrationStatus.WAITLISTED)
-            .order_by("queued_at", "id")
+            .order_by(*WAITLIST_ORDER)
             .first()
         )
         if nxt is not None:
@@ -826,14 +849,15 @@ def registration_reactivate(*, actor: Any, registration: Registration) -> Regist
 
 
 def _promote_waitlist(tournament: Tournament, *, actor: Any) -> list[Registration]:
-    """Fill free places from the waitlist, first in first promoted. Caller holds the lock."""
+    """Fill free places from the waitlist, in a lottery's draw order, then first in first
+    promoted. Caller holds the lock."""
     if tournament.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED):
         return []
     promoted = []
     waiting = (
         for_update(Registration.objects)
         .filter(tournament=tournament, status=RegistrationStatus.WAITLISTED)
-        .order_by("queued_at", "id")
+        .order_by(*WAITLIST_ORDER)
     )
     free = (
         None if tournament.capacity is None else tournament.capacity - registered_count(tournament)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import team_views, views
+from tournaments import capacity_views, team_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -37,6 +37,11 @@ urlpatterns = [
         name="event_player_check_in",
     ),
     path("events/<slug:slug>/manage/judges/", views.event_judge, name="event_judge"),
+    path(
+        "events/<slug:slug>/manage/lottery/",
+        capacity_views.event_lottery_draw,
+        name="event_lottery_draw",
+    ),
     path(
         "registrations/<int:pk>/withdraw/",
         views.registration_withdraw,

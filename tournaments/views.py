@@ -29,7 +29,7 @@ from accounts.player_ids import normalise_player_id
 from config import shared_copies
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
-from tournaments import event_page, extensions, roster_import, selectors, services
+from tournaments import capacity, event_page, extensions, roster_import, selectors, services
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.event_page import check_in_qr  # noqa: F401  (its old import path)
@@ -41,7 +41,7 @@ from tournaments.forms import (
     WalkInForm,
     game_switch_data,
 )
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from tournaments.models import FeeStatus, Registration, RegistrationStatus, Tournament
 from tournaments.selectors import event_facts, visible_event
 from tournaments.status import (
     LABELS,
@@ -311,6 +311,11 @@ def _offers_context(event: Tournament) -> dict[str, Any]:
 DASHBOARD_PAGE_SIZE = 50
 DESK_PAGE_SIZE = 25
 DESK_FILTERS = ("waiting", "checked_in", "all")
+# The desk's paid/unpaid view: who still owes the entry fee, and who is settled.
+DESK_FEE_FILTERS = {
+    "unpaid": (FeeStatus.UNPAID, FeeStatus.REFUNDED),
+    "paid": (FeeStatus.PAID, FeeStatus.COMPED),
+}
 
 
 def _desk_event(request: HttpRequest, slug: str) -> Tournament:
@@ -339,8 +344,13 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
         registrations = registrations.filter(checked_in_at__isnull=True)
     elif shown == "checked_in":
         registrations = registrations.filter(checked_in_at__isnull=False)
+    fee = request.GET.get("fee", "")
+    if fee not in DESK_FEE_FILTERS:
+        fee = ""
+    if fee:
+        registrations = registrations.filter(fee_status__in=DESK_FEE_FILTERS[fee])
     page = Paginator(registrations, DESK_PAGE_SIZE).get_page(request.GET.get("page"))
-    keep = {k: v for k, v in (("q", query), ("show", shown)) if v}
+    keep = {k: v for k, v in (("q", query), ("show", shown), ("fee", fee)) if v}
     here = reverse("event_check_in", args=[event.slug]) + "?" + urlencode(keep)
     if page.number > 1:
         here += f"&page={page.number}"
@@ -356,6 +366,12 @@ def event_check_in(request: HttpRequest, slug: str) -> HttpResponse:
             ("waiting", _("Not checked in")),
             ("checked_in", _("Checked in")),
             ("all", _("Everyone")),
+        ],
+        "fee": fee,
+        "fee_filters": [
+            ("", _("Paid or not")),
+            ("unpaid", _("Fee not paid")),
+            ("paid", _("Fee paid or comped")),
         ],
         "is_organiser": perms.is_organiser_of(request.user, event),
         "check_in_closed": closed.render(_) if (closed := players_refusal(event.status)) else "",
@@ -377,6 +393,12 @@ def event_check_in_action(request: HttpRequest, slug: str) -> HttpResponse:
                 actor=request.user, tournament=event, code=request.POST.get("code", "")
             )
             messages.success(request, _("%(name)s checked in.") % {"name": registration.name})
+        elif request.POST.get("fee_paid"):
+            pk = int_or_none(request.POST.get("fee_paid"))
+            registration = get_object_or_404(Registration, pk=pk or 0, tournament=event)
+            capacity.fee_set(actor=request.user, registration=registration, status="paid")
+            anchor = f"#reg-{registration.pk}"
+            messages.success(request, _("%(name)s has paid.") % {"name": registration.name})
         elif request.POST.get("one") or request.POST.get("undo"):
             undo = bool(request.POST.get("undo"))
             pk = int_or_none(request.POST.get("undo") or request.POST.get("one"))

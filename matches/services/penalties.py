@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from config.csvfile import csv_text
@@ -257,14 +258,23 @@ def penalties_of_event(tournament: Tournament) -> Any:
     return _penalty_queryset().filter(tournament=tournament).order_by("created_at", "id")
 
 
-def penalty_history(registration: Registration) -> Any:
-    """This player's penalties across every event, newest first: by their account when the
-    registration has one, else (a walk-in) this registration's own."""
+def penalty_history(registration: Registration, viewer: Any = None) -> Any:
+    """This player's penalties across events, newest first: by their account when the
+    registration has one, else (a walk-in) this registration's own. With ``viewer``, only the
+    events the viewer judges or organises (a site administrator: every event): a judge sees a
+    player's history across the events they judge in, and nothing more."""
     qs = _penalty_queryset()
     if registration.player_id is not None:
         qs = qs.filter(registration__player_id=registration.player_id)
     else:
         qs = qs.filter(registration_id=registration.pk)
+    if viewer is not None and not getattr(viewer, "is_superuser", False):
+        judged = Tournament.judges.through.objects.filter(user_id=viewer.pk)
+        organised = Tournament.organisers.through.objects.filter(user_id=viewer.pk)
+        qs = qs.filter(
+            Q(tournament_id__in=judged.values("tournament_id"))
+            | Q(tournament_id__in=organised.values("tournament_id"))
+        )
     return qs.order_by("-created_at", "-id")
 
 

@@ -44,6 +44,7 @@ PURE_MODULES = (
     "tournaments/timer.py",
     "tournaments/results.py",
     "tournaments/roster_csv.py",
+    "tournaments/lottery.py",
     "accounts/names.py",
 )
 

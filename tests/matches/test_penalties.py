@@ -221,6 +221,11 @@ def test_a_players_history_spans_their_events() -> None:
     )
     history = client_for(organiser2).get(f"/api/registrations/{reg2.pk}/penalties/")
     assert history.status_code == 200
+    # Only the events the viewer judges or organises: nothing from the first event...
+    assert [row["event"] for row in history.json()["results"]] == [second_event.slug]
+    # ...until they judge there too.
+    event.judges.add(organiser2)
+    history = client_for(organiser2).get(f"/api/registrations/{reg2.pk}/penalties/")
     events = [row["event"] for row in history.json()["results"]]
     assert events == [second_event.slug, event.slug]  # newest first, across events
     # The same infraction at another event is not a repeat here.
