@@ -31,8 +31,9 @@ LOCK_ORDER: tuple[str, ...] = (
     "report",  # matches.Report
     "judge call",  # matches.JudgeCall
 )
-# Locked alone, in a transaction that takes no other lock: decks.CardImport, and an account
-# being erased (accounts.User). Locked after the event and nothing else:
+# Locked alone, in a transaction that takes no other lock: decks.CardImport, an account
+# being erased (accounts.User), and organisations.Organisation (then its Membership or
+# Suspension row, or the person's CalendarToken alone). Locked after the event and nothing else:
 # notifications.NotificationSettings.
 
 

@@ -17,6 +17,7 @@ from engine.games import GAMES
 from eventdata import archive_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, published_round
+from organisations import api as organisations_api
 from tournaments import api as tournaments_api
 
 # The API docs (drf-spectacular's sidecar files) under the site's Content-Security-Policy, their
@@ -36,12 +37,15 @@ router.register("registrations", tournaments_api.RegistrationViewSet, basename="
 router.register("cards", decks_api.CardViewSet, basename="card")
 router.register("card-imports", decks_api.CardImportViewSet, basename="card-import")
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
+router.register("organisations", organisations_api.OrganisationViewSet, basename="organisation")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
     path("me/erase/", accounts_api.erase_me, name="api-me-erase"),
     path("auth/token/", accounts_api.TokenView.as_view(), name="api-token"),
     path("formats/", decks_api.formats, name="api-formats"),
+    path("calendar/", organisations_api.calendar, name="api-calendar"),
+    path("calendar/token/", organisations_api.calendar_token, name="api-calendar-token"),
     path("decklists/check/", decks_api.decklist_check, name="api-decklist-check"),
     path(
         "registrations/<int:pk>/decklist/",
@@ -213,5 +217,6 @@ urlpatterns = [
     path("", include("matches.adjudication_urls")),
     path("", include("notifications.urls")),
     path("", include("eventdata.urls")),
+    path("", include("organisations.urls")),
     path("", include("tournaments.urls")),
 ]

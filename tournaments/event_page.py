@@ -55,6 +55,7 @@ from tournaments import extensions
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
+from tournaments.jsonld import event_jsonld, jsonld_script_text
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
     event_facts_without_rounds,
@@ -129,6 +130,8 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "status_label": LABELS[event.status_enum],
         "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
+        # schema.org Event for search engines (part of the page's state: the host included).
+        "event_jsonld": jsonld_script_text(event_jsonld(event, request.build_absolute_uri("/"))),
     }
     if _shows_check_in_code(registration, event):
         assert registration is not None and registration.player is not None

@@ -13,6 +13,7 @@ does not own decklists or notifications, and never imports the apps that do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
@@ -78,3 +79,40 @@ def rounds_pages() -> RoundsPages:
     if _rounds_pages is None:
         raise ImproperlyConfigured("No app provides the rounds pages (matches.apps.MatchesConfig).")
     return _rounds_pages
+
+
+class OrganisationRoles(Protocol):
+    def roles(self, user: Any, organisation_id: int) -> frozenset[str]:
+        """The person's roles in the organisation: some of "organiser", "judge",
+        "scorekeeper" (an owner is an organiser)."""
+        ...
+
+    def staffed_organisations(self, user: Any) -> Any:
+        """A queryset of the ids of the organisations where the person has any role."""
+        ...
+
+
+_organisation_roles: OrganisationRoles | None = None
+
+
+def provide_organisation_roles(provider: OrganisationRoles) -> None:
+    global _organisation_roles
+    _organisation_roles = provider
+
+
+def organisation_roles() -> OrganisationRoles | None:
+    """None when no app provides organisations: events then have event staff only."""
+    return _organisation_roles
+
+
+RegistrationCheck = Callable[[Tournament, Any], None]
+_registration_checks: list[RegistrationCheck] = []
+
+
+def provide_registration_check(check: RegistrationCheck) -> None:
+    if check not in _registration_checks:
+        _registration_checks.append(check)
+
+
+def registration_checks() -> tuple[RegistrationCheck, ...]:
+    return tuple(_registration_checks)

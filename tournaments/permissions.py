@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from config.errors import Forbidden
+from tournaments import extensions
 from tournaments.models import Registration, Tournament
 
 
@@ -62,9 +63,28 @@ def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
         .values_list("organiser", "judge")
     )
     answer = (bool(rows[0][0]), bool(rows[0][1])) if rows else (False, False)
+    answer = _with_organisation_roles(user, tournament, answer)
     if memo is not None:
         memo[key] = answer
     return answer
+
+
+def _organisation_role_names(user: Any, tournament: Tournament) -> frozenset[str]:
+    """The person's roles in the organisation the event belongs to (none without one)."""
+    provider = extensions.organisation_roles()
+    if provider is None or getattr(tournament, "organisation_id", None) is None:
+        return frozenset()
+    return provider.roles(user, tournament.organisation_id)
+
+
+def _with_organisation_roles(
+    user: Any, tournament: Tournament, answer: tuple[bool, bool]
+) -> tuple[bool, bool]:
+    """An organisation's organisers organise its events and its judges judge them."""
+    if answer[0] and answer[1]:
+        return answer
+    roles = _organisation_role_names(user, tournament)
+    return (answer[0] or "organiser" in roles, answer[1] or "judge" in roles)
 
 
 def with_roles_of(user: Any, events: Any) -> Any:
@@ -84,9 +104,10 @@ def remember_roles(user: Any, tournament: Tournament) -> None:
     """The roles `with_roles_of` read with the event, remembered for this request."""
     memo = _roles_this_request.get()
     if memo is not None and is_authenticated(user) and hasattr(tournament, "reader_organiser"):
-        memo[(user.pk, tournament.pk)] = (
-            bool(tournament.reader_organiser),
-            bool(tournament.reader_judge),
+        memo[(user.pk, tournament.pk)] = _with_organisation_roles(
+            user,
+            tournament,
+            (bool(tournament.reader_organiser), bool(tournament.reader_judge)),
         )
 
 
@@ -102,9 +123,19 @@ def is_judge_of(user: Any, tournament: Tournament) -> bool:
     return is_authenticated(user) and _roles(user, tournament)[1]
 
 
+def is_scorekeeper_of(user: Any, tournament: Tournament) -> bool:
+    """A scorekeeper of the organisation the event belongs to."""
+    return is_authenticated(user) and "scorekeeper" in _organisation_role_names(user, tournament)
+
+
 def is_staff_of(user: Any, tournament: Tournament) -> bool:
-    """Organisers and judges: the people who may see every player's details."""
-    return is_organiser_of(user, tournament) or is_judge_of(user, tournament)
+    """Organisers, judges and the organisation's scorekeepers: the people who may see every
+    player's details and enter results (the scorekeeper desk)."""
+    return (
+        is_organiser_of(user, tournament)
+        or is_judge_of(user, tournament)
+        or is_scorekeeper_of(user, tournament)
+    )
 
 
 def can_run_check_in(user: Any, tournament: Tournament) -> bool:
