@@ -29,6 +29,11 @@ _roles_this_request: ContextVar[dict[tuple[int, int], tuple[bool, bool]] | None]
     "roles_this_request", default=None
 )
 
+# The same for a person's roles in an organisation: (user id, organisation id) -> roles.
+_organisation_roles_this_request: ContextVar[dict[tuple[int, int], frozenset[str]] | None] = (
+    ContextVar("organisation_roles_this_request", default=None)
+)
+
 
 class RolesPerRequestMiddleware:
     """Remembers a person's roles at an event for the length of one request only (a change
@@ -39,9 +44,11 @@ class RolesPerRequestMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         token = _roles_this_request.set({})
+        organisation_token = _organisation_roles_this_request.set({})
         try:
             return self.get_response(request)
         finally:
+            _organisation_roles_this_request.reset(organisation_token)
             _roles_this_request.reset(token)
 
 
@@ -72,9 +79,17 @@ def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
 def _organisation_role_names(user: Any, tournament: Tournament) -> frozenset[str]:
     """The person's roles in the organisation the event belongs to (none without one)."""
     provider = extensions.organisation_roles()
-    if provider is None or getattr(tournament, "organisation_id", None) is None:
+    organisation_id = getattr(tournament, "organisation_id", None)
+    if provider is None or organisation_id is None:
         return frozenset()
-    return provider.roles(user, tournament.organisation_id)
+    memo = _organisation_roles_this_request.get()
+    key = (user.pk, organisation_id)
+    if memo is not None and key in memo:
+        return memo[key]
+    roles = provider.roles(user, organisation_id)
+    if memo is not None:
+        memo[key] = roles
+    return roles
 
 
 def _with_organisation_roles(

@@ -248,3 +248,25 @@ def test_the_organisations_events_list_is_public_and_paginated(api_client) -> No
     body = api_client.get(f"/api/organisations/{org.slug}/events/?limit=2").json()
     assert body["count"] == 3 and len(body["results"]) == 2
     assert api_client.get("/api/organisations/nobody/events/").status_code == 404
+
+
+def test_an_organisations_scorekeeper_works_the_scorekeeper_desk(published_round) -> None:  # type: ignore[no-untyped-def]
+    from matches.models import Match
+    from tests.factories import logged_in
+
+    event = published_round.event
+    org = organisation()
+    event.organisation = org
+    event.save(update_fields=["organisation"])
+    keeper = member(org, "scorekeeper")
+    outsider = UserFactory()
+    url = f"/events/{event.slug}/manage/rounds/{published_round.round.number}/scorekeeper/"
+    assert logged_in(outsider).get(url).status_code in (403, 404)
+    client = logged_in(keeper)
+    assert client.get(url).status_code == 200
+    match = published_round.matches[0]
+    response = client.post(url, {"table": str(match.table), "result": "1-0"})
+    assert response.status_code == 302
+    assert Match.objects.get(pk=match.pk).status == "final"
+    # but the event stays its organisers': a scorekeeper cannot edit it
+    assert client.get(f"/events/{event.slug}/edit/").status_code in (403, 404)
