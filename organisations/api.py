@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from config.api import validated
 from config.errors import Forbidden
 from config.pagination import Pagination
+from config.schema import paginated
 from organisations import selectors, services
 from organisations import serializers as s
 from organisations.models import Organisation, Suspension
@@ -74,7 +75,7 @@ class OrganisationViewSet(viewsets.GenericViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        methods=["GET"], responses=s.MemberOutput(many=True), description="Members only."
+        methods=["GET"], responses=paginated(s.MemberOutput), description="Members only."
     )
     @extend_schema(methods=["POST"], request=s.MemberInput, responses={201: s.MemberOutput})
     @action(detail=True, methods=["get", "post"])
@@ -111,7 +112,7 @@ class OrganisationViewSet(viewsets.GenericViewSet):
         )
         return Response(s.MemberOutput(membership).data)
 
-    @extend_schema(methods=["GET"], responses=s.SuspensionOutput(many=True))
+    @extend_schema(methods=["GET"], responses=paginated(s.SuspensionOutput))
     @extend_schema(methods=["POST"], request=s.SuspensionInput, responses={201: s.SuspensionOutput})
     @action(detail=True, methods=["get", "post"])
     def suspensions(self, request: Request, slug: str) -> Response:
@@ -137,7 +138,7 @@ class OrganisationViewSet(viewsets.GenericViewSet):
             s.SuspensionOutput(services.suspension_lift(actor=request.user, suspension=row)).data
         )
 
-    @extend_schema(methods=["GET"], responses=s.CalendarEventOutput(many=True))
+    @extend_schema(methods=["GET"], responses=paginated(s.CalendarEventOutput))
     @extend_schema(methods=["POST"], request=s.EventLinkInput, responses=s.CalendarEventOutput)
     @action(detail=True, methods=["get", "post"])
     def events(self, request: Request, slug: str) -> Response:
@@ -184,7 +185,7 @@ CALENDAR_PARAMETERS = [
 ]
 
 
-@extend_schema(parameters=CALENDAR_PARAMETERS, responses=s.CalendarEventOutput(many=True))
+@extend_schema(parameters=CALENDAR_PARAMETERS, responses=paginated(s.CalendarEventOutput))
 @api_view(["GET"])
 def calendar(request: Request) -> Response:
     """The public calendar: upcoming events, soonest first, filtered; an unknown game or
