@@ -20,6 +20,7 @@ from config.api import validated
 from config.errors import Forbidden
 from config.pagination import Pagination
 from config.schema import paginated
+from engine.games import GAMES
 from organisations import selectors, services
 from organisations import serializers as s
 from organisations.models import Organisation, Suspension
@@ -174,7 +175,7 @@ class OrganisationViewSet(viewsets.GenericViewSet):
 
 
 CALENDAR_PARAMETERS = [
-    OpenApiParameter("game", OpenApiTypes.STR, description="A game's key."),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=list(GAMES), description="A game's key."),
     OpenApiParameter(
         "format_key",
         OpenApiTypes.STR,
