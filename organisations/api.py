@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from config.api import validated
 from config.errors import Forbidden
 from config.pagination import Pagination
-from config.schema import paginated
+from config.schema import error_responses, paginated
 from engine.games import GAMES
 from organisations import selectors, services
 from organisations import serializers as s
@@ -52,7 +52,10 @@ class OrganisationViewSet(viewsets.GenericViewSet):
             request, self, Organisation.objects.order_by("name", "id"), s.OrganisationOutput
         )
 
-    @extend_schema(request=s.OrganisationInput, responses={201: s.OrganisationOutput})
+    @extend_schema(
+        request=s.OrganisationInput,
+        responses={201: s.OrganisationOutput, **error_responses(409)},
+    )
     def create(self, request: Request) -> Response:
         data = validated(s.OrganisationInput, request.data)
         organisation = services.organisation_create(actor=request.user, **data)
