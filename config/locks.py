@@ -35,8 +35,9 @@ LOCK_ORDER: tuple[str, ...] = (
     "judge call",  # matches.JudgeCall
 )
 # Locked alone, in a transaction that takes no other lock: decks.CardImport, series.Series in a
-# leaderboard refresh (its audit entries only point at events), and an account
-# being erased (accounts.User). Locked after the event and nothing else:
+# leaderboard refresh (its audit entries only point at events), an account being erased
+# (accounts.User), and organisations.Organisation (then its Membership or Suspension row, or
+# the person's CalendarToken alone). Locked after the event and nothing else:
 # notifications.NotificationSettings.
 
 

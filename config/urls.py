@@ -17,6 +17,7 @@ from engine.games import GAMES
 from eventdata import archive_api, open_data_api
 from matches import api as matches_api
 from matches import clock_api, panel_views, player_api, published_round
+from organisations import api as organisations_api
 from series import api as series_api
 from tournaments import api as tournaments_api
 from tournaments import capacity_api
@@ -41,6 +42,7 @@ router.register("card-imports", decks_api.CardImportViewSet, basename="card-impo
 router.register("decklist-versions", decks_api.DecklistVersionViewSet, basename="decklist-version")
 router.register("series", series_api.SeriesViewSet, basename="series")
 router.register("weekends", weekends_api.WeekendViewSet, basename="weekend")
+router.register("organisations", organisations_api.OrganisationViewSet, basename="organisation")
 
 api_urls = [
     path("me/", accounts_api.me, name="api-me"),
@@ -48,6 +50,8 @@ api_urls = [
     path("me/profile/", accounts_api.profile_visibility, name="api-me-profile"),
     path("auth/token/", accounts_api.TokenView.as_view(), name="api-token"),
     path("formats/", decks_api.formats, name="api-formats"),
+    path("calendar/", organisations_api.calendar, name="api-calendar"),
+    path("calendar/token/", organisations_api.calendar_token, name="api-calendar-token"),
     path("decklists/check/", decks_api.decklist_check, name="api-decklist-check"),
     path(
         "registrations/<int:pk>/decklist/",
@@ -250,5 +254,6 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("eventdata.urls")),
     path("", include("weekends.urls")),
+    path("", include("organisations.urls")),
     path("", include("tournaments.urls")),
 ]

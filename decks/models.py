@@ -42,6 +42,15 @@ class Catalog(models.Model):
         related_name="card_catalogs",
         help_text=_("The organiser a custom catalog belongs to."),
     )
+    # A custom catalog may belong to a store or organiser (organisations app) as well.
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="card_catalogs",
+        help_text=_("The organisation a custom catalog belongs to."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

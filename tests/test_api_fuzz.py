@@ -223,6 +223,15 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "`file`; every row must read (its problems are the 400); players join only while the "
     "event takes them",
     "POST /api/card-imports/": _EXISTING + "`catalog`",
+    "GET /api/calendar/": _EXISTING + "`organisation` slug",
+    "POST /api/organisations/{slug}/members/": _EXISTING + "`user`",
+    "PATCH /api/organisations/{slug}/members/{user_id}/": _EXISTING + "`user`; and an "
+    "organisation keeps one owner",
+    "DELETE /api/organisations/{slug}/members/{user_id}/": _EXISTING + "`user` among the "
+    "members; and an organisation keeps one owner",
+    "POST /api/organisations/{slug}/suspensions/": _EXISTING + "`player`; and `until` after "
+    "the start, a reason not blank",
+    "POST /api/organisations/{slug}/events/": _EXISTING + "`event` slug",
     "POST /api/decklists/check/": _EXISTING + "`catalog` and `event` slugs; and a list is "
     "sent as exactly one of `text` or `data`",
     "POST /api/events/": "`mode`, `format_key` and `match_structure` must be the chosen "
@@ -284,6 +293,7 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "GET /api/events/{slug}/notifications/deliveries/": "a blank filter (`?status=`) is no "
     "filter",
     "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
+    "GET /api/calendar/": "a blank filter (`?game=`) is no filter",
     **dict.fromkeys(
         [
             "GET /api/events/{slug}/archives/",

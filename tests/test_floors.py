@@ -39,6 +39,9 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"config"}),  # config helpers: everything in config/ but the wiring
     frozenset({"accounts"}),
     frozenset({"tournaments"}),
+    # stores and organisers: members, roles, suspensions, the calendar and the feeds; reads
+    # events, and fills tournaments' extension points (roles at an event, registration checks)
+    frozenset({"organisations"}),
     frozenset({"decks", "notifications"}),  # one floor: neither imports the other
     frozenset({"matches"}),
     frozenset({"eventdata", "series"}),  # the whole event as data (archive, demo); series of events

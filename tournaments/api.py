@@ -27,6 +27,7 @@ def _event_queryset(user) -> object:  # type: ignore[no-untyped-def]
         .annotate(
             registered_count=Count("registrations", filter=Q(registrations__status="registered"))
         )
+        .select_related("organisation")
         .prefetch_related("organisers")
         .order_by("starts_at", "id")
     )

@@ -23,7 +23,7 @@ EVENT_COPIES = "event"
 
 def audit(
     *,
-    tournament: Tournament,
+    tournament: Tournament | None,
     actor: Any,
     action: str,
     target: Any = None,

@@ -55,6 +55,7 @@ from tournaments import extensions, lottery_rules
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
+from tournaments.jsonld import event_jsonld, jsonld_script_text
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
     event_facts_without_rounds,
@@ -130,6 +131,8 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
         "lottery_entries_closed": lottery_rules.entries_closed(event),
+        # schema.org Event for search engines (part of the page's state: the host included).
+        "event_jsonld": jsonld_script_text(event_jsonld(event, request.build_absolute_uri("/"))),
     }
     if _shows_check_in_code(registration, event):
         assert registration is not None and registration.player is not None

@@ -98,3 +98,40 @@ def provide_dashboard_section(section: DashboardSection) -> None:
 def dashboard_sections(request: HttpRequest, event: Tournament) -> list[str]:
     """The HTML of every provided section for this event, empty ones left out."""
     return [html for section in _dashboard_sections if (html := section(request, event))]
+
+
+class OrganisationRoles(Protocol):
+    def roles(self, user: Any, organisation_id: int) -> frozenset[str]:
+        """The person's roles in the organisation: some of "organiser", "judge",
+        "scorekeeper" (an owner is an organiser)."""
+        ...
+
+    def staffed_organisations(self, user: Any) -> Any:
+        """A queryset of the ids of the organisations where the person has any role."""
+        ...
+
+
+_organisation_roles: OrganisationRoles | None = None
+
+
+def provide_organisation_roles(provider: OrganisationRoles) -> None:
+    global _organisation_roles
+    _organisation_roles = provider
+
+
+def organisation_roles() -> OrganisationRoles | None:
+    """None when no app provides organisations: events then have event staff only."""
+    return _organisation_roles
+
+
+RegistrationCheck = Callable[[Tournament, Any], None]
+_registration_checks: list[RegistrationCheck] = []
+
+
+def provide_registration_check(check: RegistrationCheck) -> None:
+    if check not in _registration_checks:
+        _registration_checks.append(check)
+
+
+def registration_checks() -> tuple[RegistrationCheck, ...]:
+    return tuple(_registration_checks)

@@ -81,7 +81,14 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
     def visible_to(self, user) -> TournamentQuerySet:  # type: ignore[no-untyped-def]
         public = Q(status__in=[s.value for s in PUBLIC])
         if user is not None and user.is_authenticated:
-            return self.filter(public | Q(organisers=user) | Q(judges=user)).distinct()
+            staff = Q(organisers=user) | Q(judges=user)
+            from tournaments.extensions import organisation_roles  # extensions imports models
+
+            provider = organisation_roles()
+            if provider is not None:
+                # The drafts of the organisations the person helps run.
+                staff |= Q(organisation_id__in=provider.staffed_organisations(user))
+            return self.filter(public | staff).distinct()
         return self.filter(public)
 
 
@@ -121,6 +128,19 @@ class Tournament(models.Model):
         _("time zone"), max_length=64, default="UTC", validators=[validate_time_zone]
     )
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[validate_name])
+    city = models.CharField(
+        _("city"), max_length=100, blank=True, db_index=True, validators=[validate_name]
+    )
+    # The store or organiser running the event (organisations app); its organisers organise
+    # the event, its judges judge it. Null: an event of its own organisers only.
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("organisation"),
+    )
     capacity = models.PositiveIntegerField(
         _("capacity"), null=True, blank=True, help_text=_("Blank: no limit.")
     )

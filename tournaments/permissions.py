@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from config.errors import Forbidden
+from tournaments import extensions
 from tournaments.models import Registration, Tournament
 
 
@@ -28,6 +29,11 @@ _roles_this_request: ContextVar[dict[tuple[int, int], tuple[bool, bool]] | None]
     "roles_this_request", default=None
 )
 
+# The same for a person's roles in an organisation: (user id, organisation id) -> roles.
+_organisation_roles_this_request: ContextVar[dict[tuple[int, int], frozenset[str]] | None] = (
+    ContextVar("organisation_roles_this_request", default=None)
+)
+
 
 class RolesPerRequestMiddleware:
     """Remembers a person's roles at an event for the length of one request only (a change
@@ -38,9 +44,11 @@ class RolesPerRequestMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         token = _roles_this_request.set({})
+        organisation_token = _organisation_roles_this_request.set({})
         try:
             return self.get_response(request)
         finally:
+            _organisation_roles_this_request.reset(organisation_token)
             _roles_this_request.reset(token)
 
 
@@ -62,9 +70,36 @@ def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
         .values_list("organiser", "judge")
     )
     answer = (bool(rows[0][0]), bool(rows[0][1])) if rows else (False, False)
+    answer = _with_organisation_roles(user, tournament, answer)
     if memo is not None:
         memo[key] = answer
     return answer
+
+
+def _organisation_role_names(user: Any, tournament: Tournament) -> frozenset[str]:
+    """The person's roles in the organisation the event belongs to (none without one)."""
+    provider = extensions.organisation_roles()
+    organisation_id = getattr(tournament, "organisation_id", None)
+    if provider is None or organisation_id is None:
+        return frozenset()
+    memo = _organisation_roles_this_request.get()
+    key = (user.pk, organisation_id)
+    if memo is not None and key in memo:
+        return memo[key]
+    roles = provider.roles(user, organisation_id)
+    if memo is not None:
+        memo[key] = roles
+    return roles
+
+
+def _with_organisation_roles(
+    user: Any, tournament: Tournament, answer: tuple[bool, bool]
+) -> tuple[bool, bool]:
+    """An organisation's organisers organise its events and its judges judge them."""
+    if answer[0] and answer[1]:
+        return answer
+    roles = _organisation_role_names(user, tournament)
+    return (answer[0] or "organiser" in roles, answer[1] or "judge" in roles)
 
 
 def with_roles_of(user: Any, events: Any) -> Any:
@@ -89,9 +124,10 @@ def remember_roles(user: Any, tournament: Tournament) -> None:
     """The roles `with_roles_of` read with the event, remembered for this request."""
     memo = _roles_this_request.get()
     if memo is not None and is_authenticated(user) and hasattr(tournament, "reader_organiser"):
-        memo[(user.pk, tournament.pk)] = (
-            bool(tournament.reader_organiser),
-            bool(tournament.reader_judge),
+        memo[(user.pk, tournament.pk)] = _with_organisation_roles(
+            user,
+            tournament,
+            (bool(tournament.reader_organiser), bool(tournament.reader_judge)),
         )
 
 
@@ -107,9 +143,19 @@ def is_judge_of(user: Any, tournament: Tournament) -> bool:
     return is_authenticated(user) and _roles(user, tournament)[1]
 
 
+def is_scorekeeper_of(user: Any, tournament: Tournament) -> bool:
+    """A scorekeeper of the organisation the event belongs to."""
+    return is_authenticated(user) and "scorekeeper" in _organisation_role_names(user, tournament)
+
+
 def is_staff_of(user: Any, tournament: Tournament) -> bool:
-    """Organisers and judges: the people who may see every player's details."""
-    return is_organiser_of(user, tournament) or is_judge_of(user, tournament)
+    """Organisers, judges and the organisation's scorekeepers: the people who may see every
+    player's details and enter results (the scorekeeper desk)."""
+    return (
+        is_organiser_of(user, tournament)
+        or is_judge_of(user, tournament)
+        or is_scorekeeper_of(user, tournament)
+    )
 
 
 def can_run_check_in(user: Any, tournament: Tournament) -> bool:

@@ -40,6 +40,13 @@ class EventOutput(serializers.ModelSerializer):
     )
     registered_count = serializers.SerializerMethodField()
     organisers = serializers.SerializerMethodField()
+    organisation = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The slug of the organisation running the event (null: none); set through "
+        "POST /api/organisations/{slug}/events/.",
+    )
 
     class Meta:
         model = Tournament
@@ -55,6 +62,7 @@ class EventOutput(serializers.ModelSerializer):
             "organisers",
             "lottery_commitment",
             "lottery_drawn_at",
+            "organisation",
         )
 
     def get_registered_count(self, obj: Tournament) -> int:
@@ -138,6 +146,9 @@ class EventInput(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, default="UTC")
     venue = serializers.CharField(
         required=False, allow_blank=True, max_length=200, validators=[validate_name]
+    )
+    city = serializers.CharField(
+        required=False, allow_blank=True, max_length=100, validators=[validate_name]
     )
     capacity = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=100_000

@@ -31,7 +31,7 @@ from engine.games import default_game, get_game
 from tournaments import permissions, teams
 from tournaments import stages as stage_rules
 from tournaments.audit import audit
-from tournaments.extensions import decklists, player_dropped
+from tournaments.extensions import decklists, player_dropped, registration_checks
 from tournaments.lottery_rules import (
     check_lottery_may_change,
     commit_lottery_seed,
@@ -69,6 +69,7 @@ EDITABLE_FIELDS = (
     "starts_at",
     "time_zone",
     "venue",
+    "city",
     "capacity",
     "registration_opens_at",
     "registration_closes_at",
@@ -139,7 +140,7 @@ def _validation_error(exc: ValidationError) -> ServiceError:
 
 
 # An event's names people read on every page: one line of visible text (accounts.names).
-NAME_FIELDS = ("name", "venue")
+NAME_FIELDS = ("name", "venue", "city")
 
 
 def _check_names(fields: dict[str, Any]) -> None:
@@ -674,6 +675,8 @@ def registration_register(*, actor: Any, tournament: Tournament) -> Registration
     tournament = event_locked(tournament)
     _require_registration_open(tournament)
     require_lottery_open(tournament)
+    for check in registration_checks():
+        check(tournament, actor)  # an organisation's suspension: a 409 naming it
     registration = (
         for_update(Registration.objects).filter(tournament=tournament, player=actor).first()
     )

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "config",
     "accounts",
     "tournaments",
+    "organisations",
     "decks",
     "matches",
     "notifications",

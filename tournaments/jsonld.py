@@ -1,0 +1,74 @@
+"""schema.org Event JSON-LD for the public event page (search engines' event listings).
+
+The properties are schema.org's Event as search engines read it: name, startDate, location (a
+Place with its address), eventStatus, eventAttendanceMode, organizer, url and description.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import zoneinfo
+from typing import Any
+
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from tournaments.models import Tournament
+from tournaments.status import EventStatus
+
+SCHEMA = "https://schema.org"
+# In a <script> element "</" or "<!--" would end or upset it: escaped as json_script does.
+_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def _place(event: Tournament) -> dict[str, Any]:
+    address: dict[str, Any] = {"@type": "PostalAddress"}
+    if event.venue:
+        address["streetAddress"] = event.venue
+    if event.city:
+        address["addressLocality"] = event.city
+    return {
+        "@type": "Place",
+        "name": event.venue or event.city or event.name,
+        "address": address,
+    }
+
+
+def _organizer(event: Tournament, base_url: str) -> Any:
+    organisation = event.organisation
+    if organisation is not None:
+        return {
+            "@type": "Organization",
+            "name": organisation.name,
+            "url": base_url + reverse("organisations:organisation", args=[organisation.slug]),
+        }
+    names = [u.public_name for u in event.organisers.all()]
+    return [{"@type": "Person", "name": name} for name in names]
+
+
+def event_jsonld(event: Tournament, base_url: str) -> dict[str, Any]:
+    """The event as a schema.org Event (``base_url``: the site's scheme and host)."""
+    base_url = base_url.rstrip("/")
+    starts = event.starts_at
+    with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
+        starts = starts.astimezone(zoneinfo.ZoneInfo(event.time_zone))
+    data: dict[str, Any] = {
+        "@context": SCHEMA,
+        "@type": "Event",
+        "name": event.name,
+        "startDate": starts.isoformat(),
+        "location": _place(event),
+        "eventStatus": f"{SCHEMA}/"
+        + ("EventCancelled" if event.status == EventStatus.CANCELLED else "EventScheduled"),
+        "eventAttendanceMode": f"{SCHEMA}/OfflineEventAttendanceMode",
+        "organizer": _organizer(event, base_url),
+        "url": base_url + event.get_absolute_url(),
+        "description": event.description or f"{event.game_name} · {event.format_label}",
+    }
+    return data
+
+
+def jsonld_script_text(data: dict[str, Any]) -> SafeString:
+    """The JSON for inside <script type="application/ld+json">, safely escaped."""
+    return mark_safe(json.dumps(data, ensure_ascii=False).translate(_ESCAPES))
