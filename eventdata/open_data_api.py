@@ -14,12 +14,13 @@ from rest_framework.request import Request
 
 from config import published
 from config.errors import Conflict
+from config.schema import error_responses
 from eventdata.open_data import is_open, open_data, open_data_version
 from tournaments.selectors import visible_event
 
 
 @extend_schema(
-    responses={200: OpenApiTypes.OBJECT},
+    responses={200: OpenApiTypes.OBJECT, **error_responses(409)},
     description="The event's results as open data (docs/open-data.md; its JSON Schema is "
     "docs/open-data.schema.json): stages, rounds and results, final placings and the published "
     "decklists. Anyone who may see the event, once it is finished (a 409 naming status "

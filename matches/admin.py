@@ -6,6 +6,7 @@ from django.contrib import admin
 from matches.models import (
     ClockEvent,
     JudgeCall,
+    Lineup,
     Match,
     Penalty,
     Report,
@@ -13,6 +14,7 @@ from matches.models import (
     Round,
     Ruling,
     StandingsSnapshot,
+    TeamMatch,
 )
 
 
@@ -96,3 +98,13 @@ class PenaltyAdmin(ReadOnlyAdmin):
     )
     list_filter = ("penalty", "category")
     raw_id_fields = ("tournament", "match", "registration")
+
+
+@admin.register(TeamMatch)
+class TeamMatchAdmin(ReadOnlyAdmin):
+    list_display = ("round", "table", "team_a", "team_b", "status")
+
+
+@admin.register(Lineup)
+class LineupAdmin(ReadOnlyAdmin):
+    list_display = ("team_match", "team", "players")

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from config import published
 from config.api import validated
-from config.errors import ServiceError
+from config.errors import NotFound, ServiceError
 from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination, int_param
 from config.schema import error_responses, paginated
 from engine import penalties as catalogue
@@ -320,9 +320,9 @@ def _standings_stage(request: Request, event: Tournament) -> int | None:
         return None
     row = event.stages.filter(number=stage).first()
     if row is None:
-        raise ServiceError(f"stage: the event has no stage {stage}.", field="stage")
+        raise NotFound(f"stage: the event has no stage {stage}.", field="stage")
     if row.is_elimination:
-        raise ServiceError(
+        raise NotFound(
             f"stage: stage {stage} is an elimination bracket; its standings are its placings.",
             field="stage",
         )

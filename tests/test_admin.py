@@ -7,7 +7,15 @@ from django.test import Client
 
 from tests.factories import UserFactory
 
-PROJECT_APPS = ("accounts", "tournaments", "organisations", "decks", "matches", "weekends")
+PROJECT_APPS = (
+    "accounts",
+    "tournaments",
+    "organisations",
+    "decks",
+    "matches",
+    "weekends",
+    "series",
+)
 
 
 def test_every_project_model_is_registered_in_the_admin() -> None:

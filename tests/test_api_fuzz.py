@@ -282,6 +282,14 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "POST /api/registrations/{id}/remove/": _STATE + "only before the event runs, with "
     "`confirm`",
     "POST /api/registrations/{id}/withdraw/": _STATE + "only while registration is open",
+    "POST /api/series/": '`points` is a table of places or ranges of places (`"3"`, '
+    '`"5-8"`), none overlapping (tournaments.series), or a league\'s win/draw/played',
+    "POST /api/series/{slug}/events/": _EXISTING + "`event` slug of an event in no other " "series",
+    "POST /api/series/{slug}/qualifications/": _EXISTING + "`event` slug of an event that has "
+    "not started; `bye_top` within `invite_top`, rounds named with byes",
+    "POST /api/series/{slug}/close/": _STATE + "closing is irreversible: it needs `confirm`",
+    "POST /api/events/{slug}/notifications/webhook-secret/": "`overlap_hours` whole hours "
+    "from 0 to 168",
     "POST /api/replay/boba/": "the record must be a readable game record of the game (the "
     "engine's replay, a 400 with its JSON)",
     "POST /api/replay/bos/": "the record must be a readable game record of the game (the "

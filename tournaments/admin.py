@@ -1,7 +1,15 @@
 from django.contrib import admin
 
 from tournaments.admin_audit import AuditedAdmin
-from tournaments.models import AuditEntry, Registration, Tournament
+from tournaments.models import (
+    AuditEntry,
+    FeeChange,
+    Registration,
+    Stage,
+    Team,
+    TeamMember,
+    Tournament,
+)
 
 
 class RegistrationInline(admin.TabularInline):
@@ -39,3 +47,39 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that change only through the services (which audit each change)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Stage)
+class StageAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "name", "kind", "started_at", "finished_at")
+    list_filter = ("kind",)
+
+
+@admin.register(Team)
+class TeamAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "name", "head_coach")
+    search_fields = ("name",)
+
+
+@admin.register(TeamMember)
+class TeamMemberAdmin(ReadOnlyAdmin):
+    list_display = ("team", "registration")
+
+
+@admin.register(FeeChange)
+class FeeChangeAdmin(ReadOnlyAdmin):
+    list_display = ("registration", "was", "status", "actor", "created_at")
+    list_filter = ("status",)
