@@ -19,6 +19,7 @@ from config import published
 from config.api import validated
 from config.errors import ServiceError
 from config.pagination import int_param
+from organisations.models import Organisation
 from series import selectors, services
 from series import serializers as s
 from series.models import Series
@@ -41,6 +42,10 @@ class SeriesViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request=s.SeriesInput, responses={201: s.SeriesOutput})
     def create(self, request: Request) -> Response:
         data = validated(s.SeriesInput, request.data)
+        if "organisation" in data:
+            data["organisation"] = Organisation.objects.filter(slug=data["organisation"]).first()
+            if data["organisation"] is None:
+                raise ServiceError("organisation: no such organisation.", field="organisation")
         series = services.series_create(actor=request.user, **data)
         return Response(s.series_json(series), status=status.HTTP_201_CREATED)
 

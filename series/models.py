@@ -33,6 +33,15 @@ class Series(models.Model):
     # tournaments.series.PointsTable.to_json() (placings) or LeagueTable.to_json() (matches).
     points = models.JSONField(_("points"), default=dict)
     description = models.TextField(_("description"), blank=True)
+    # The store or organiser running the series (issue 22: series belong to an organisation);
+    # its owners and organisers count as the series' organisers.
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="series",
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_series", blank=True
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from organisations.services import may_organise
 from series.models import Series
 from tournaments.permissions import can_create_events, is_authenticated
 
@@ -16,4 +17,6 @@ def can_create_series(user: Any) -> bool:
 def is_organiser_of_series(user: Any, series: Series) -> bool:
     if not is_authenticated(user):
         return False
-    return bool(user.is_superuser) or series.organisers.filter(pk=user.pk).exists()
+    if user.is_superuser or series.organisers.filter(pk=user.pk).exists():
+        return True
+    return series.organisation is not None and may_organise(user, series.organisation)

@@ -17,6 +17,9 @@ class SeriesInput(serializers.Serializer):  # type: ignore[type-arg]
         choices=SeriesCounting.choices, default=SeriesCounting.PLACINGS
     )
     description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    organisation = serializers.SlugField(
+        max_length=140, required=False, help_text="The organisation running the series (slug)."
+    )
 
 
 class SeriesEventInput(serializers.Serializer):  # type: ignore[type-arg]
@@ -45,6 +48,7 @@ class CloseInput(serializers.Serializer):  # type: ignore[type-arg]
 
 class SeriesOutput(serializers.ModelSerializer):  # type: ignore[type-arg]
     events = serializers.SerializerMethodField()
+    organisation = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     qualifications = QualificationOutput(many=True, read_only=True)
 
     class Meta:
@@ -52,6 +56,7 @@ class SeriesOutput(serializers.ModelSerializer):  # type: ignore[type-arg]
         fields = (
             "slug",
             "name",
+            "organisation",
             "points",
             "counting",
             "description",

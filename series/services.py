@@ -25,6 +25,8 @@ from config.errors import Conflict, Forbidden, ServiceError
 from config.locks import for_update
 from config.outbox import send_after_commit
 from config.transactions import atomic
+from organisations.models import Organisation
+from organisations.services import may_organise
 from series import permissions
 from series.models import Series, SeriesCounting, SeriesEvent, SeriesQualification
 from series.selectors import current_leaderboard
@@ -64,9 +66,12 @@ def series_create(
     points: Any,
     counting: str = SeriesCounting.PLACINGS,
     description: str = "",
+    organisation: Organisation | None = None,
 ) -> Series:
     if not permissions.can_create_series(actor):
         raise Forbidden(_("Only organisers may create series."))
+    if organisation is not None and not may_organise(actor, organisation):
+        raise Forbidden(_("Only an organisation's owners and organisers may add a series to it."))
     check_name("name", name)
     if counting not in SeriesCounting.values:
         raise ServiceError(_("counting: placings or matches."), field="counting")
@@ -76,6 +81,7 @@ def series_create(
         counting=counting,
         points=checked_points(counting, points),
         description=description,
+        organisation=organisation,
         created_by=actor,
     )
     series.organisers.add(actor)

@@ -5,4 +5,5 @@ from series import views
 urlpatterns = [
     path("series/<slug:slug>/", views.series_detail, name="series_detail"),
     path("series/<slug:slug>/leaderboard.csv", views.series_csv, name="series_csv"),
+    path("series/<slug:slug>/events.ics", views.series_ics, name="series_ics"),
 ]

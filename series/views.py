@@ -9,8 +9,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from config.csvfile import csv_text
+from organisations.ical import events_ics, ics_response
 from series import selectors
 from series.models import Series
+from tournaments.status import PUBLIC
 
 PAGE_SIZE = 100
 MAX_QUERY = 60
@@ -57,3 +59,14 @@ def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(csv_text(header, lines), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{series.slug}-leaderboard.csv"'
     return response
+
+
+FEED_SIZE = 200
+
+
+def series_ics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The series' public events as an iCalendar feed (RFC 5545), newest first."""
+    series = get_object_or_404(Series, slug=slug)
+    events = [e for e in selectors.series_events(series) if e.status in PUBLIC][-FEED_SIZE:]
+    base_url = request.build_absolute_uri("/").rstrip("/")
+    return ics_response(events_ics(events, series.name, base_url=base_url), f"{series.slug}.ics")

@@ -316,3 +316,62 @@ def test_series_qualification_refuses_an_event_that_started() -> None:
         format="json",
     )
     assert answer.status_code == 400 and answer.json()["field"] == "bye_top"
+
+
+def test_series_events_as_an_icalendar_feed(django_capture_on_commit_callbacks: Any) -> None:
+    from django.test import Client
+    from icalendar import Calendar
+
+    organiser = OrganiserFactory()
+    staff = client_for(organiser)
+    slug = staff.post("/api/series/", {"name": "Feed", "points": POINTS}, format="json").json()[
+        "slug"
+    ]
+    shown = TournamentFactory(
+        organisers=[organiser], status=EventStatus.REGISTRATION_OPEN.value, name="Week 9"
+    )
+    draft = TournamentFactory(organisers=[organiser], status=EventStatus.DRAFT.value)
+    for event in (shown, draft):
+        with django_capture_on_commit_callbacks(execute=True):
+            staff.post(f"/api/series/{slug}/events/", {"event": event.slug}, format="json")
+    answer = Client().get(f"/series/{slug}/events.ics")
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/calendar")
+    calendar = Calendar.from_ical(answer.content)
+    summaries = [str(c.get("summary")) for c in calendar.walk("VEVENT")]
+    assert summaries == ["Week 9"]
+    assert Client().get("/series/no-such-series/events.ics").status_code == 404
+
+
+def test_series_of_an_organisation_is_run_by_its_organisers() -> None:
+    owner, colleague, outsider = OrganiserFactory(), OrganiserFactory(), OrganiserFactory()
+    org = (
+        client_for(owner)
+        .post("/api/organisations/", {"name": "Corner Store"}, format="json")
+        .json()["slug"]
+    )
+    added = client_for(owner).post(
+        f"/api/organisations/{org}/members/",
+        {"user": colleague.pk, "role": "organiser"},
+        format="json",
+    )
+    assert added.status_code == 201, added.content
+    created = client_for(owner).post(
+        "/api/series/",
+        {"name": "Store league", "points": POINTS, "organisation": org},
+        format="json",
+    )
+    assert created.status_code == 201 and created.json()["organisation"] == org
+    slug = created.json()["slug"]
+    event = TournamentFactory(organisers=[colleague], status=EventStatus.REGISTRATION_OPEN.value)
+    answer = client_for(colleague).post(
+        f"/api/series/{slug}/events/", {"event": event.slug}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    refused = client_for(outsider).post(
+        "/api/series/", {"name": "Not mine", "points": POINTS, "organisation": org}, format="json"
+    )
+    assert refused.status_code == 403
+    unknown = client_for(owner).post(
+        "/api/series/", {"name": "X", "points": POINTS, "organisation": "nope"}, format="json"
+    )
+    assert unknown.status_code == 400 and unknown.json()["field"] == "organisation"
