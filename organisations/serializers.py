@@ -19,6 +19,10 @@ class OrganisationInput(serializers.Serializer):
 
 
 class OrganisationOutput(serializers.ModelSerializer):
+    website = serializers.CharField(
+        max_length=200, allow_blank=True, help_text="The organisation's website, or empty."
+    )
+
     class Meta:
         model = Organisation
         fields = ("id", "slug", "name", "description", "website", "city", "created_at")

@@ -282,6 +282,9 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "POST /api/registrations/{id}/remove/": _STATE + "only before the event runs, with "
     "`confirm`",
     "POST /api/registrations/{id}/withdraw/": _STATE + "only while registration is open",
+    "POST /api/events/{slug}/teams/": _EXISTING + "`members` registration ids of the event, "
+    "in no other team, as many as the roster allows",
+    "POST /api/weekends/": "`ends_on` on or after `starts_on`",
     "POST /api/series/": '`points` is a table of places or ranges of places (`"3"`, '
     '`"5-8"`), none overlapping (tournaments.series), or a league\'s win/draw/played',
     "POST /api/series/{slug}/events/": _EXISTING + "`event` slug of an event in no other " "series",

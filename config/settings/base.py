@@ -340,6 +340,7 @@ SPECTACULAR_SETTINGS = {
         "StageKindEnum": "tournaments.models.StageKind",
         "StageStatusEnum": "tournaments.models.StageStatus",
         "WeekendEventKindEnum": "weekends.models.WeekendEventKind",
+        "FeeStatusEnum": "tournaments.models.FeeStatus",
     },
 }
 
