@@ -3,6 +3,7 @@ services, so every change keeps its version and audit entry."""
 
 from django.contrib import admin
 
+from config.admin_views import ReadOnlyAdmin
 from matches.models import (
     ClockEvent,
     JudgeCall,
@@ -16,17 +17,6 @@ from matches.models import (
     StandingsSnapshot,
     TeamMatch,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
 
 
 @admin.register(Round)

@@ -1,22 +1,10 @@
 """Back-office views of notifications. Read-only: settings change through the organiser's page
 or the API (services, audited) and deliveries only through the sending task."""
 
-from typing import Any
-
 from django.contrib import admin
 
+from config.admin_views import ReadOnlyAdmin
 from notifications.models import Delivery, NotificationSettings
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(NotificationSettings)

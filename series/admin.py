@@ -3,18 +3,8 @@ their events' trails)."""
 
 from django.contrib import admin
 
+from config.admin_views import ReadOnlyAdmin
 from series.models import Series, SeriesEvent, SeriesQualification
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
 
 
 @admin.register(Series)

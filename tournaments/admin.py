@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from config.admin_views import ReadOnlyAdmin
 from tournaments.admin_audit import AuditedAdmin
 from tournaments.models import (
     AuditEntry,
@@ -41,19 +42,6 @@ class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ("created_at", "tournament", "actor", "action", "target")
     list_filter = ("action",)
     readonly_fields = [f.name for f in AuditEntry._meta.fields]
-
-    def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows that change only through the services (which audit each change)."""
-
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
 
     def has_change_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
         return False
