@@ -346,15 +346,21 @@ def planned_rounds(stage: Stage, players: int) -> int:
     return depth if stage.kind == SINGLE_ELIMINATION else 2 * depth + 1
 
 
-def first_stage_players(stages: Sequence[Stage], registered: Iterable[int]) -> tuple[int, ...]:
-    """The registered players who play stage 1: everyone but those a stage drawing from no
-    earlier stage lists by hand (a later flight). Order kept."""
-    flights = {
+def later_flight_players(stages: Sequence[Stage]) -> frozenset[int]:
+    """The players a later stage drawing from no earlier stage lists by hand (a later
+    flight): stage 1 is everyone else."""
+    return frozenset(
         player
         for stage in stages[1:]
         if stage.entry is not None and not stage.entry.sources and stage.entry.players
         for player in stage.entry.players
-    }
+    )
+
+
+def first_stage_players(stages: Sequence[Stage], registered: Iterable[int]) -> tuple[int, ...]:
+    """The registered players who play stage 1: everyone but the later flights' players
+    (:func:`later_flight_players`). Order kept."""
+    flights = later_flight_players(stages)
     return tuple(player for player in registered if player not in flights)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -178,9 +178,21 @@ def pairable_registrations(tournament: Tournament) -> list[Registration]:
     return list(_pairable(tournament).select_related("player"))
 
 
-def pairing_candidates(tournament: Tournament) -> list[Registration]:
-    """:func:`pairable_registrations` with only what pairing reads of them (no account)."""
-    return list(_pairable(tournament).only(*_PAIRING_FIELDS))
+def pairing_candidates(
+    tournament: Tournament,
+    *,
+    among: Collection[int] | None = None,
+    excluding: Collection[int] = (),
+) -> list[Registration]:
+    """:func:`pairable_registrations` with only what pairing reads of them (no account).
+    ``among`` / ``excluding`` narrow it in the query, so pairing one flight of a large event
+    loads that flight's players only, not every registration of the event."""
+    qs = _pairable(tournament)
+    if among is not None:
+        qs = qs.filter(pk__in=list(among))
+    if excluding:
+        qs = qs.exclude(pk__in=list(excluding))
+    return list(qs.only(*_PAIRING_FIELDS))
 
 
 def bye_games(tournament: Tournament) -> results.Games:

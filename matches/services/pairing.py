@@ -288,17 +288,13 @@ def round_pairing_run(*, round_id: int) -> Round | None:
 def stage_candidates(tournament: Tournament, row: Stage) -> list[Registration]:
     """Who the stage pairs next: the pairable registrations of its players. The first stage
     also takes late entries (everyone registered but the later flights' players)."""
-    candidates = pairing_candidates(tournament)
     rule = row.to_rule()
     if row.number == 1:
         rules = [r.to_rule() for r in tournament.stages.order_by("number")]
-        first = set(stage_rules.first_stage_players(rules, [r.pk for r in candidates]))
-        return [r for r in candidates if r.pk in first]
+        return pairing_candidates(tournament, excluding=stage_rules.later_flight_players(rules))
     if rule.entry is not None and not rule.entry.sources and rule.entry.players:
-        listed = set(rule.entry.players)
-        return [r for r in candidates if r.pk in listed]
-    admitted = set(row.players or ())
-    return [r for r in candidates if r.pk in admitted]
+        return pairing_candidates(tournament, among=rule.entry.players)
+    return pairing_candidates(tournament, among=row.players or ())
 
 
 def _pair_swiss_round(tournament: Tournament, round_: Round, row: Stage) -> None:

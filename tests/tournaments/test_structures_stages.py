@@ -25,6 +25,7 @@ from tournaments.stages import (
     apply_entry,
     carried_history,
     first_stage_players,
+    later_flight_players,
     legacy_stages,
     merge_final_standings,
     parse_stages,
@@ -182,6 +183,7 @@ def test_structures_stages_flights_preset_merges_four_flights_into_day_two() -> 
     assert day2.carry == "points"
     assert stages_feeding(stages, 5) == (1, 2, 3, 4)
     assert first_stage_players(stages, range(1, 13)) == (1, 2, 3, 4, 11, 12)
+    assert later_flight_players(stages) == frozenset(range(5, 11))
 
 
 @pytest.mark.parametrize(
