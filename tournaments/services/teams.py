@@ -136,6 +136,18 @@ def _save_roster(team: Team, members: list[int]) -> None:
         ) from None
 
 
+def _team_name(tournament: Tournament, name: object, *, team_pk: int | None) -> str:
+    """A team's name as typed, on one line: 1 to 80 characters of visible text, no other team
+    of the event (but ``team_pk``'s own) named alike (a 400 naming ``name``)."""
+    cleaned = " ".join(str(name or "").split())
+    check_name("name", cleaned)
+    if not cleaned or len(cleaned) > 80:
+        raise ServiceError(_("name: a team name of 1 to 80 characters."), field="name")
+    if tournament.teams.filter(name__iexact=cleaned).exclude(pk=team_pk).exists():
+        raise ServiceError(_("name: a team of this event already has this name."), field="name")
+    return cleaned
+
+
 def team_create(
     *,
     actor: Any,
@@ -153,12 +165,7 @@ def team_create(
         _may_form_team(actor, tournament, member_ids)
         rules = _team_rules(tournament)
         _require_teams_forming(tournament)
-        name = " ".join(str(name or "").split())
-        check_name("name", name)
-        if not name or len(name) > 80:
-            raise ServiceError(_("name: a team name of 1 to 80 characters."), field="name")
-        if tournament.teams.filter(name__iexact=name).exists():
-            raise ServiceError(_("name: a team of this event already has this name."), field="name")
+        name = _team_name(tournament, name, team_pk=None)
         team = Team(tournament=tournament, name=name, head_coach_id=head_coach, created_by=None)
         _check_roster(tournament, rules, team, member_ids, head_coach)
         team.created_by = actor if permissions.is_authenticated(actor) else None
@@ -210,15 +217,7 @@ def team_update(
             "head_coach": team.head_coach_id,
         }
         if name is not None:
-            name = " ".join(str(name).split())
-            check_name("name", name)
-            if not name or len(name) > 80:
-                raise ServiceError(_("name: a team name of 1 to 80 characters."), field="name")
-            if tournament.teams.filter(name__iexact=name).exclude(pk=team.pk).exists():
-                raise ServiceError(
-                    _("name: a team of this event already has this name."), field="name"
-                )
-            team.name = name
+            team.name = _team_name(tournament, name, team_pk=team.pk)
         member_ids = _ids(members, "members") if members is not None else before["members"]
         coach = head_coach if head_coach is not None else team.head_coach_id
         if coach not in member_ids:
