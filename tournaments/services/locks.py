@@ -13,6 +13,8 @@ def event_locked(tournament: Tournament) -> Tournament:
 
 
 def locked_registration(registration: Registration) -> tuple[Tournament, Registration]:
+    """The registration's event, then the registration, each re-read under its row lock (the
+    site's order); the registration's ``tournament`` is the locked event."""
     tournament = event_locked(registration.tournament)
     registration = for_update(Registration.objects).get(pk=registration.pk)
     registration.tournament = tournament
