@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.errors import ReplayError
+from engine.frozen import freeze_shown
 from engine.plugin import AdjudicationInput, AdjudicationInputError, AdjudicationView
 
 InputError = AdjudicationInputError
@@ -125,6 +125,21 @@ def replay_steps(
     }
 
 
+# The game's working values in an analysis: the replay trace and the decoded record (the game
+# reads them through PageState to build its own part of the page). The page shows what the
+# analysis made of them (panels, actions, result, errors, the replay's JSON), never them.
+WORKING_VALUES = ("replay", "record")
+
+
+def shown_analysis(analysis: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The analysis as the page shows it, frozen all through (`engine.frozen.freeze_shown`):
+    the game's working values (WORKING_VALUES) left out."""
+    shown: Mapping[str, Any] = freeze_shown(
+        {key: value for key, value in analysis.items() if key not in WORKING_VALUES}
+    )
+    return shown
+
+
 @dataclass(frozen=True, slots=True)
 class PageState:
     """What the request flow made of a request, for the game's part of the context: the op,
@@ -218,10 +233,10 @@ class AdjudicationPage(ABC):
         details = self.page_context(PageState(op, values, data, analysis, errors))
         return AdjudicationView(
             record_text=text,
-            analysis=MappingProxyType(analysis) if analysis is not None else None,
+            analysis=shown_analysis(analysis) if analysis is not None else None,
             errors=tuple(errors),
             op=op,
-            details=MappingProxyType(details),
+            details=freeze_shown(details),
         )
 
 

@@ -71,3 +71,16 @@ def thaw(value: object) -> Any:
     if isinstance(value, list | tuple):
         return [thaw(v) for v in value]
     return value
+
+
+def freeze_shown(value: object) -> Any:
+    """What a page shows, read-only: every list, tuple and set a tuple and every mapping a
+    read-only mapping, recursively, as `freeze` does; any other value (a replay's error, a
+    card: frozen dataclasses of their own) is kept as it is, where `freeze` refuses it."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze_shown(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze_shown(v) for v in value)
+    if isinstance(value, set | frozenset):
+        return tuple(freeze_shown(v) for v in sorted(value, key=repr))
+    return value

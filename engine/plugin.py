@@ -422,8 +422,11 @@ class AdjudicationView:
     """What a game's judge-desk page shows, as the game computed it: the record text,
     `analysis` (the replay step by step; None without a record), the `errors` of what the
     judge typed, the `op` the page ran, and `details`: the game's own page data (its form
-    values, builder options, what-if), read-only. The site picks the template (by the game's
-    key) and adds the call, the match and the ruling form."""
+    values, builder options, what-if). `analysis` and `details` are frozen all through
+    (tuples and read-only mappings: `engine.frozen.freeze_shown`); the analysis holds what
+    the page shows (panels, actions, result, errors, the replay's JSON), not the game's
+    working values (the replay trace, the decoded record). The site picks the template (by
+    the game's key) and adds the call, the match and the ruling form."""
 
     record_text: str
     analysis: Mapping[str, Any] | None

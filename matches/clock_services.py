@@ -150,7 +150,7 @@ def _view(match: Match, rows: list[ClockEvent], now: datetime) -> ClockView:
 def _require_table_or_staff(actor: Any, match: Match) -> str | None:
     """The actor's side ('a'/'b'), None for staff; 403/404 for anyone else."""
     tournament = match.round.tournament
-    side = match_services._acting_side(actor, match)
+    side = match_services.acting_side(actor, match)
     if side is not None:
         return side
     if permissions.is_staff_of(actor, tournament):

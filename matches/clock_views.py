@@ -102,7 +102,7 @@ def match_clock_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = match.round.tournament
     clock_rules = get_game(tournament.game).clock_rules()
     data = view.to_json()
-    side_of_user = clock_services.match_services._acting_side(request.user, match)
+    side_of_user = clock_services.match_services.acting_side(request.user, match)
     remaining = data.get("remaining_ms") or {}
     halves = [
         {

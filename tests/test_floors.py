@@ -18,6 +18,9 @@ This test reads every module with ``ast`` (never importing it) and fails on:
 
 Each allow-list only shrinks: an entry whose import is gone fails the test until it is removed.
 Migrations are exempt (they freeze whatever the models were).
+
+It also keeps every module, tests and benchmarks included, at most ``MAX_MODULE_LINES`` long
+(one job per module: a longer one is split into a package of modules by subject).
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ CONFIG_WIRING: frozenset[str] = frozenset(
     }
 )
 NOT_APPS = frozenset({"tests", "bench", "typings"})
+# The longest a module may be (migrations aside): past it, a module does more than one job.
+MAX_MODULE_LINES = 1000
 
 # (importer module, imported module): reason. Today's upward imports; the floors step
 # empties this list.
@@ -365,4 +370,32 @@ def test_no_import_circle_joins_two_apps() -> None:
         ALLOWED_CIRCLES,
         "Module-level imports between apps that close an import circle",
         "ALLOWED_CIRCLES",
+    )
+
+
+def python_files() -> list[Path]:
+    """Every Python file of the repository (the project, its tests and benchmarks), but
+    migrations and hidden or virtual-environment folders."""
+    return sorted(
+        path
+        for path in REPO.rglob("*.py")
+        if not any(
+            part == "migrations" or part.startswith(".") or part in ("node_modules", "venv")
+            for part in path.relative_to(REPO).parts[:-1]
+        )
+    )
+
+
+def test_no_module_outside_migrations_is_above_1000_lines() -> None:
+    files = python_files()
+    assert REPO / "tests" / "test_floors.py" in files and REPO / "manage.py" in files
+    assert not any("migrations" in path.parts for path in files)
+    too_long = {
+        str(path.relative_to(REPO)): lines
+        for path in files
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert too_long == {}, (
+        f"Modules above {MAX_MODULE_LINES} lines (split each into a package of modules by "
+        f"subject, re-exporting its public names): {too_long}"
     )

@@ -450,14 +450,14 @@ def test_the_pages_show_each_new_version_and_no_staff_only_bracket_round() -> No
 
 
 def test_the_stored_round_is_the_round_serialised_whole() -> None:
-    from matches import api
+    from matches.api.common import json_bytes, round_out
 
     event, organiser, _ = running_event(9, start_timer_on_publish=False)
     _pair(event, organiser)
     _publish(event, organiser)
     answer = _get(APIClient(), f"/api/events/{event.slug}/rounds/1/")
     round_ = Round.objects.select_related("tournament").get(tournament=event, number=1)
-    assert answer.json() == json.loads(api._json_bytes(api._round_out(round_)))
+    assert answer.json() == json.loads(json_bytes(round_out(round_)))
     assert len(answer.json()["matches"]) == 5
 
 

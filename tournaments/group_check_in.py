@@ -22,7 +22,7 @@ from config.locks import for_update
 from config.transactions import atomic
 from tournaments import permissions
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services import _check_in, player_id_candidates
+from tournaments.services import check_in_locked, player_id_candidates
 from tournaments.status import ON_THE_DAY
 
 
@@ -99,7 +99,7 @@ def check_in_across_events(*, actor: Any, registration_ids: Iterable[int]) -> li
             continue
         try:
             with transaction.atomic():
-                _check_in(actor, event, registration, True)
+                check_in_locked(actor, event, registration, True)
         except ServiceError as exc:
             done.append(
                 EventCheckIn(event, registration, "skipped", exc.message, exc.code or "refused")

@@ -79,7 +79,7 @@ from matches.services.penalties import (
     repeated_infractions,
 )
 from matches.services.result_checks import (
-    _acting_side,
+    acting_side,
     checked_result,
     games_text,
 )
@@ -166,12 +166,12 @@ __all__ = [
     "RecordInvalid",
     "RoundCheck",
     "SwissHistory",
-    "_acting_side",
     "_lock_call",
     "_lock_event",
     "_lock_for_result",
     "_lock_match",
     "_lock_round",
+    "acting_side",
     "auto_confirm_due",
     "bye_games",
     "call_add_note",

@@ -25,7 +25,7 @@ from matches.models import (
 )
 from matches.selectors import QUEUE_COPIES, judged_events
 from matches.services.locks import _lock_call, _lock_for_result, _lock_match, _match_result
-from matches.services.result_checks import _acting_side, games_text
+from matches.services.result_checks import acting_side, games_text
 from tournaments import permissions
 from tournaments.audit import audit
 from tournaments.models import (
@@ -95,7 +95,7 @@ def call_open(*, actor: Any, match: Match, question: str = "") -> tuple[JudgeCal
         round_ = match.round
         tournament = round_.tournament
         is_staff = permissions.is_staff_of(actor, tournament)
-        if _acting_side(actor, match) is None and not is_staff:
+        if acting_side(actor, match) is None and not is_staff:
             raise Forbidden(_("Only the players of this match and the event's staff may call."))
         if not round_.is_visible_to_players and not is_staff:
             raise NotFound(_("match: no such match."), field="match")

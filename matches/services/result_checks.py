@@ -123,7 +123,7 @@ def _checked_details(
         raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from exc
 
 
-def _acting_side(actor: Any, match: Match) -> str | None:
+def acting_side(actor: Any, match: Match) -> str | None:
     """'a' or 'b' when the actor plays in this match."""
     if not permissions.is_authenticated(actor):
         return None

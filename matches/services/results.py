@@ -39,9 +39,9 @@ from matches.services.locks import (
     _round_shown_changed,
 )
 from matches.services.result_checks import (
-    _acting_side,
     _checked,
     _checked_details,
+    acting_side,
     details_input,
     games_text,
 )
@@ -88,7 +88,7 @@ def match_report(
     with transaction.atomic():
         round_, match = _lock_for_result(match)
         tournament = round_.tournament
-        side = _acting_side(actor, match)
+        side = acting_side(actor, match)
         if side is None and not permissions.is_staff_of(actor, tournament):
             if permissions.is_authenticated(actor) and round_.is_visible_to_players:
                 raise_forbidden = True
@@ -431,7 +431,7 @@ def match_confirm(*, actor: Any, match: Match, expected_version: int | None = No
                 field="match",
                 code="result_changed",
             )
-        side = _acting_side(actor, match)
+        side = acting_side(actor, match)
         if side is None:
             if permissions.is_staff_of(actor, round_.tournament) and match.status in (
                 MatchStatus.REPORTED,

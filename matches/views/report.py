@@ -175,7 +175,7 @@ def my_match(request: HttpRequest, slug: str) -> HttpResponse:
 def _own_match(request: HttpRequest, pk: int) -> Match:
     """A match the person plays in; 404 when the selectors hide it, 403 for anyone else."""
     match = selectors.match_visible(request.user, pk)
-    if services._acting_side(request.user, match) is None:
+    if services.acting_side(request.user, match) is None:
         raise PermissionDenied(_("You do not play in this match."))
     return match
 
@@ -187,7 +187,7 @@ def match_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     event = match.round.tournament
     problem: Exception | None = None
     if request.method == "POST":
-        side = services._acting_side(request.user, match) or "a"
+        side = services.acting_side(request.user, match) or "a"
         try:
             data = report_from_post(request, match, side)
             reported = services.match_report(actor=request.user, match=match, **data)

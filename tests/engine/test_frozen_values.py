@@ -25,6 +25,7 @@ from engine.games import (
     MatchStructure,
     ResultContext,
 )
+from engine.plugin import AdjudicationInput, AdjudicationInputError, AdjudicationView, CatalogCard
 from tests.engine.bos.factory import end, record, start
 
 GOLDEN = Path(__file__).resolve().parent / "boba" / "golden"
@@ -91,6 +92,43 @@ def test_freeze_and_thaw_are_inverse_on_json() -> None:
         freeze({1: "not a JSON key"})
 
 
+class NoCards:
+    """An event catalog without cards (the adjudication page's CardPool)."""
+
+    def find(self, ref: str, kinds: object = None) -> CatalogCard | None:
+        return None
+
+    def search(self, query: str) -> tuple[CatalogCard, ...]:
+        return ()
+
+
+def _decode(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise AdjudicationInputError("record", "not JSON") from None
+    assert isinstance(data, dict)
+    return data
+
+
+def _page(game: GamePlugin, post: dict[str, str] | None, record_text: str) -> AdjudicationView:
+    """The game's judge-desk page for a GET (post None) or a posted form."""
+    adjudicator = game.adjudicator()
+    assert adjudicator is not None
+    return adjudicator.page(
+        AdjudicationInput(
+            post=post,
+            query={},
+            record_text=record_text,
+            players={"A": "Ann", "B": "Bob"},
+            decks={"A": None, "B": None},
+            mode="",
+            cards=NoCards(),
+            decode=_decode,
+        )
+    )
+
+
 def _returned(game: GamePlugin) -> dict[str, object]:
     """What the game's plugin methods return for the sample inputs, by method."""
     sample = SAMPLES[game.key]
@@ -152,6 +190,15 @@ def _returned(game: GamePlugin) -> dict[str, object]:
             "replayer.replay": replayer.replay(json.loads(sample["record"])),
             "replayer.summary": replayer.summary(outcome.to_json()),
         }
+    if game.adjudicator() is not None:
+        out |= {
+            "adjudicator.page(GET)": _page(game, None, sample["record"]),
+            "adjudicator.page(show step 1)": _page(
+                game, {"op": "show", "step": "1"}, sample["record"]
+            ),
+            "adjudicator.page(malformed)": _page(game, {"op": "show"}, '{"actions": 3}'),
+            "adjudicator.page(empty)": _page(game, None, ""),
+        }
     return out
 
 
@@ -197,3 +244,28 @@ def test_a_best_of_one_game_details_round_trip_through_the_form() -> None:
     assert rules.details_from_form(rules.form_values(cleaned.to_json())) == (
         MappingProxyType({"trophies": (7, 0)}),
     )
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_adjudication_page_shows_frozen_analysis_and_details(key: str) -> None:
+    """The judge-desk page's `analysis` and `details` are read-only all through (tuples and
+    read-only mappings); the game's working values (the replay trace and the decoded record)
+    stay with the game, and the replay's JSON thaws to exactly what the replayer gives."""
+    game = GAMES[key]
+    if game.adjudicator() is None:
+        pytest.skip(f"{key} has no judge-desk page")
+    record_text = SAMPLES[key]["record"]
+    view = _page(game, {"op": "show", "step": "1"}, record_text)
+    assert view.analysis is not None
+    assert isinstance(view.analysis, MappingProxyType)
+    assert isinstance(view.details, MappingProxyType)
+    assert mutable_parts(view.analysis) == [] and mutable_parts(view.details) == []
+    assert "replay" not in view.analysis and "record" not in view.analysis
+    assert view.analysis["step"] == 1 and isinstance(view.analysis["panels"], tuple)
+    replayer = game.replayer()
+    assert replayer is not None
+    assert thaw(view.analysis["replay_json"]) == replayer.replay_text(record_text).to_json()
+    context = view.context()
+    assert context["analysis"] is view.analysis
+    assert all(context[key] is value for key, value in view.details.items())
+    assert _page(game, None, "").analysis is None

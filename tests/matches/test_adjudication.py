@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from decks.models import Card
+from engine.frozen import thaw
 from matches import services
 from matches.models import JudgeCall, Ruling
 from tests.factories import UserFactory, logged_in
@@ -78,7 +79,11 @@ def test_a_legal_record_shows_seven_zones_and_the_result(scene: dict[str, Any]) 
     assert response.status_code == 200
     analysis = response.context["analysis"]
     assert analysis["error"] is None
-    assert analysis["result"] == {"winner": "A", "decided_after_battle": 5, "sudden_death": []}
+    assert thaw(analysis["result"]) == {
+        "winner": "A",
+        "decided_after_battle": 5,
+        "sudden_death": [],
+    }
     last = analysis["panels"][-1]
     assert last["current"] and len(last["board"]["zones"]) == 7
     html = response.content.decode()

@@ -124,7 +124,7 @@ def test_bos_malformed_record_names_the_field(scene: dict[str, Any]) -> None:
 def test_bos_quick_buttons_and_the_action_form_append_actions(scene: dict[str, Any]) -> None:
     data = record([])
     first = _post(scene, {"op": "replay", "record": json.dumps(data)})
-    assert first.context["analysis"]["builder"]["quick"] == ["start_turn"]
+    assert first.context["analysis"]["builder"]["quick"] == ("start_turn",)
     assert 'name="quick" value="start_turn"' in first.content.decode()
     started = _post(scene, {"quick": "start_turn", "record": json.dumps(data)})
     assert started.status_code == 200, started.context["errors"]

@@ -11,6 +11,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from config.errors import ServiceError
 from matches import services as match_services
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, logged_in
 from tests.scenarios import client_for, running_event
@@ -152,10 +153,10 @@ def test_after_the_event_no_walk_ins_or_phone_check_in_are_offered() -> None:
     assert "Add walk-in</button>" not in page and "Open check-in from phones" not in page
     assert "Walk-ins cannot be added now: The event is over." in page
     assert "Check-in desk" not in page
-    with pytest.raises(services.ServiceError) as walk_in:
+    with pytest.raises(ServiceError) as walk_in:
         services.registration_add_walk_in(actor=organiser, tournament=event, name="Late Larry")
     assert walk_in.value.field == "tournament" and "The event is over." in walk_in.value.message
-    with pytest.raises(services.ServiceError) as phones:
+    with pytest.raises(ServiceError) as phones:
         services.event_set_player_check_in(actor=organiser, tournament=event, open=True)
     assert phones.value.field == "player_check_in_open"
     assert phones.value.message.startswith("player_check_in_open: ")
