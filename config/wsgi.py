@@ -8,6 +8,6 @@ django_application = get_wsgi_application()
 # Imported once Django is set up (the routes read models): anonymous GETs of published copies
 # are answered before the middleware when the stored copy is there (config/fast_path.py).
 from config.fast_path import FastPath  # noqa: E402
-from matches import published_round  # noqa: E402
+from matches import fast_routes  # noqa: E402
 
-application = FastPath(django_application, routes=[published_round.FAST_ROUTE])
+application = FastPath(django_application, routes=fast_routes.ROUTES)

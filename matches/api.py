@@ -312,17 +312,26 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
         raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
     if not _wants_json(request):
         return Response(_standings_body(snapshot, number, limit or 0, offset or 0))
-    # A snapshot is recomputed (a new computed_at) whenever a result it counts changes.
-    version = published.version_of(
-        "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
-    )
+    copy = standings_copy(snapshot, limit or 0, offset or 0)
     return published.serve(
         request,
-        name=f"standings:{snapshot.pk}:{limit}:{offset}",
-        version=version,
-        changed_at=snapshot.computed_at,
+        name=copy.name,
+        version=copy.version,
+        changed_at=copy.changed_at,
         render=lambda: _json_bytes(_standings_body(snapshot, number, limit or 0, offset or 0)),
         private=_private(request),
+    )
+
+
+def standings_copy(snapshot: Any, limit: int, offset: int) -> Found:
+    """A page of the standings' published copy (the API's answer and config.fast_path's)."""
+    # A snapshot is recomputed (a new computed_at) whenever a result it counts changes.
+    return Found(
+        name=f"standings:{snapshot.pk}:{limit}:{offset}",
+        version=published.version_of(
+            "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
+        ),
+        changed_at=snapshot.computed_at,
     )
 
 

@@ -54,7 +54,7 @@ def answered_here(request: HttpRequest) -> bool:
     )
 
 
-def _throttles_allow(request: HttpRequest) -> bool:
+def throttles_allow(request: HttpRequest) -> bool:
     """Every default throttle counts the request, as DRF's check_throttles does."""
     allowed = [
         throttle().allow_request(request, None)
@@ -103,7 +103,7 @@ def _as_drf_finalizes(response: HttpResponseBase) -> HttpResponseBase:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     if answered_here(request):
         round_ = _public_round(slug, number)
-        if round_ is not None and _throttles_allow(request):
+        if round_ is not None and throttles_allow(request):
             user: Any = request.user
             answer = api.round_copy_answer(
                 request, round_, registration=None, private=bool(user.is_authenticated)
@@ -129,5 +129,5 @@ FAST_ROUTE = Route(
     name="api-round-detail",
     pattern=re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/rounds/(?P<number>[0-9]{1,9})/"),
     find=_fast_find,
-    admit=_throttles_allow,
+    admit=throttles_allow,
 )

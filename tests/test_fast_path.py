@@ -24,9 +24,15 @@ from django.test import RequestFactory, override_settings
 
 from config.fast_path import FastPath
 from matches import services
+from matches.fast_routes import ROUTES
 from matches.models import RoundStatus
-from matches.published_round import FAST_ROUTE
-from tests.scenarios import PublishedRound
+from tests.scenarios import (
+    FinishedSwiss,
+    PublishedRound,
+    finish_round,
+    pair_and_publish,
+    running_event,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +96,7 @@ def call(app: Any, path: str, secure: bool = False, **headers: str) -> Answer:
 @pytest.fixture
 def apps() -> tuple[FastPath, WSGIHandler]:
     full = WSGIHandler()
-    return FastPath(full, routes=[FAST_ROUTE]), full
+    return FastPath(full, routes=ROUTES), full
 
 
 def _url(scene: PublishedRound) -> str:
@@ -144,7 +150,7 @@ def test_https_answers_carry_the_full_stacks_hsts_header(published_round: Publis
     url = _url(published_round)
     with override_settings(SECURE_HSTS_SECONDS=3600):
         full = WSGIHandler()  # the middleware reads its settings when it is loaded
-        fast = FastPath(full, routes=[FAST_ROUTE])
+        fast = FastPath(full, routes=ROUTES)
         call(fast, url, secure=True)
         answered = call(fast, url, secure=True)
         reference = call(full, url, secure=True)
@@ -247,3 +253,34 @@ def test_the_fast_path_counts_the_same_limits(
         statuses = [call(fast, url).status for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     assert fast.answered == 2
+
+
+def test_the_latest_standings_are_answered_from_their_copy_with_the_full_stacks_headers(
+    finished_swiss: FinishedSwiss, apps: tuple[FastPath, WSGIHandler]
+) -> None:
+    fast, full = apps
+    url = f"/api/events/{finished_swiss.event.slug}/standings/"
+    first = call(fast, url, HTTP_ACCEPT_ENCODING="gzip")
+    assert first.status == 200 and fast.answered == 0
+    answered = call(fast, url, HTTP_ACCEPT_ENCODING="gzip")
+    reference = call(full, url, HTTP_ACCEPT_ENCODING="gzip")
+    assert fast.answered == 1
+    assert answered.header_set() == reference.header_set()
+    assert answered.body == reference.body
+    standings = answered.json()
+    assert standings["round"] == 3 and standings["count"] == 8
+    # a query string (another page) is the view's
+    assert call(fast, f"{url}?limit=2").json()["rows"] == standings["rows"][:2]
+    assert fast.answered == 1
+
+
+def test_standings_hidden_before_the_final_round_stay_hidden(
+    apps: tuple[FastPath, WSGIHandler],
+) -> None:
+    fast, _full = apps
+    event, organiser, _regs = running_event(8, planned_rounds=3, hide_standings_before_final=True)
+    for _ in range(2):
+        finish_round(pair_and_publish(event, organiser), organiser)
+    url = f"/api/events/{event.slug}/standings/"
+    assert [call(fast, url).status for _ in range(2)] == [404, 404]
+    assert fast.answered == 0
