@@ -22,6 +22,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 from django.test import RequestFactory, override_settings
 
+from config import published
 from config.fast_path import FastPath
 from matches import services
 from matches.fast_routes import ROUTES
@@ -38,9 +39,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _one_transaction() -> Iterator[None]:
+def _one_transaction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """As Django's test client does: the request signals must not close the test's
-    connection (its transaction holds the test's rows)."""
+    connection (its transaction holds the test's rows). Last-Modified from the first
+    request on, so two answers compared a moment apart never straddle its margin."""
+    monkeypatch.setattr(published, "LAST_MODIFIED_MARGIN", 0.0)
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     cache.clear()
