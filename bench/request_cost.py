@@ -8,7 +8,9 @@ sessions, round 1 paired and published through the services), then the two reque
 spike (`GET /api/events/{slug}/rounds/{n}/` and the event page `/events/{slug}/`), and "my
 match", are called through the WSGI application (every middleware, as gunicorn calls it) with
 a player's real session cookie, DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
-redis://127.0.0.1:6379/15). Printed per kind: CPU of this process per request
+redis://127.0.0.1:6379/15). The round is also read anonymously, each reader from its own
+address: `--only anonymous-round` goes through config.fast_path (answered before the
+middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B). Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
