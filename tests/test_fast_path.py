@@ -287,3 +287,12 @@ def test_standings_hidden_before_the_final_round_stay_hidden(
     url = f"/api/events/{event.slug}/standings/"
     assert [call(fast, url).status for _ in range(2)] == [404, 404]
     assert fast.answered == 0
+
+
+def test_the_served_application_is_the_fast_path_in_front_of_djangos_handler() -> None:
+    from config import wsgi
+
+    assert isinstance(wsgi.application, FastPath)
+    assert wsgi.application.application is wsgi.django_application
+    assert isinstance(wsgi.django_application, WSGIHandler)
+    assert wsgi.application.routes == ROUTES
