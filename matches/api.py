@@ -485,10 +485,24 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
         r.tournament = event
     if any(r.status == RoundStatus.PAIRING for r in cut_rounds) or not _wants_json(request):
         return Response(_top_cut_body(event, cut_rounds))
+    copy = top_cut_copy(event, cut_rounds, staff=perms.is_staff_of(request.user, event))
     return published.serve(
         request,
+        name=copy.name,
+        version=copy.version,
+        changed_at=copy.changed_at,
+        max_age=copy.max_age,
+        render=lambda: _json_bytes(_top_cut_body(event, cut_rounds)),
+        private=_private(request),
+    )
+
+
+def top_cut_copy(event: Tournament, cut_rounds: list[Any], *, staff: bool) -> Found:
+    """The top cut's published copy for the bracket rounds the reader sees (the API's answer
+    and config.fast_path's)."""
+    return Found(
         # Staff see unpublished bracket rounds: their copy beside the public's, not over it.
-        name=f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
+        name=f"top-cut:{event.pk}:{'staff' if staff else 'all'}",
         version=selectors.top_cut_version(event, cut_rounds),
         changed_at=selectors.top_cut_changed_at(cut_rounds),
         max_age=(
@@ -496,8 +510,6 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
             if any(selectors.timer_is_running(r) for r in cut_rounds)
             else None
         ),
-        render=lambda: _json_bytes(_top_cut_body(event, cut_rounds)),
-        private=_private(request),
     )
 
 

@@ -30,6 +30,7 @@ from matches.models import RoundStatus
 from tests.scenarios import (
     FinishedSwiss,
     PublishedRound,
+    RunningTopCut,
     finish_round,
     pair_and_publish,
     running_event,
@@ -296,3 +297,22 @@ def test_the_served_application_is_the_fast_path_in_front_of_djangos_handler() -
     assert wsgi.application.application is wsgi.django_application
     assert isinstance(wsgi.django_application, WSGIHandler)
     assert wsgi.application.routes == ROUTES
+
+
+def test_the_top_cut_is_answered_from_its_copy_and_a_result_makes_a_new_one(
+    running_top_cut: RunningTopCut, apps: tuple[FastPath, WSGIHandler]
+) -> None:
+    fast, full = apps
+    scene = running_top_cut
+    url = f"/api/events/{scene.event.slug}/top-cut/"
+    call(fast, url)
+    answered, reference = call(fast, url), call(full, url)
+    assert fast.answered == 1
+    assert answered.status == 200
+    assert answered.header_set() == reference.header_set()
+    assert answered.body == reference.body
+    assert answered.json()["size"] == 4 and len(answered.json()["rounds"]) == 1
+    services.match_report(actor=scene.organiser, match=scene.matches[0], games=[1, 0, 0])
+    after = call(fast, url)
+    assert fast.answered == 1  # a new version: the full stack makes its copy
+    assert after.header("ETag") != answered.header("ETag")
