@@ -8,7 +8,9 @@ sessions, round 1 paired and published through the services), then the two reque
 spike (`GET /api/events/{slug}/rounds/{n}/` and the event page `/events/{slug}/`), and "my
 match", are called through the WSGI application (every middleware, as gunicorn calls it) with
 a player's real session cookie, DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
-redis://127.0.0.1:6379/15). Printed per kind: CPU of this process per request
+redis://127.0.0.1:6379/15). The round is also read anonymously, each reader from its own
+address: `--only anonymous-round` goes through config.fast_path (answered before the
+middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B). Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -101,9 +103,20 @@ def existing(players: int) -> tuple[Any, Any, dict[int, str], list[Any]]:
     return event, round_, sessions, people
 
 
-def wsgi_get(path: str, session: str | None, accept: str) -> Callable[[], tuple[str, bytes]]:
-    """A call of the WSGI application as gunicorn makes it: (status line, body)."""
-    from config.wsgi import application
+def wsgi_get(
+    path: str,
+    session: str | None,
+    accept: str,
+    *,
+    full_stack: bool = False,
+    remote: str = "127.0.0.1",
+) -> Callable[[], tuple[str, bytes]]:
+    """A call of the WSGI application as gunicorn makes it: (status line, body). With
+    `full_stack`, Django's handler without config.fast_path in front (the A/B of the
+    anonymous round)."""
+    from config import wsgi
+
+    application = wsgi.django_application if full_stack else wsgi.application
 
     headers = {
         "HTTP_ACCEPT": accept,
@@ -121,7 +134,7 @@ def wsgi_get(path: str, session: str | None, accept: str) -> Callable[[], tuple[
             "SERVER_NAME": "127.0.0.1",
             "SERVER_PORT": "80",
             "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
+            "REMOTE_ADDR": remote,
             "wsgi.url_scheme": "http",
             "wsgi.input": io.BytesIO(b""),
             "wsgi.errors": sys.stderr,
@@ -188,7 +201,11 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions")
     parser.add_argument("--reuse", action="store_true", help="the event of an earlier run")
-    parser.add_argument("--only", default="", help="round, page, my-match or anonymous")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="round, page, organiser, anonymous, my-match, anonymous-round, anonymous-round-full",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if not setup():
@@ -217,6 +234,29 @@ def main() -> int:
             [wsgi_get(f"/events/{slug}/", sessions[organiser.pk], HTML)],
         ),
         "anonymous": ("event page, anonymous", [wsgi_get(f"/events/{slug}/", None, HTML)]),
+        # Anonymous readers (bots, overlays, venue screens), each from its own address so the
+        # limit of anonymous requests per address never refuses one: config.fast_path answers
+        # them before the middleware; "-full" is the same requests through Django's handler.
+        "anonymous-round": (
+            "round API, anonymous (fast path)",
+            [
+                wsgi_get(f"/api/events/{slug}/rounds/{number}/", None, JSON, remote=f"10.9.0.{k}")
+                for k in range(1, 51)
+            ],
+        ),
+        "anonymous-round-full": (
+            "round API, anonymous (full stack)",
+            [
+                wsgi_get(
+                    f"/api/events/{slug}/rounds/{number}/",
+                    None,
+                    JSON,
+                    full_stack=True,
+                    remote=f"10.9.1.{k}",
+                )
+                for k in range(1, 51)
+            ],
+        ),
         "my-match": (
             "my match, 50 players",
             [wsgi_get(f"/api/events/{slug}/my-match/", sessions[u.pk], JSON) for u in sample],

@@ -195,6 +195,17 @@ def stored(
     return copy
 
 
+def existing(name: str, *, version: str, max_age: float | None = None) -> Copy | None:
+    """The stored copy of `name` if it is the one of `version` (and younger than `max_age`),
+    else None; never renders nor waits (config.fast_path leaves a miss to the full stack)."""
+    copy: Copy | None = cache.get(copy_key(name))
+    if copy is None or copy.etag != etag_for(version):
+        return None
+    if max_age is not None and time.time() - copy.made_at >= max_age:
+        return None
+    return copy
+
+
 def _cache_answers(lock: str) -> bool:
     """The render lock is really held by someone (an add that failed because the cache is
     down must not make every request wait)."""

@@ -21,6 +21,7 @@ request).
 
 from __future__ import annotations
 
+import re
 from functools import cache, wraps
 from typing import Any
 
@@ -30,6 +31,7 @@ from django.utils.cache import patch_vary_headers
 from rest_framework.settings import api_settings
 
 from config import prepared
+from config.fast_path import Found, Route
 from matches import api
 from matches.models import Round, RoundStatus
 from tournaments.status import PUBLIC
@@ -52,7 +54,7 @@ def answered_here(request: HttpRequest) -> bool:
     )
 
 
-def _throttles_allow(request: HttpRequest) -> bool:
+def throttles_allow(request: HttpRequest) -> bool:
     """Every default throttle counts the request, as DRF's check_throttles does."""
     allowed = [
         throttle().allow_request(request, None)
@@ -101,7 +103,7 @@ def _as_drf_finalizes(response: HttpResponseBase) -> HttpResponseBase:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBase:
     if answered_here(request):
         round_ = _public_round(slug, number)
-        if round_ is not None and _throttles_allow(request):
+        if round_ is not None and throttles_allow(request):
             user: Any = request.user
             answer = api.round_copy_answer(
                 request, round_, registration=None, private=bool(user.is_authenticated)
@@ -109,3 +111,23 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBa
             return _as_drf_finalizes(answer)
     response: HttpResponseBase = api.round_detail(request, slug=slug, number=number)
     return response
+
+
+def _fast_find(request: HttpRequest, slug: str, number: str) -> Found | None:
+    """The round's copy for config.fast_path (an anonymous GET, before Django's middleware):
+    the same checks and the same copy as `round_detail` above."""
+    if not answered_here(request):
+        return None
+    round_ = _public_round(slug, int(number))
+    if round_ is None:
+        return None
+    return api.round_copy(round_)
+
+
+# `GET /api/events/{slug}/rounds/{n}/` (config/urls.py's pattern: a slug, then a number).
+FAST_ROUTE = Route(
+    name="api-round-detail",
+    pattern=re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/rounds/(?P<number>[0-9]{1,9})/"),
+    find=_fast_find,
+    admit=throttles_allow,
+)

@@ -660,11 +660,10 @@ def _head_to_head(totals: _Totals, x: int, y: int) -> int:
 def _rank(ids: Sequence[str], criteria: Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
     """Player indices in standings order (every criterion descending, then id), and the rank
     of each place: players equal on every criterion share the rank of the first of them."""
-    # Stable sorts from the last criterion to the first: one C-level sort per criterion.
-    ranked = list(range(len(ids)))
-    for values in reversed(criteria):
-        ranked.sort(key=values.__getitem__, reverse=True)
+    # One stable sort by every criterion at once (the tuple of a player's values): the same
+    # order as stable sorts from the last criterion to the first, in one C-level sort.
     keys = list(zip(*criteria, strict=True))
+    ranked = sorted(range(len(ids)), key=keys.__getitem__, reverse=True)
     in_order = list(map(keys.__getitem__, ranked))
     # a place starts a new rank when its key differs from the place before; the others share
     # the rank of the run's first place (the running maximum of the places that start one)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain, compress, count, repeat
-from operator import attrgetter, is_, is_not, not_
-from typing import Any, NamedTuple
+from operator import attrgetter, is_, is_not
+from typing import Any, NamedTuple, TypeVar
 
 from tournaments.standings_types import MatchRecord, Player, StateError, check_counts
 
@@ -33,6 +33,7 @@ _VALID_RESULTS = frozenset(("a", "b", "draw"))
 _NO_PENALTIES = MatchRecord("-").penalty_game_losses
 
 MatchKind = tuple[str, tuple[int, int, int], tuple[int, int]]
+_T = TypeVar("_T")
 
 
 class RoundColumns(NamedTuple):
@@ -65,15 +66,14 @@ def history_columns(rounds: Sequence[Sequence[MatchRecord]]) -> History:
     for matches in rounds:
         byes: list[str] = []
         bye_results: list[str] = []
-        b_column = list(map(_B, matches))
-        if None in b_column:
-            is_bye = list(map(is_, b_column, repeat(None)))
-            bye_records = list(compress(matches, is_bye))
-            byes, bye_results = list(map(_A, bye_records)), list(map(_RESULT, bye_records))
-            matches = list(compress(matches, map(not_, is_bye)))
         # one pass reading every field, then the fields as columns
-        by_field: list[tuple[Any, ...]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
+        by_field: list[Sequence[Any]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
         a, b, results, games, penalties, battles = by_field or [()] * 6
+        at = _bye_positions(b)
+        if at:
+            # The byes (a few a round) taken out of every column by slicing around them.
+            byes, bye_results = [a[i] for i in at], [results[i] for i in at]
+            a, b, results, games, penalties, battles = (_without(column, at) for column in by_field)
         try:
             kinds = list(
                 map(numbering.setdefault, zip(results, games, penalties, strict=False), numbers)
@@ -92,6 +92,32 @@ def history_columns(rounds: Sequence[Sequence[MatchRecord]]) -> History:
             RoundColumns(a, b, results, games, penalties, battles, kinds, byes, bye_results)
         )
     return History(columns, {number: kind for kind, number in numbering.items()}, plain)
+
+
+def _bye_positions(b: Sequence[object]) -> list[int]:
+    """Where ``b`` is None: found by the sequence's own scan (a few byes among thousands of
+    matches), never a Python call per match."""
+    found: list[int] = []
+    start = 0
+    while True:
+        try:
+            i = b.index(None, start)
+        except ValueError:
+            return found
+        if b[i] is None:  # (an object merely equal to None is no bye)
+            found.append(i)
+        start = i + 1
+
+
+def _without(column: Sequence[_T], positions: list[int]) -> tuple[_T, ...]:
+    """The column without the items at ``positions`` (ascending)."""
+    parts: list[_T] = []
+    start = 0
+    for i in positions:
+        parts += column[start:i]
+        start = i + 1
+    parts += column[start:]
+    return tuple(parts)
 
 
 def only_types(values: Iterable[object], *types: type) -> bool:
@@ -180,8 +206,11 @@ def _rounds_plainly_valid(players: Sequence[Player], history: History) -> bool:
     ):
         return False
     all_battles = list(chain.from_iterable(c.battles for c in columns))
-    battles: list[tuple[int, int]] = list(
-        compress(all_battles, map(is_not, all_battles, repeat(None)))  # type: ignore[arg-type]
+    battles: list[tuple[int, int]] = (
+        list(compress(all_battles, map(is_not, all_battles, repeat(None))))  # type: ignore[arg-type]
+        # (none recorded, as in every game without battles: the list's own count says so)
+        if all_battles.count(None) != len(all_battles)
+        else []
     )
     if battles and not (
         only_types(battles, tuple)

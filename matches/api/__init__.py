@@ -49,6 +49,7 @@ from matches.api.results import (
 )
 from matches.api.rounds import (
     round_checks,
+    round_copy,
     round_copy_answer,
     round_detail,
     round_publish,
@@ -65,8 +66,10 @@ from matches.api.standings import (
     placings,
     stage_start,
     standings,
+    standings_copy,
     standings_player,
     top_cut,
+    top_cut_copy,
     top_decklists_publish,
 )
 from matches.api.teams import (
@@ -106,6 +109,7 @@ __all__ = [
     "registration_penalties",
     "replay_game",
     "round_checks",
+    "round_copy",
     "round_copy_answer",
     "round_detail",
     "round_publish",
@@ -115,9 +119,11 @@ __all__ = [
     "rounds",
     "stage_start",
     "standings",
+    "standings_copy",
     "standings_player",
     "team_match_detail",
     "team_match_lineup",
     "top_cut",
+    "top_cut_copy",
     "top_decklists_publish",
 ]

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from config import published
 from config.api import validated
+from config.fast_path import Found
 from config.pagination import int_param
 from config.schema import error_responses
 from matches import selectors, services
@@ -74,7 +75,8 @@ def round_copy_answer(
 ) -> HttpResponseBase:
     """The round's published copy as an answer (a 304 when the client has it): whole, or
     one registration's match(es). matches.published_round serves it before DRF too."""
-    version = selectors.round_shown_version(round_)
+    whole = round_copy(round_)
+    version = whole.version
     if registration is not None:
         version = published.version_of(version, "registration", registration)
 
@@ -86,12 +88,23 @@ def round_copy_answer(
     return published.serve(
         request,
         # One player's table is cheap to render, and a copy per player would crowd the cache.
-        name=None if registration is not None else f"round:{round_.pk}",
+        name=None if registration is not None else whole.name,
         version=version,
         render=render,
+        changed_at=whole.changed_at,
+        max_age=whole.max_age,
+        private=private,
+    )
+
+
+def round_copy(round_: Any) -> Found:
+    """The whole round's published copy: its name, version, last change and age limit (the
+    API's answer and config.fast_path's, which serves it before the middleware)."""
+    return Found(
+        name=f"round:{round_.pk}",
+        version=selectors.round_shown_version(round_),
         changed_at=selectors.round_changed_at(round_),
         max_age=RUNNING_TIMER_COPY_SECONDS if selectors.timer_is_running(round_) else None,
-        private=private,
     )
 
 

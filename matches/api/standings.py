@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from config import published
 from config.api import validated
 from config.errors import NotFound, ServiceError
+from config.fast_path import Found
 from config.pagination import MAX_OFFSET
 from config.schema import error_responses
 from matches import selectors, services
@@ -90,17 +91,26 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
         raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
     if not wants_json(request):
         return Response(_standings_body(snapshot, number, limit or 0, offset or 0))
-    # A snapshot is recomputed (a new computed_at) whenever a result it counts changes.
-    version = published.version_of(
-        "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
-    )
+    copy = standings_copy(snapshot, limit or 0, offset or 0)
     return published.serve(
         request,
-        name=f"standings:{snapshot.pk}:{limit}:{offset}",
-        version=version,
-        changed_at=snapshot.computed_at,
+        name=copy.name,
+        version=copy.version,
+        changed_at=copy.changed_at,
         render=lambda: json_bytes(_standings_body(snapshot, number, limit or 0, offset or 0)),
         private=answer_is_private(request),
+    )
+
+
+def standings_copy(snapshot: Any, limit: int, offset: int) -> Found:
+    """A page of the standings' published copy (the API's answer and config.fast_path's)."""
+    # A snapshot is recomputed (a new computed_at) whenever a result it counts changes.
+    return Found(
+        name=f"standings:{snapshot.pk}:{limit}:{offset}",
+        version=published.version_of(
+            "standings", snapshot.pk, snapshot.source_version, snapshot.computed_at, limit, offset
+        ),
+        changed_at=snapshot.computed_at,
     )
 
 
@@ -264,10 +274,24 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
         r.tournament = event
     if any(r.status == RoundStatus.PAIRING for r in cut_rounds) or not wants_json(request):
         return Response(_top_cut_body(event, cut_rounds))
+    copy = top_cut_copy(event, cut_rounds, staff=perms.is_staff_of(request.user, event))
     return published.serve(
         request,
+        name=copy.name,
+        version=copy.version,
+        changed_at=copy.changed_at,
+        max_age=copy.max_age,
+        render=lambda: json_bytes(_top_cut_body(event, cut_rounds)),
+        private=answer_is_private(request),
+    )
+
+
+def top_cut_copy(event: Tournament, cut_rounds: list[Any], *, staff: bool) -> Found:
+    """The top cut's published copy for the bracket rounds the reader sees (the API's answer
+    and config.fast_path's)."""
+    return Found(
         # Staff see unpublished bracket rounds: their copy beside the public's, not over it.
-        name=f"top-cut:{event.pk}:{'staff' if perms.is_staff_of(request.user, event) else 'all'}",
+        name=f"top-cut:{event.pk}:{'staff' if staff else 'all'}",
         version=selectors.top_cut_version(event, cut_rounds),
         changed_at=selectors.top_cut_changed_at(cut_rounds),
         max_age=(
@@ -275,8 +299,6 @@ def top_cut(request: Request, slug: str) -> HttpResponseBase:
             if any(selectors.timer_is_running(r) for r in cut_rounds)
             else None
         ),
-        render=lambda: json_bytes(_top_cut_body(event, cut_rounds)),
-        private=answer_is_private(request),
     )
 
 

@@ -1,0 +1,229 @@
+"""Published copies answered before Django's middleware: a WSGI wrapper (config/wsgi.py).
+
+At a publish spike most of what an anonymous reader's request of a published copy costs is
+the machinery around the copy: fifteen middleware classes (sessions, CSRF, the account, the
+language, the security headers, CSP...), the URL resolver and DRF. For an anonymous ``GET``
+none of it decides anything the copy does not already say. ``FastPath`` sits in front of
+Django's WSGI handler and answers such a request itself, from the copy already stored in the
+cache (config.published), with the same ``ETag``/``Last-Modified``, the same ``304``s, gzip
+when the request allows it, and the same headers the full stack sends.
+
+The same headers, by construction: the wrapper never writes a header list of its own. The
+first request of a kind (a route, the status 200 or 304, the negotiated language, HTTPS or
+not) that it could have answered goes through the full stack, and the wrapper keeps the
+headers Django answered with (everything but the copy's own validators and length). Later
+requests of that kind get those headers with their own copy's ``ETag``, ``Last-Modified``,
+``Content-Length`` and ``Content-Encoding``. A full-stack answer that sets a cookie, says
+``private`` or carries no ``ETag`` is never kept (tests/test_fast_path.py compares both
+paths' headers).
+
+Everything else goes to the full stack, as before: another method, a query string, an
+``Authorization`` header, any cookie but the CSRF cookie (a session, a language, messages),
+a host Django would refuse, an HTTP request that would be redirected to HTTPS, a path no
+route matches, a route's own refusal (a round that is not published, a refused throttle), a
+copy that is not stored yet or is of an older version (the full stack renders it once,
+config.published's lock), and any error while looking.
+
+A route (declared by the app that owns the copy, wired in config/wsgi.py) says from the URL
+and the database which copy answers and its version (`Found`); the version is read from the
+database on every request, as the full stack reads it, so an evicted or stale cache key never
+makes a stale copy look fresh.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.core import signals
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.http import HttpRequest, HttpResponse, parse_cookie
+from django.utils import translation
+from django.utils.http import http_date
+
+from config import published
+
+logger = logging.getLogger(__name__)
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+# The headers of one answer, not of its kind: each answer sets its own.
+OWN_HEADERS = frozenset({"etag", "last-modified", "content-length", "content-encoding"})
+# At most this many kinds of answer are kept (routes x 2 statuses x languages x 2 schemes).
+MAX_KINDS = 512
+
+
+@dataclass(frozen=True)
+class Found:
+    """The copy that answers a request, as config.published.serve would be given it."""
+
+    name: str
+    version: str
+    changed_at: datetime | float | None = None
+    max_age: float | None = None
+
+
+@dataclass(frozen=True)
+class Route:
+    """A URL whose anonymous GETs may be answered from a stored copy.
+
+    `find(request, **groups)` reads the database and names the copy (None: the full stack
+    answers); `admit(request)` is asked only when the copy is there to answer, and counts the
+    request against the limits the full stack applies (False: the full stack answers, and
+    refuses it)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    find: Callable[..., Found | None]
+    admit: Callable[[HttpRequest], bool] = lambda request: True
+
+
+Kind = tuple[str, int, str, bool]  # route, status, language, HTTPS
+
+
+class FastPath:
+    """The WSGI application: `application` (Django's handler) behind the fast path."""
+
+    def __init__(self, application: WSGIApp, routes: Sequence[Route]) -> None:
+        self.application = application
+        self.routes = tuple(routes)
+        self._headers: dict[Kind, tuple[tuple[str, str], ...]] = {}
+        self._lock = threading.Lock()
+        self.answered = 0  # requests answered here (tests, the bench)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        matched = self._candidate(environ)
+        if matched is None:
+            return self.application(environ, start_response)
+        route, groups = matched
+        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        try:
+            request, kind_of = self._request(environ)
+            found = route.find(request, **groups) if request is not None else None
+            if found is None or request is None:
+                return self.application(environ, start_response)
+            response = self._answer(request, route, kind_of, found)
+        except Exception:  # the full stack answers (and reports) whatever went wrong
+            logger.warning("fast path: %s left to the full stack", route.name, exc_info=True)
+            return self.application(environ, start_response)
+        if response is None:
+            return self.application(environ, self._keeping(route, kind_of, start_response))
+        self.answered += 1
+        response._handler_class = WSGIHandler  # close() sends request_finished, as Django's
+        start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
+        answer: Iterable[bytes] = response
+        return answer
+
+    # --- which requests --------------------------------------------------------------------
+
+    def _candidate(self, environ: dict[str, Any]) -> tuple[Route, dict[str, str]] | None:
+        """A route for an anonymous GET without a query string (no database, no cache)."""
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
+            return None
+        if "HTTP_AUTHORIZATION" in environ:
+            return None
+        cookies = environ.get("HTTP_COOKIE")
+        if cookies and set(parse_cookie(cookies)) - {settings.CSRF_COOKIE_NAME}:
+            return None
+        path = environ.get("PATH_INFO", "")
+        for route in self.routes:
+            match = route.pattern.fullmatch(path)
+            if match is not None:
+                return route, match.groupdict()
+        return None
+
+    def _request(self, environ: dict[str, Any]) -> tuple[HttpRequest | None, tuple[str, bool]]:
+        """The request as the view would see it (anonymous), and what its headers depend on;
+        None when the full stack would refuse or redirect it."""
+        request = WSGIRequest(environ)
+        try:
+            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware checks it
+        except DisallowedHost:
+            return None, ("", False)
+        secure = request.is_secure()
+        if settings.SECURE_SSL_REDIRECT and not secure:
+            return None, ("", False)
+        request.user = AnonymousUser()
+        language = translation.get_language_from_request(request)
+        return request, (language, secure)
+
+    # --- answering ---------------------------------------------------------------------------
+
+    def _answer(
+        self, request: HttpRequest, route: Route, kind_of: tuple[str, bool], found: Found
+    ) -> HttpResponse | None:
+        language, secure = kind_of
+        etag = published.etag_for(found.version)
+        last_modified = published.safe_last_modified(found.changed_at)
+        if published.not_modified(request, etag, last_modified):
+            headers = self._headers.get((route.name, 304, language, secure))
+            if headers is None or not route.admit(request):
+                return None
+            return _response(304, b"", headers, etag, last_modified, None)
+        headers = self._headers.get((route.name, 200, language, secure))
+        if headers is None:
+            return None
+        copy = published.existing(found.name, version=found.version, max_age=found.max_age)
+        if copy is None or not route.admit(request):
+            return None
+        if copy.gzipped is not None and published.accepts_gzip(request):
+            return _response(200, copy.gzipped, headers, etag, last_modified, "gzip")
+        return _response(200, copy.body, headers, etag, last_modified, None)
+
+    def _keeping(
+        self, route: Route, kind_of: tuple[str, bool], start_response: StartResponse
+    ) -> StartResponse:
+        """start_response, keeping the full stack's headers for answers of this kind."""
+
+        def keep(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            code = int(status.split(" ", 1)[0])
+            names = {name.lower(): value for name, value in headers}
+            keepable = (
+                code in (200, 304)
+                and "etag" in names
+                and "set-cookie" not in names
+                and "private" not in names.get("cache-control", "private")
+            )
+            kind = (route.name, code, *kind_of)
+            if keepable and kind not in self._headers:
+                with self._lock:
+                    if len(self._headers) < MAX_KINDS:
+                        self._headers[kind] = tuple(
+                            (name, value)
+                            for name, value in headers
+                            if name.lower() not in OWN_HEADERS
+                        )
+            return start_response(status, headers, *args)
+
+        return keep
+
+
+def _response(
+    status: int,
+    body: bytes,
+    headers: tuple[tuple[str, str], ...],
+    etag: str,
+    last_modified: float | None,
+    encoding: str | None,
+) -> HttpResponse:
+    response = HttpResponse(body, status=status)
+    for name in list(response.headers):
+        del response.headers[name]  # Django's default Content-Type: the kept headers say it
+    for name, value in headers:
+        response.headers[name] = value
+    response.headers["ETag"] = etag
+    if last_modified is not None:
+        response.headers["Last-Modified"] = http_date(last_modified)
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    response.headers["Content-Length"] = str(len(body))
+    return response
