@@ -32,6 +32,7 @@ from notifications.models import Channel, Delivery, DeliveryStatus, Kind, PushSu
 from tests.factories import logged_in
 from tests.scenarios import client_for, running_event
 from tests.support import audit
+from tournaments.models import AuditEntry
 from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
@@ -323,6 +324,9 @@ def test_the_organiser_chooses_the_kinds_pushed(
     answer = client_for(organiser).patch(url, {"push_kinds": [Kind.ROUND_ENDING]}, format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["push_kinds"] == [Kind.ROUND_ENDING] and answer.json()["push_enabled"]
+    entry = AuditEntry.objects.get(action="notifications.settings_changed")
+    assert entry.data["after"]["push_kinds"] == [Kind.ROUND_ENDING]
+    assert Kind.PAIRINGS_PUBLISHED in entry.data["before"]["push_kinds"]
     round_ = match_services.round_pair(actor=organiser, tournament=event)
     with django_capture_on_commit_callbacks(execute=True):
         match_services.round_publish(actor=organiser, round_=round_)
@@ -517,3 +521,35 @@ def test_vapid_keys_command_prints_a_usable_pair() -> None:
         )
         == public
     )
+
+
+def test_the_round_ending_task_waits_without_a_worker_and_the_beat_net_warns(
+    service: PushService, vapid: tuple[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    from matches import tasks as match_tasks
+
+    event, organiser, regs = running_event(2)
+    browser = Browser(f"{service.base}/push/net")
+    assert subscribe(regs[0].player, browser).status_code == 201
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.round_publish(actor=organiser, round_=round_)
+    round_.refresh_from_db()
+    if RoundTimer.from_json(round_.timer).state != "running":
+        round_ = match_services.round_timer(actor=organiser, round_=round_, action="start")
+    ends_at = RoundTimer.from_json(round_.timer).ends_at
+    assert ends_at is not None
+    # Run eagerly (no worker) the task cannot wait: it says so and schedules nothing.
+    assert match_tasks.round_ending_task.delay(round_.pk, ends_at.isoformat()).get() == "wait"
+    # A task for an end time the timer no longer has does nothing.
+    assert (
+        match_services.round_ending_due(round_id=round_.pk, ends_at="2000-01-01T00:00:00")[0]
+        == "stale"
+    )
+    assert match_services.round_endings_due(now=ends_at - timedelta(minutes=6)) == 0
+    service.received.clear()  # the pairings
+    with django_capture_on_commit_callbacks(execute=True):
+        assert match_services.round_endings_due(now=ends_at - timedelta(minutes=3)) == 1
+    (request,) = service.received
+    assert browser.decrypt(request["body"])["title"] == "Round 1: 3 minutes left"
+    assert match_services.round_endings_due(now=ends_at + timedelta(seconds=1)) == 0
