@@ -217,9 +217,8 @@ def send(
             retry_after = float(headers.get("Retry-After", "")) if headers else None
         except ValueError:
             retry_after = None
-        raise DeliveryError(
-            detail, permanent=code in (400, 401, 403, 413), retry_after=retry_after
-        ) from None
+        permanent = code is not None and (300 <= code < 400 or code in (400, 401, 403, 413))
+        raise DeliveryError(detail, permanent=permanent, retry_after=retry_after) from None
     except VapidException as exc:
         raise DeliveryError(
             _("The site's VAPID settings are refused (VAPID_PRIVATE_KEY, VAPID_SUBJECT): %(e)s")
@@ -231,6 +230,15 @@ def send(
     return int(getattr(response, "status_code", 201))
 
 
+class _NoRedirects(requests.Session):
+    """A push service that answers with a redirect is refused, never followed: the endpoint
+    came from a browser, and a redirect could point anywhere (a private address)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
 _session: requests.Session | None = None
 
 
@@ -239,7 +247,7 @@ def _http() -> requests.Session:
     services (Google's, Mozilla's, Apple's), so their connections are reused."""
     global _session
     if _session is None:
-        _session = requests.Session()
+        _session = _NoRedirects()
     return _session
 
 

@@ -47,7 +47,8 @@ def unb64url(text: str) -> bytes:
 
 
 class PushService:
-    """A push service on 127.0.0.1: keeps every request; answers 201, or 410 under /gone/."""
+    """A push service on 127.0.0.1: keeps every request; answers 201, or 410 under /gone/,
+    or a redirect under /moved/."""
 
     def __init__(self) -> None:
         self.received: list[dict[str, Any]] = []
@@ -63,7 +64,11 @@ class PushService:
                         "body": body,
                     }
                 )
-                self.send_response(410 if self.path.startswith("/gone/") else 201)
+                if self.path.startswith("/moved/"):
+                    self.send_response(307)
+                    self.send_header("Location", f"{service.base}/push/elsewhere")
+                else:
+                    self.send_response(410 if self.path.startswith("/gone/") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -553,3 +558,17 @@ def test_the_round_ending_task_waits_without_a_worker_and_the_beat_net_warns(
     (request,) = service.received
     assert browser.decrypt(request["body"])["title"] == "Round 1: 3 minutes left"
     assert match_services.round_endings_due(now=ends_at + timedelta(seconds=1)) == 0
+
+
+def test_a_push_service_redirect_is_never_followed(
+    service: PushService, vapid: tuple[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    event, organiser, regs = running_event(2)
+    assert subscribe(regs[0].player, Browser(f"{service.base}/moved/x")).status_code == 201
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.round_publish(actor=organiser, round_=round_)
+    assert [r["path"] for r in service.received] == ["/moved/x"]
+    delivery = Delivery.objects.get(channel=Channel.PUSH)
+    assert delivery.status == DeliveryStatus.FAILED and "307" in delivery.error
+    assert delivery.next_attempt_at is None
