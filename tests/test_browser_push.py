@@ -47,6 +47,7 @@ def test_the_service_worker_shows_a_pushed_message(  # type: ignore[no-untyped-d
     # push.js found the worker and no subscription yet: it offers one.
     expect(page.get_by_role("button", name="Notify me on this phone")).to_be_visible()
     expect(page.locator(".push-status")).to_have_text("This phone is not notified.")
+    expect(page.get_by_role("button", name="Stop notifying this phone")).to_be_hidden()
 
     registrations: list[dict[str, Any]] = []
     cdp = page.context.new_cdp_session(page)
