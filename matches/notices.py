@@ -4,7 +4,8 @@ neutral notifications API (notifications.services.queue, inside ``safely``).
 Called by matches/services inside their transactions, after the change they tell: pairings
 published (``round_publish``), a result to confirm (a player's report), a dispute ruled
 (``call_ruling``) or settled by a staff result, a player disqualified (``penalty_give``; the
-message itself is the drop's, in notifications). Each kind is a ``notifications.models.Kind``;
+message itself is the drop's, in notifications), the round's last minutes (the round timer's
+warning: matches.services.timer). Each kind is a ``notifications.models.Kind``;
 the delivery keys are ``<event>:<kind>:<object>:v<version>:<recipient>`` as before.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
@@ -107,6 +109,9 @@ def _pairings_published(round_: Round) -> int:
         bye_seat = _("You have a bye this round.")
         seat_text = _("You play %(name)s at %(table)s.")
         subject_text = _("%(event)s round %(n)d: %(table)s")
+        push_text = _("Round %(n)d: %(table)s vs %(name)s")
+        push_bye = _("Round %(n)d: a bye")
+        my_match_path = reverse("my_match", args=[slug])
         links = "\n\n".join(
             [
                 _("Your match: %(url)s") % {"url": my_match_url},
@@ -122,6 +127,7 @@ def _pairings_published(round_: Round) -> int:
                     continue
                 if them is None:
                     seat, subject = bye_seat, bye_subject
+                    line = push_bye % {"n": round_.number}
                 else:
                     seat = seat_text % {"name": them.name, "table": table}
                     subject = subject_text % {
@@ -129,7 +135,14 @@ def _pairings_published(round_: Round) -> int:
                         "n": round_.number,
                         "table": table,
                     }
-                yield Message(me.recipient, subject, f"{heading}\n\n{seat}\n\n{links}")
+                    line = push_text % {"n": round_.number, "table": table, "name": them.name}
+                yield Message(
+                    me.recipient,
+                    subject,
+                    f"{heading}\n\n{seat}\n\n{links}",
+                    push=line,
+                    url=my_match_path,
+                )
 
     def webhook() -> Message:
         text = f"{heading} {_('Pairings')}: {pairings_url}"
@@ -189,7 +202,16 @@ def _result_to_confirm(match: Match) -> int:
                 % {"url": report_url},
             ]
         )
-        return [Message(confirmer.player, subject, body)]
+        line = _("Your opponent reported %(result)s: confirm it.") % {"result": result}
+        return [
+            Message(
+                confirmer.player,
+                subject,
+                body,
+                push=line,
+                url=reverse("match_report_page", args=[match.pk]),
+            )
+        ]
 
     def webhook() -> Message:
         text = _("%(event)s, %(where)s: %(name)s reported %(result)s; %(other)s to confirm.") % {
@@ -251,6 +273,7 @@ def _dispute_ruled(ruling: Ruling) -> int:
         webhook_text=_("%(event)s, %(where)s: dispute ruled. %(decision)s; result %(result)s.")
         % {"event": tournament.name, "where": where, "decision": decision, "result": result},
         decision=ruling.decision,
+        line=_("A judge ruled on your match (%(where)s).") % {"where": where},
     )
 
 
@@ -282,6 +305,8 @@ def _dispute_settled(call: JudgeCall, match: Match) -> int:
         webhook_text=_("%(event)s, %(where)s: dispute settled by staff; result %(result)s.")
         % {"event": tournament.name, "where": where, "result": result},
         decision="settled",
+        line=_("Your disputed match is settled (%(where)s): %(result)s.")
+        % {"where": where, "result": result},
     )
 
 
@@ -290,18 +315,26 @@ def _where(match: Match) -> str:
 
 
 def _queue_dispute_outcome(
-    match: Match, obj: str, *, subject: str, lines: list[str], webhook_text: str, decision: str
+    match: Match,
+    obj: str,
+    *,
+    subject: str,
+    lines: list[str],
+    webhook_text: str,
+    decision: str,
+    line: str,
 ) -> int:
     """How a dispute ended (a ruling, or a staff result that settled it): an e-mail to each
     player of the match with a link to it, and the webhook's post."""
     round_ = match.round
     tournament = round_.tournament
-    my_match_url = site_url(reverse("my_match", args=[tournament.slug]))
+    my_match_path = reverse("my_match", args=[tournament.slug])
+    my_match_url = site_url(my_match_path)
 
     def emails() -> Iterable[Message]:
         body = "\n\n".join([*lines, _("Your match: %(url)s") % {"url": my_match_url}])
         return [
-            Message(r.player, subject, body)
+            Message(r.player, subject, body, push=line, url=my_match_path)
             for r in (match.a, match.b)
             if r is not None and r.player is not None
         ]
@@ -328,4 +361,53 @@ def notify_player_disqualified(penalty: Penalty) -> int:
         registration_id=penalty.registration_id,
         infraction=str(penalty.infraction_label),
         penalty_id=penalty.pk,
+    )
+
+
+def notify_round_ending(round_: Round, ends_at: datetime, minutes_left: int) -> int:
+    """The players of the round's unfinished matches: ``minutes_left`` minutes left (the
+    round timer's warning; matches with an extension end later and are not told). Once per
+    end time: time added to the round makes a new end time and a new warning."""
+    return safely("round ending", lambda: _round_ending(round_, ends_at, minutes_left))
+
+
+def _round_ending(round_: Round, ends_at: datetime, minutes_left: int) -> int:
+    tournament = round_.tournament
+    my_match_path = reverse("my_match", args=[tournament.slug])
+    line = _("Round %(n)d: %(m)d minutes left") % {"n": round_.number, "m": minutes_left}
+    subject = f"{tournament.name}: {line}"
+
+    def emails() -> Iterable[Message]:
+        rows = (
+            Match.objects.filter(round=round_, extension_minutes=0, b__isnull=False)
+            .exclude(status=MatchStatus.FINAL)
+            .values_list(*_SEAT_FIELDS)
+        )
+        size = len(_PERSON_FIELDS)
+        for row in rows:
+            for seat in (_seat(row[:size]), _seat(row[size:])):
+                if seat is not None and seat.recipient is not None:
+                    yield Message(
+                        seat.recipient,
+                        subject,
+                        _("%(line)s. Your match: %(url)s")
+                        % {"line": line, "url": site_url(my_match_path)},
+                        push=line,
+                        url=my_match_path,
+                    )
+
+    def webhook() -> Message:
+        return Message(
+            None,
+            subject[:MAX_SUBJECT],
+            subject,
+            {"round": round_.number, "ends_at": ends_at.isoformat(), "minutes_left": minutes_left},
+        )
+
+    return queue(
+        tournament,
+        Kind.ROUND_ENDING,
+        f"round:{round_.pk}:ends:{int(ends_at.timestamp())}",
+        emails=emails,
+        webhook=webhook,
     )

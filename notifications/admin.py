@@ -4,7 +4,7 @@ or the API (services, audited) and deliveries only through the sending task."""
 from django.contrib import admin
 
 from config.admin_views import ReadOnlyAdmin
-from notifications.models import Delivery, NotificationSettings
+from notifications.models import Delivery, NotificationSettings, PushSubscription
 
 
 @admin.register(NotificationSettings)
@@ -29,3 +29,12 @@ class DeliveryAdmin(ReadOnlyAdmin):
     search_fields = ("tournament__slug", "key")
     raw_id_fields = ("tournament", "recipient")
     date_hierarchy = "created_at"
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdmin):
+    list_display = ("user", "created_at", "last_success_at", "user_agent")
+    search_fields = ("user__username", "user__player_id")
+    raw_id_fields = ("user",)
+    # The browser's keys and its push address are the player's, not the back office's.
+    exclude = ("endpoint", "p256dh", "auth")

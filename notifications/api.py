@@ -15,8 +15,8 @@ from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import ServiceError
-from config.schema import paginated
-from notifications import selectors, services
+from config.schema import error_responses, paginated
+from notifications import push, selectors, services
 from notifications import serializers as s
 from notifications.models import Channel, DeliveryStatus, Kind
 from tournaments import permissions as perms
@@ -46,8 +46,9 @@ def _organiser_event(request: Request, slug: str) -> Tournament:
     request=s.SettingsInput,
     responses=s.SettingsOutput,
     description="Set the event's webhook (an https URL; a Discord channel's webhook URL "
-    "works; empty for none) and which kinds go out by e-mail and to the webhook. PUT needs "
-    "every field, PATCH any of them. Organisers only.",
+    "works; empty for none) and which kinds go out by e-mail, to the webhook and by push to "
+    "the phones of players who asked for it. PUT needs every field but push_kinds, PATCH any "
+    "of them. Organisers only.",
 )
 @api_view(["GET", "PUT", "PATCH"])
 @permission_classes([permissions.IsAuthenticated])
@@ -81,7 +82,7 @@ def _choice(request: Request, name: str, allowed: list[str]) -> str | None:
     ],
     responses=paginated(s.DeliveryOutput),
     description="The event's delivery log, newest first, paginated (at most 200 a page): "
-    "each e-mail and webhook post with its status (pending, sending, sent, failed), attempts, "
+    "each e-mail, webhook post and push with its status (pending, sending, sent, failed), attempts, "
     "last error and times. Organisers only.",
 )
 @api_view(["GET"])
@@ -112,3 +113,61 @@ def webhook_secret_rotate(request: Request, slug: str) -> Response:
     data = validated(s.SecretRotationInput, request.data)
     prefs = services.webhook_secret_rotate(actor=request.user, tournament=event, **data)
     return Response(s.SettingsOutput(prefs).data)
+
+
+# --- push: a signed-in player's own phones and browsers --------------------------------------
+
+
+@extend_schema(
+    responses=s.PushConfigOutput,
+    description="Whether the site pushes notifications to phones, the VAPID public key a "
+    "browser subscribes with (pushManager.subscribe's applicationServerKey), and how many of "
+    "your phones or browsers are subscribed. Signed-in players.",
+)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def push_config(request: Request) -> Response:
+    return Response(
+        {
+            "enabled": push.enabled(),
+            "public_key": push.vapid().public_key if push.enabled() else None,
+            "subscriptions": selectors.push_subscription_count(request.user),
+        }
+    )
+
+
+@extend_schema(
+    request=s.PushSubscriptionInput,
+    responses={201: s.PushSubscriptionOutput, **error_responses(503)},
+    description="Notify me on this phone: the browser's PushSubscription.toJSON() (an https "
+    "endpoint of its push service and its p256dh and auth keys). The player is then told by "
+    "push about the kinds each event's organisers chose (pairings, a result to confirm, a "
+    "ruling, 5 minutes left...). 503 (code push_off, field push) when the site has no VAPID "
+    "keys. Signed-in players.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def push_subscribe(request: Request) -> Response:
+    data = validated(s.PushSubscriptionInput, request.data)
+    subscription = services.push_subscribe(
+        actor=request.user,
+        endpoint=data["endpoint"],
+        p256dh=data["keys"]["p256dh"],
+        auth=data["keys"]["auth"],
+        user_agent=request.headers.get("User-Agent", ""),
+    )
+    return Response(s.PushSubscriptionOutput(subscription).data, status=201)
+
+
+@extend_schema(
+    request=s.PushUnsubscribeInput,
+    responses=s.PushUnsubscribeOutput,
+    description="Stop notifying this phone: removes your subscription with this endpoint "
+    "(removed is 0 when there was none). Works while push is off too. Signed-in players.",
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def push_unsubscribe(request: Request) -> Response:
+    data = validated(s.PushUnsubscribeInput, request.data)
+    removed = services.push_unsubscribe(actor=request.user, endpoint=data["endpoint"])
+    return Response({"removed": removed})

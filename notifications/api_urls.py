@@ -1,4 +1,5 @@
-"""The notifications API under /api/ (notifications/api.py)."""
+"""The notifications API under /api/ (notifications/api.py): an event's settings and log,
+and a player's push subscriptions."""
 
 from django.urls import path
 
@@ -19,5 +20,12 @@ urlpatterns = [
         "events/<slug:slug>/notifications/webhook-secret/",
         api.webhook_secret_rotate,
         name="api-event-notification-webhook-secret",
+    ),
+    path("push/", api.push_config, name="api-push"),
+    path("push/subscriptions/", api.push_subscribe, name="api-push-subscribe"),
+    path(
+        "push/subscriptions/unsubscribe/",
+        api.push_unsubscribe,
+        name="api-push-unsubscribe",
     ),
 ]

@@ -6,6 +6,9 @@ the time of the next attempt (exponential backoff, at most ``MAX_ATTEMPTS``). A 
 "sending" by a worker that died is never sent again (``sweep`` marks it failed): at most once,
 never twice.
 
+Push (notifications/push.py): one delivery per player, sent to each phone or browser the
+player subscribed; a subscription the push service no longer knows (404, 410) is removed.
+
 Webhooks: https only, the host must resolve to public addresses (``check_webhook_url`` when an
 organiser sets one, again before each post), a short timeout, redirects are never followed. A
 Discord webhook URL gets Discord's JSON (``content``, mentions off); any other URL gets the
@@ -167,15 +170,21 @@ def backoff(attempt: int) -> int:
     return int(min(BACKOFF_SECONDS * 2 ** max(attempt - 1, 0), MAX_BACKOFF_SECONDS))
 
 
-def pending_of(tournament_id: int, source: str) -> list[int]:
-    """The deliveries of one occurrence still to send (the dispatch task's list)."""
-    return list(
+def pending_split(tournament_id: int, source: str) -> tuple[list[int], list[int]]:
+    """The deliveries of one occurrence still to send: push ones (sent in batches) and the
+    others (one task each)."""
+    pushes: list[int] = []
+    others: list[int] = []
+    rows = (
         Delivery.objects.filter(
             tournament_id=tournament_id, source=source, status=DeliveryStatus.PENDING
         )
         .order_by("id")
-        .values_list("id", flat=True)
+        .values_list("id", "channel")
     )
+    for delivery_id, channel in rows:
+        (pushes if channel == Channel.PUSH else others).append(delivery_id)
+    return pushes, others
 
 
 def claim(delivery_id: int, now: datetime | None = None) -> bool:
@@ -233,6 +242,8 @@ def deliver(delivery_id: int) -> tuple[str, int | None]:
 def _sent_via(delivery: Delivery) -> str:
     if delivery.channel == Channel.WEBHOOK:
         return SentVia.WEBHOOK
+    if delivery.channel == Channel.PUSH:
+        return SentVia.PUSH
     return email_sent_via(settings.EMAIL_BACKEND)
 
 
@@ -257,6 +268,12 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> list[int]:
 
 
 def _send(delivery: Delivery) -> None:
+    if delivery.channel == Channel.PUSH:
+        # Imported here: notifications.push builds on this module's checks and errors.
+        from notifications.push import send_to_player
+
+        send_to_player(delivery)
+        return
     if delivery.channel == Channel.EMAIL:
         user = delivery.recipient
         if user is None or not user.email:

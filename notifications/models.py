@@ -9,6 +9,7 @@ sending task claims the row with a conditional update, so it is never sent twice
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
@@ -25,7 +26,7 @@ class Kind(models.TextChoices):
     """What happened, one per message an event can turn on or off, in the order the settings
     page and the API list them. The apps that tell them build the messages (matches.notices;
     the drop's in notifications.services). A new kind is one line here: the settings (on by
-    e-mail by default; add it to DEFAULT_WEBHOOK_KINDS to post it too), the page, the API and
+    e-mail and push by default; add it to DEFAULT_WEBHOOK_KINDS to post it too), the page, the API and
     the log read this list, and the delivery log's choices are read when used, so it needs no
     migration."""
 
@@ -33,11 +34,13 @@ class Kind(models.TextChoices):
     RESULT_TO_CONFIRM = "result_to_confirm", _("A result to confirm")
     DISPUTE_RULED = "dispute_ruled", _("A dispute ruled")
     PLAYER_DROPPED = "player_dropped", _("A player dropped or disqualified")
+    ROUND_ENDING = "round_ending", _("5 minutes left in the round")
 
 
 class Channel(models.TextChoices):
     EMAIL = "email", _("E-mail")
     WEBHOOK = "webhook", _("Webhook")
+    PUSH = "push", _("Push to a phone")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -48,7 +51,7 @@ class DeliveryStatus(models.TextChoices):
 
 
 class SentVia(models.TextChoices):
-    """Where a sent message went: only ``smtp`` and ``webhook`` reached anybody."""
+    """Where a sent message went: only ``smtp``, ``webhook`` and ``push`` reached anybody."""
 
     SMTP = "smtp", _("E-mailed through the mail server")
     CONSOLE = "console", _("Printed to the server console (no mail server configured)")
@@ -57,6 +60,7 @@ class SentVia(models.TextChoices):
     DISCARDED = "discarded", _("Discarded (no mail server configured)")
     OTHER_EMAIL = "email", _("Handed to the site's e-mail backend")
     WEBHOOK = "webhook", _("Posted to the webhook")
+    PUSH = "push", _("Handed to the player's push service")
 
 
 # Django's e-mail backends that send nothing to anybody, by module.
@@ -81,8 +85,10 @@ def kind_choices() -> list[tuple[str, str]]:
     return list(Kind.choices)
 
 
-DEFAULT_EMAIL_KINDS = [k.value for k in Kind]
+# "5 minutes left" is news for a phone's lock screen, not for an inbox.
+DEFAULT_EMAIL_KINDS = [k.value for k in Kind if k != Kind.ROUND_ENDING]
 DEFAULT_WEBHOOK_KINDS = [Kind.PAIRINGS_PUBLISHED.value]
+DEFAULT_PUSH_KINDS = [k.value for k in Kind]
 
 
 def default_email_kinds() -> list[str]:
@@ -93,8 +99,12 @@ def default_webhook_kinds() -> list[str]:
     return list(DEFAULT_WEBHOOK_KINDS)
 
 
+def default_push_kinds() -> list[str]:
+    return list(DEFAULT_PUSH_KINDS)
+
+
 class NotificationSettings(models.Model):
-    """Which kinds go out by e-mail and to the webhook, for one event."""
+    """Which kinds go out by e-mail, to the webhook and by push, for one event."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, related_name="notification_settings"
@@ -107,6 +117,8 @@ class NotificationSettings(models.Model):
     )
     email_kinds = models.JSONField(_("e-mail players about"), default=default_email_kinds)
     webhook_kinds = models.JSONField(_("post to the webhook about"), default=default_webhook_kinds)
+    # Web Push to the phones of the players concerned who asked for it (PushSubscription).
+    push_kinds = models.JSONField(_("push to players' phones about"), default=default_push_kinds)
     # Standard Webhooks signing secrets, oldest first: [{"secret": "whsec_...", "created_at":
     # iso, "retires_at": iso or null}]. The last is the current one; a rotated-out one keeps
     # signing beside it until it retires (notifications.services.webhook_secret_rotate).
@@ -133,6 +145,8 @@ class NotificationSettings(models.Model):
     def sends(self, channel: str, kind: str) -> bool:
         if channel == Channel.WEBHOOK:
             return bool(self.webhook_url) and kind in (self.webhook_kinds or [])
+        if channel == Channel.PUSH:
+            return kind in (self.push_kinds or [])
         return kind in (self.email_kinds or [])
 
 
@@ -191,3 +205,36 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.channel} {self.key}"
+
+
+# Bounds of what a browser's PushSubscription.toJSON() gives (RFC 8291: p256dh is a 65-byte
+# uncompressed P-256 point, 87 characters of unpadded base64url; auth is 16 bytes, 22).
+MAX_PUSH_ENDPOINT = 1000
+MAX_PUSH_KEY = 200
+MAX_USER_AGENT = 300
+
+
+class PushSubscription(models.Model):
+    """One browser (a phone, a desktop) that asked to be told by Web Push (RFC 8030): where
+    its push service takes messages (``endpoint``) and the keys that encrypt them for it
+    (RFC 8291). Removed when the player unsubscribes or the push service answers 404 or 410."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=MAX_PUSH_ENDPOINT, unique=True)
+    p256dh = models.CharField(max_length=MAX_PUSH_KEY)
+    auth = models.CharField(max_length=MAX_PUSH_KEY)
+    user_agent = models.CharField(max_length=MAX_USER_AGENT, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"push to {self.user_id} via {self.endpoint[:40]}"
+
+    def info(self) -> dict[str, Any]:
+        """The subscription as pywebpush takes it (the browser's PushSubscription.toJSON())."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

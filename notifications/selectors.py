@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from notifications.models import Delivery, DeliveryStatus, NotificationSettings
+from notifications.models import Delivery, DeliveryStatus, NotificationSettings, PushSubscription
 from tournaments.models import Tournament
 
 
@@ -46,3 +46,10 @@ def delivery_counts(tournament: Tournament) -> dict[str, Any]:
     for row in rows:
         counts[row["status"]] = row["n"]
     return counts
+
+
+def push_subscription_count(user: Any) -> int:
+    """How many of the player's phones and browsers are subscribed to push."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return PushSubscription.objects.filter(user=user).count()

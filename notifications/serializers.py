@@ -7,7 +7,10 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
+from notifications import push
 from notifications.models import (
+    MAX_PUSH_ENDPOINT,
+    MAX_PUSH_KEY,
     MAX_WEBHOOK_URL,
     Channel,
     Delivery,
@@ -36,6 +39,13 @@ class SettingsInput(serializers.Serializer):
         allow_empty=True,
         help_text="The kinds posted to the webhook.",
     )
+    push_kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=Kind.choices),
+        max_length=len(Kind.choices),
+        allow_empty=True,
+        required=False,
+        help_text="The kinds pushed to the phones of the players concerned who asked for it.",
+    )
 
 
 class KindOutput(serializers.Serializer):
@@ -61,11 +71,21 @@ class SettingsOutput(serializers.ModelSerializer):
             "webhook_url",
             "email_kinds",
             "webhook_kinds",
+            "push_kinds",
+            "push_enabled",
             "kinds",
             "updated_at",
             "webhook_secret",
             "webhook_secrets_in_use",
         ]
+
+    push_enabled = serializers.SerializerMethodField(
+        help_text="Whether the site can push at all (false: it has no VAPID key pair, and "
+        "push_kinds are not sent)."
+    )
+
+    def get_push_enabled(self, obj: NotificationSettings) -> bool:
+        return push.enabled()
 
     def get_webhook_secret(self, obj: NotificationSettings) -> str | None:
         current = (obj.webhook_secrets or [])[-1:]
@@ -124,3 +144,43 @@ class DeliveryOutput(serializers.ModelSerializer):
 class SecretRotationInput(serializers.Serializer):  # type: ignore[type-arg]
     # Checked by the service (a 400 naming it).
     overlap_hours = serializers.JSONField(required=False, default=24)
+
+
+class PushKeysInput(serializers.Serializer):  # type: ignore[type-arg]
+    p256dh = serializers.CharField(max_length=MAX_PUSH_KEY, trim_whitespace=True)
+    auth = serializers.CharField(max_length=MAX_PUSH_KEY, trim_whitespace=True)
+
+
+class PushSubscriptionInput(serializers.Serializer):  # type: ignore[type-arg]
+    """A browser's PushSubscription.toJSON(), as the service worker's pushManager gives it."""
+
+    endpoint = serializers.CharField(max_length=MAX_PUSH_ENDPOINT, trim_whitespace=True)
+    keys = PushKeysInput()
+    # Other members of toJSON() (expirationTime) are ignored.
+
+
+class PushUnsubscribeInput(serializers.Serializer):  # type: ignore[type-arg]
+    endpoint = serializers.CharField(max_length=MAX_PUSH_ENDPOINT, trim_whitespace=True)
+
+
+class PushSubscriptionOutput(serializers.Serializer):  # type: ignore[type-arg]
+    endpoint = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_success_at = serializers.DateTimeField(allow_null=True)
+    user_agent = serializers.CharField()
+
+
+class PushConfigOutput(serializers.Serializer):  # type: ignore[type-arg]
+    enabled = serializers.BooleanField(help_text="False: the site has no VAPID key pair.")
+    public_key = serializers.CharField(
+        allow_null=True,
+        help_text="The VAPID public key (base64url) for pushManager.subscribe's "
+        "applicationServerKey; null while push is off.",
+    )
+    subscriptions = serializers.IntegerField(
+        help_text="How many phones or browsers of yours are subscribed."
+    )
+
+
+class PushUnsubscribeOutput(serializers.Serializer):  # type: ignore[type-arg]
+    removed = serializers.IntegerField()

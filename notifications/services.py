@@ -31,17 +31,20 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.errors import ServiceError
+from config.errors import Forbidden, ServiceError
 from config.locks import for_update
 from config.outbox import send_after_commit
-from notifications import selectors, signing, tasks
+from notifications import push, selectors, signing, tasks
 from notifications.delivery import check_webhook_url
 from notifications.models import (
+    MAX_PUSH_ENDPOINT,
+    MAX_USER_AGENT,
     Channel,
     Delivery,
     DeliveryStatus,
     Kind,
     NotificationSettings,
+    PushSubscription,
 )
 from tournaments import permissions
 from tournaments.audit import audit
@@ -75,6 +78,7 @@ def _settings_view(prefs: NotificationSettings) -> dict[str, Any]:
         "webhook_host": urlsplit(prefs.webhook_url).hostname or "",
         "email_kinds": list(prefs.email_kinds or []),
         "webhook_kinds": list(prefs.webhook_kinds or []),
+        "push_kinds": list(prefs.push_kinds or []),
     }
 
 
@@ -85,6 +89,7 @@ def settings_update(
     webhook_url: str | None = None,
     email_kinds: Iterable[str] | None = None,
     webhook_kinds: Iterable[str] | None = None,
+    push_kinds: Iterable[str] | None = None,
 ) -> NotificationSettings:
     """The event's organisers set its webhook and which kinds go out on each channel; a field
     left as None keeps its value."""
@@ -94,6 +99,7 @@ def settings_update(
     hooks = (
         _check_kinds(list(webhook_kinds), "webhook_kinds") if webhook_kinds is not None else None
     )
+    pushes = _check_kinds(list(push_kinds), "push_kinds") if push_kinds is not None else None
     with transaction.atomic():
         # The site's lock order (config/locks.py): the event, then its settings.
         tournament = for_update(Tournament.objects).get(pk=tournament.pk)
@@ -111,6 +117,8 @@ def settings_update(
             prefs.email_kinds = emails
         if hooks is not None:
             prefs.webhook_kinds = hooks
+        if pushes is not None:
+            prefs.push_kinds = pushes
         prefs.updated_by = actor if permissions.is_authenticated(actor) else None
         prefs.save()
         after = _settings_view(prefs)
@@ -183,7 +191,8 @@ def webhook_secret_rotate(
 
 @dataclass(frozen=True)
 class Message:
-    """One message to queue: to a player (``recipient``) by e-mail, or (None) to the webhook.
+    """One message to queue: to a player (``recipient``) by e-mail and push, or (None) to the
+    webhook.
 
     The recipient is an account (accounts.User) or a ``Recipient``: whatever has the ``pk``,
     ``email`` and ``is_active`` that sending reads."""
@@ -192,6 +201,10 @@ class Message:
     subject: str
     body: str
     payload: dict[str, Any] = field(default_factory=dict)
+    # By push: the one line a phone's lock screen shows (empty: the subject) and the page of
+    # the site a tap opens (a path; empty: the event's page).
+    push: str = ""
+    url: str = ""
 
 
 @dataclass(frozen=True)
@@ -249,12 +262,17 @@ def queue(
     prefs = selectors.settings_for(tournament)
     source = f"{kind}:{occurrence}"[:120]
     rows: list[tuple[Any, ...]] = []
-    if prefs.sends(Channel.EMAIL, kind):
-        for message in emails():
-            user = message.recipient
-            if user is None or not user.email or not user.is_active:
-                continue
-            rows.append(_row(tournament, kind, source, Channel.EMAIL, user.pk, message))
+    by_email = prefs.sends(Channel.EMAIL, kind)
+    by_push = prefs.sends(Channel.PUSH, kind) and push.enabled()
+    if by_email or by_push:
+        messages = [m for m in emails() if m.recipient is not None and m.recipient.is_active]
+        if by_email:
+            for message in messages:
+                user = message.recipient
+                if user is not None and user.email:
+                    rows.append(_row(tournament, kind, source, Channel.EMAIL, user.pk, message))
+        if by_push:
+            rows.extend(_push_rows(tournament, kind, source, messages))
     if prefs.sends(Channel.WEBHOOK, kind):
         rows.append(_row(tournament, kind, source, Channel.WEBHOOK, None, webhook()))
     if not rows:
@@ -292,7 +310,10 @@ def _row(
     message: Message,
 ) -> tuple[Any, ...]:
     """One delivery as the values of _COLUMNS but the last two (status and the time)."""
-    to = f"user:{user_id}" if user_id is not None else "webhook"
+    if channel == Channel.PUSH:
+        to = f"push:{user_id}"
+    else:
+        to = f"user:{user_id}" if user_id is not None else "webhook"
     return (
         tournament.pk,
         str(kind),
@@ -304,6 +325,35 @@ def _row(
         message.body[:10_000],
         message.payload,
     )
+
+
+def _push_rows(
+    tournament: Tournament, kind: str, source: str, messages: list[Message]
+) -> list[tuple[Any, ...]]:
+    """One push delivery per player with a subscribed phone or browser (one query for all):
+    the lock screen's line as the subject, the event's name as the body, and where a tap
+    goes."""
+    ids = {m.recipient.pk for m in messages if m.recipient is not None}
+    if not ids:
+        return []
+    subscribed = set(
+        PushSubscription.objects.filter(user_id__in=ids).values_list("user_id", flat=True)
+    )
+    rows = []
+    event_path = tournament.get_absolute_url()
+    for message in messages:
+        user_id = message.recipient.pk if message.recipient is not None else None
+        if user_id is None or user_id not in subscribed:
+            continue
+        subscribed.discard(user_id)  # one per player, even if told twice in one occurrence
+        line = Message(
+            message.recipient,
+            (message.push or message.subject)[:MAX_SUBJECT],
+            tournament.name,
+            {"url": message.url or event_path, "tag": f"{tournament.slug}:{kind}"[:64]},
+        )
+        rows.append(_row(tournament, kind, source, Channel.PUSH, user_id, line))
+    return rows
 
 
 def _insert(rows: list[tuple[Any, ...]]) -> None:
@@ -473,3 +523,47 @@ def _player_disqualified(registration_id: int, infraction: str, penalty_id: int)
         emails=emails,
         webhook=webhook,
     )
+
+
+# --- push subscriptions ----------------------------------------------------------------------
+
+# A player's phones and browsers: past this many the oldest subscription makes room.
+MAX_PUSH_SUBSCRIPTIONS_PER_PLAYER = 10
+
+
+def push_subscribe(
+    *, actor: Any, endpoint: Any, p256dh: Any, auth: Any, user_agent: Any = ""
+) -> PushSubscription:
+    """A signed-in player's browser asks to be told by push (its PushSubscription.toJSON()).
+    The same endpoint subscribed again (or by another account signed in on that browser)
+    replaces the old keys and owner. PushOff (503) when the site has no VAPID keys."""
+    if not permissions.is_authenticated(actor):
+        raise Forbidden(_("Sign in to be notified on this phone."))
+    push.vapid()
+    url = push.check_endpoint(endpoint)
+    key, secret = push.check_keys(p256dh, auth)
+    agent = user_agent if isinstance(user_agent, str) else ""
+    agent = "".join(c for c in agent if c.isprintable())[:MAX_USER_AGENT]
+    with transaction.atomic():
+        subscription, _created = PushSubscription.objects.update_or_create(
+            endpoint=url,
+            defaults={"user": actor, "p256dh": key, "auth": secret, "user_agent": agent},
+        )
+        keep = list(
+            PushSubscription.objects.filter(user=actor)
+            .order_by("-created_at", "-id")
+            .values_list("id", flat=True)[:MAX_PUSH_SUBSCRIPTIONS_PER_PLAYER]
+        )
+        PushSubscription.objects.filter(user=actor).exclude(id__in=keep).delete()
+    return subscription
+
+
+def push_unsubscribe(*, actor: Any, endpoint: Any) -> int:
+    """The player's browser stops being told by push; how many subscriptions were removed
+    (0 for an endpoint the player never subscribed). Works with push switched off too."""
+    if not permissions.is_authenticated(actor):
+        raise Forbidden(_("Sign in to be notified on this phone."))
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > MAX_PUSH_ENDPOINT:
+        raise ServiceError(_("endpoint: the push service's address."), field="endpoint")
+    deleted, _kinds = PushSubscription.objects.filter(user=actor, endpoint=endpoint).delete()
+    return deleted

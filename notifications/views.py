@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.pages import attempt
-from notifications import selectors, services
+from notifications import push, selectors, services
 from notifications.delivery import MAX_ATTEMPTS
 from notifications.models import DeliveryStatus, Kind
 from tournaments import permissions as perms
@@ -37,12 +37,14 @@ def event_notifications(request: HttpRequest, slug: str) -> HttpResponse:
         "webhook_url": prefs.webhook_url,
         "email_kinds": list(prefs.email_kinds or []),
         "webhook_kinds": list(prefs.webhook_kinds or []),
+        "push_kinds": list(prefs.push_kinds or []),
     }
     if request.method == "POST":
         form = {
             "webhook_url": request.POST.get("webhook_url", ""),
             "email_kinds": request.POST.getlist("email_kinds"),
             "webhook_kinds": request.POST.getlist("webhook_kinds"),
+            "push_kinds": request.POST.getlist("push_kinds"),
         }
         if attempt(
             request,
@@ -67,5 +69,6 @@ def event_notifications(request: HttpRequest, slug: str) -> HttpResponse:
             "counts": [(label, counts[value]) for value, label in DeliveryStatus.choices],
             "page": page.get_page(request.GET.get("page")),
             "max_attempts": MAX_ATTEMPTS,
+            "push_enabled": push.enabled(),
         },
     )

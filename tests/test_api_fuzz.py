@@ -138,6 +138,19 @@ def regex_strategies_built_once() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="module", autouse=True)
+def push_is_on() -> Iterator[None]:
+    """The site has VAPID keys (without them subscribing is a deliberate 503, docs/push.md,
+    which tests/notifications/test_push.py checks)."""
+    from django.test import override_settings
+
+    from notifications.management.commands.vapid_keys import new_key_pair
+
+    public, private = new_key_pair()
+    with override_settings(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private):
+        yield
+
+
 @pytest.fixture(scope="module")
 def in_process_wsgi() -> Iterator[None]:
     """What Django's test client does: no connection is closed between requests, so the
@@ -239,6 +252,8 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "PATCH /api/events/{slug}/": _STATE + "game, mode, format and match structure are fixed "
     "once the event has started",
     "POST /api/events/{slug}/catalog/": _EXISTING + "`catalog`",
+    "POST /api/push/subscriptions/": "a browser's subscription: `endpoint` an https address "
+    "on a public host, `p256dh` a P-256 point and `auth` 16 bytes, in base64url",
     "POST /api/events/{slug}/check-in/": "exactly one of `registrations` or `code`, and the "
     "code must name someone in the event",
     "POST /api/events/{slug}/deck-checks/": _STATE + "`round_number` is one of the event's "

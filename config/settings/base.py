@@ -229,6 +229,14 @@ if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 # The site's address as players reach it: links in notification e-mails and webhook posts.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# Web Push (RFC 8030/8291/8292, docs/push.md): the site's VAPID key pair, as
+# `manage.py vapid_keys` prints it (base64url, unpadded), and the contact the push services see
+# (mailto: or https:). Without both keys push is off, and the page and the API say so.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:battledesk@localhost")
+# Tests only: accept push endpoints on http://127.0.0.1 (a push service run by the test).
+PUSH_ALLOW_LOCAL_ENDPOINTS = False
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -372,6 +380,8 @@ LOGGING = {
 CELERY_BEAT_SCHEDULE = {
     "auto-confirm-lone-reports": {"task": "matches.auto_confirm", "schedule": 60.0},
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
+    # The round timer's "5 minutes left", should its scheduled task have been lost.
+    "round-endings": {"task": "matches.round_endings", "schedule": 60.0},
     # Tasks the outbox still holds (the broker was down when their change committed).
     "relay-outbox": {"task": "config.relay_outbox", "schedule": 30.0},
     # Card imports still "running" hours after their upload: every worker that tried died.

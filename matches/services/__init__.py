@@ -10,7 +10,7 @@ their public names, so callers import ``matches.services`` as before:
 - ``history``: the Swiss history (who played whom, with what result) and who can be paired
 - ``pairing``: creating and pairing a round (Swiss or bracket), in a task above a size
 - ``review``: the organiser's review of a paired round: checks, swaps, tables, publishing
-- ``timer``: the round timer and per-match extensions
+- ``timer``: the round timer and per-match extensions, and its "5 minutes left" warning
 - ``result_checks``: whether a reported result is legal, and who reports it
 - ``results``: reports, confirmations and staff results, each a new result version
 - ``round_end``: finishing a round (and the event) once its last result is in
@@ -138,8 +138,12 @@ from matches.services.timer import (
     MAX_ADDED_MINUTES,
     MAX_EXTENSION_MINUTES,
     TIMER_ACTIONS,
+    WARN_BEFORE_END,
     match_extend,
+    round_ending_due,
+    round_endings_due,
     round_timer,
+    schedule_round_ending,
 )
 from matches.services.top_cut import (
     cut_calculator,
@@ -162,6 +166,7 @@ __all__ = [
     "PENALTY_CSV_COLUMNS",
     "RECORDS_CACHE_SECONDS",
     "TIMER_ACTIONS",
+    "WARN_BEFORE_END",
     "OverridesReport",
     "RecordInvalid",
     "RoundCheck",
@@ -215,6 +220,8 @@ __all__ = [
     "results_source_version",
     "round_checks",
     "round_delete",
+    "round_ending_due",
+    "round_endings_due",
     "round_pair",
     "round_pairing_run",
     "round_publish",
@@ -222,6 +229,7 @@ __all__ = [
     "round_set_table",
     "round_swap",
     "round_timer",
+    "schedule_round_ending",
     "scoring",
     "stage_start_service",
     "standings_rows",

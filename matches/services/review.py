@@ -27,6 +27,7 @@ from matches.services import teams as team_services
 from matches.services.locks import _bump_round, _lock_event, _lock_match, _lock_round
 from matches.services.pairing import _versions_for_byes, round_pairing_run
 from matches.services.round_end import _finish_round_if_done
+from matches.services.timer import schedule_round_ending
 from tournaments import permissions
 from tournaments.audit import audit
 from tournaments.models import (
@@ -287,5 +288,6 @@ def round_publish(*, actor: Any, round_: Round) -> Round:
         round=round_.number,
     )
     notices.notify_pairings_published(round_)
+    schedule_round_ending(round_)
     _finish_round_if_done(round_)
     return round_

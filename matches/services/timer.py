@@ -1,15 +1,19 @@
-"""The round timer (start, pause, resume, add time) and extensions for one match."""
+"""The round timer (start, pause, resume, add time) and extensions for one match, and its
+warning to the players when ``WARN_BEFORE_END`` is left (``round_ending_due``)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.errors import Conflict, ServiceError
+from config.outbox import send_after_commit
 from config.transactions import atomic
+from matches import notices
 from matches.models import (
     Match,
     Round,
@@ -62,6 +66,7 @@ def round_timer(*, actor: Any, round_: Round, action: str, minutes: int = 0) -> 
     round_.timer = timer.to_json()
     round_.save(update_fields=["timer"])
     _round_shown_changed(round_)
+    schedule_round_ending(round_)
     audit(
         tournament=round_.tournament,
         actor=actor,
@@ -98,3 +103,64 @@ def match_extend(*, actor: Any, match: Match, minutes: int) -> Match:
         was=was,
     )
     return match
+
+
+# The players of unfinished matches are told (by push, or as the event chose) this long
+# before the round's end.
+WARN_BEFORE_END = timedelta(minutes=5)
+# Sent by name (matches.tasks.round_ending_task), since matches.tasks imports these services.
+ROUND_ENDING_TASK = "matches.round_ending"
+# A warning task that runs this early (a clock a little ahead) still warns.
+WARN_EARLY_TOLERANCE = timedelta(seconds=2)
+
+
+def schedule_round_ending(round_: Round) -> None:
+    """After the commit, a task that warns when WARN_BEFORE_END is left of a published round
+    whose timer runs; it waits for its moment (matches.tasks). Each change of the timer sends
+    a new one; the older finds the end time changed and does nothing."""
+    timer = RoundTimer.from_json(round_.timer)
+    if round_.status != RoundStatus.PUBLISHED or timer.ends_at is None:
+        return
+    send_after_commit(ROUND_ENDING_TASK, round_.pk, timer.ends_at.isoformat())
+
+
+def round_ending_due(
+    *, round_id: int, ends_at: str, now: datetime | None = None
+) -> tuple[str, float]:
+    """The round-ending task's check: ("sent", 0) when it warned (or had, for this end time),
+    ("wait", seconds) when too early, ("stale", 0) when the timer changed or the round is over
+    or no longer published. Idempotent: the warning of one end time is queued once."""
+    now = now or timezone.now()
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is None or round_.status != RoundStatus.PUBLISHED:
+        return "stale", 0.0
+    timer = RoundTimer.from_json(round_.timer)
+    if timer.ends_at is None or timer.ends_at.isoformat() != ends_at:
+        return "stale", 0.0
+    left = timer.ends_at - now
+    if left <= timedelta():
+        return "stale", 0.0
+    if left > WARN_BEFORE_END + WARN_EARLY_TOLERANCE:
+        return "wait", (left - WARN_BEFORE_END).total_seconds()
+    minutes = max(1, round(left.total_seconds() / 60))
+    with transaction.atomic():
+        notices.notify_round_ending(round_, timer.ends_at, minutes)
+    return "sent", 0.0
+
+
+def round_endings_due(now: datetime | None = None) -> int:
+    """Celery beat's net under the scheduled tasks (a lost task, a worker restarted): every
+    published round whose timer runs and is within WARN_BEFORE_END of its end is warned (once:
+    the warning's keys are unique). How many rounds were in the window."""
+    now = now or timezone.now()
+    count = 0
+    rounds = Round.objects.filter(
+        status=RoundStatus.PUBLISHED, timer__has_key="activations"
+    ).values_list("pk", "timer")
+    for pk, data in rounds:
+        ends_at = RoundTimer.from_json(data).ends_at
+        if ends_at is None or not timedelta() < ends_at - now <= WARN_BEFORE_END:
+            continue
+        status, _wait = round_ending_due(round_id=pk, ends_at=ends_at.isoformat(), now=now)
+        count += status == "sent"
+    return count

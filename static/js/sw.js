@@ -464,3 +464,62 @@ self.addEventListener("message", function (event) {
     }
   }));
 });
+
+/* Web Push (notifications/push.py sends; static/js/push.js subscribes): the message is the
+   JSON {title, body, url, tag}, already decrypted by the browser. A later message with the same
+   tag (the same kind at the same event) replaces the earlier one on the lock screen. A tap
+   opens the message's page of this site (focusing a tab already on it). */
+function pushMessage(event) {
+  if (!event.data) {
+    return {};
+  }
+  try {
+    return event.data.json() || {};
+  } catch (error) {
+    return { body: event.data.text() };
+  }
+}
+
+self.addEventListener("push", function (event) {
+  var data = pushMessage(event);
+  var options = {
+    body: typeof data.body === "string" ? data.body : "",
+    data: { url: typeof data.url === "string" ? data.url : "/" },
+    icon: STATIC_PREFIX + "img/favicon.svg"
+  };
+  if (typeof data.tag === "string" && data.tag) {
+    options.tag = data.tag;
+    options.renotify = true;
+  }
+  event.waitUntil(self.registration.showNotification(
+    typeof data.title === "string" && data.title ? data.title : "Battledesk", options
+  ));
+});
+
+function notificationTarget(notification) {
+  var wanted = (notification.data && notification.data.url) || "/";
+  var target = new URL(wanted, self.location.origin);
+  // Only this site's pages: a message cannot send the person elsewhere.
+  return target.origin === self.location.origin ? target : new URL("/", self.location.origin);
+}
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = notificationTarget(event.notification);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true })
+    .then(function (windows) {
+      var same = windows.filter(function (client) { return client.url === target.href; });
+      if (same.length && "focus" in same[0]) {
+        return same[0].focus();
+      }
+      var other = windows.filter(function (client) {
+        return new URL(client.url).origin === target.origin && "navigate" in client;
+      });
+      if (other.length) {
+        return other[0].navigate(target.href).then(function (client) {
+          return client ? client.focus() : self.clients.openWindow(target.href);
+        });
+      }
+      return self.clients.openWindow(target.href);
+    }));
+});

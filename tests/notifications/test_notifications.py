@@ -24,7 +24,14 @@ from matches import services as match_services
 from matches.models import Match
 from notifications import delivery as sending
 from notifications import services, tasks
-from notifications.models import Channel, Delivery, DeliveryStatus, Kind, NotificationSettings
+from notifications.models import (
+    DEFAULT_EMAIL_KINDS,
+    Channel,
+    Delivery,
+    DeliveryStatus,
+    Kind,
+    NotificationSettings,
+)
 from tests.factories import UserFactory, logged_in
 from tests.scenarios import client_for, running_event
 from tests.support import FakeHttp
@@ -457,7 +464,8 @@ def test_organisers_read_and_set_the_settings_on_the_api() -> None:
     default = client.get(url)
     assert default.status_code == 200
     assert default.json()["webhook_url"] == ""
-    assert default.json()["email_kinds"] == [k.value for k in Kind]
+    assert default.json()["email_kinds"] == DEFAULT_EMAIL_KINDS
+    assert Kind.ROUND_ENDING not in DEFAULT_EMAIL_KINDS  # "5 minutes left" is for phones
     assert {k["key"] for k in default.json()["kinds"]} == set(Kind.values)
     body = {
         "webhook_url": DISCORD,

@@ -23,6 +23,7 @@ from tests.scenarios import client_for, running_event
 from tests.support import FakeHttp
 from tournaments import services as event_services
 from tournaments.models import AuditEntry
+from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
 
@@ -150,6 +151,16 @@ def test_every_kinds_payload_matches_its_published_json_schema(
     round_ = match_services.round_pair(actor=organiser, tournament=event)
     with django_capture_on_commit_callbacks(execute=True):
         match_services.round_publish(actor=organiser, round_=round_)
+    round_.refresh_from_db()
+    if RoundTimer.from_json(round_.timer).state != "running":
+        round_ = match_services.round_timer(actor=organiser, round_=round_, action="start")
+    ends_at = RoundTimer.from_json(round_.timer).ends_at
+    assert ends_at is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        status, _wait = match_services.round_ending_due(
+            round_id=round_.pk, ends_at=ends_at.isoformat(), now=ends_at - timedelta(minutes=5)
+        )
+    assert status == "sent"
     confirm, disputed = round_.matches.select_related("a__player", "b__player")[:2]
     with django_capture_on_commit_callbacks(execute=True):
         match_services.match_report(actor=confirm.a.player, match=confirm, games=[1, 0, 0])
