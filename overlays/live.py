@@ -24,6 +24,7 @@ tells EventSource not to retry: the page then polls the JSON feed (static/js/ove
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -35,7 +36,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 
 from overlays import feeds, live_version
@@ -79,7 +80,11 @@ class Hub:
 
     def start(self) -> None:
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            # A context of its own: the hub outlives the request that started it (whose
+            # thread-sensitive executor ends with it), and serves every later viewer.
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), context=contextvars.Context()
+            )
 
     def publish(self, data: dict[str, Any]) -> None:
         new_id = content_id(data)
@@ -96,16 +101,22 @@ class Hub:
             return
         await self._changed.wait()
 
+    # Each runs in a worker thread of the loop's executor, outside any request: the thread's
+    # connection is handed back when the call ends (to the pool, if configured).
     def _read_stamp(self) -> str:
-        close_old_connections()
-        return live_stamp(self.event_id)
+        try:
+            return live_stamp(self.event_id)
+        finally:
+            connections.close_all()
 
     def _build(self) -> dict[str, Any] | None:
-        close_old_connections()
-        event = Tournament.objects.filter(pk=self.event_id).first()
-        if event is None:
-            return None
-        return feeds.build(event, self.kind, self.arg)
+        try:
+            event = Tournament.objects.filter(pk=self.event_id).first()
+            if event is None:
+                return None
+            return feeds.build(event, self.kind, self.arg)
+        finally:
+            connections.close_all()
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -126,13 +137,15 @@ class Hub:
                 else:
                     idle_since = None
                 try:
-                    fresh = await sync_to_async(live_version.current)(self.event_id)
+                    fresh = await sync_to_async(live_version.current, thread_sensitive=False)(
+                        self.event_id
+                    )
                     if fresh != cached or now - db_at >= db_every or db is None:
                         cached = fresh
-                        db = await sync_to_async(self._read_stamp)()
+                        db = await sync_to_async(self._read_stamp, thread_sensitive=False)()
                         db_at = now
                     if (cached, db) != seen:
-                        data = await sync_to_async(self._build)()
+                        data = await sync_to_async(self._build, thread_sensitive=False)()
                         seen = (cached, db)
                         if data is not None:
                             self.publish(data)
