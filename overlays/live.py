@@ -189,6 +189,10 @@ async def stream(hub: Hub, last_event_id: str) -> AsyncIterator[bytes]:
     deadline = loop.time() + life * (1 + random.random() / 10)
     hub.viewers += 1
     try:
+        # The request's own thread (middleware, the event's lookup) holds a database
+        # connection until the response ends, minutes from now: hand it back first (a
+        # pool of 20 would otherwise be empty after 20 viewers).
+        await sync_to_async(connections.close_all)()
         yield f"retry: {random.randint(1000, 3000)}\n\n".encode()
         try:
             await asyncio.wait_for(hub.ready.wait(), timeout=max(heartbeat, 5.0))
@@ -246,4 +250,7 @@ async def overlay_stream(
     response = StreamingHttpResponse(stream(hub, last), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    # Public data, read without credentials: pages on the site's origin may open it when it
+    # is served from another (OVERLAY_STREAM_ORIGIN).
+    response["Access-Control-Allow-Origin"] = "*"
     return response

@@ -64,8 +64,10 @@ def _page(
         "event": event,
         "kind": kind,
         "feed_url": feed_url + query,
-        "stream_url": stream_url + query if getattr(settings, "OVERLAY_SSE", True) else "",
-        "poll_seconds": getattr(settings, "OVERLAY_POLL_SECONDS", 2),
+        "stream_url": settings.OVERLAY_STREAM_ORIGIN + stream_url + query
+        if settings.OVERLAY_SSE
+        else "",
+        "poll_seconds": settings.OVERLAY_POLL_SECONDS,
         **extra,
     }
     return render(request, template, context)

@@ -222,3 +222,26 @@ def test_a_player_opts_out_on_their_profile() -> None:
     assert user.stream_opt_out is True
     me = client_for(user).get(reverse("api-me")).json()
     assert me["stream_opt_out"] is True
+
+
+def test_pages_open_the_stream_on_its_own_origin_when_configured(settings: Any) -> None:
+    settings.OVERLAY_STREAM_ORIGIN = "https://live.example.org"
+    event, _organiser, _round, _matches = _published()
+    page = Client().get(reverse("overlay-standings", kwargs={"slug": event.slug}))
+    assert (
+        f'data-stream="https://live.example.org/api/events/{event.slug}/overlays/standings/stream/'
+        in page.content.decode()
+    )
+    settings.OVERLAY_SSE = False
+    page = Client().get(reverse("overlay-standings", kwargs={"slug": event.slug}))
+    assert 'data-stream=""' in page.content.decode()
+
+
+def test_compose_runs_the_stream_under_uvicorn() -> None:
+    from pathlib import Path
+
+    import yaml
+
+    compose = yaml.safe_load((Path(__file__).parents[2] / "docker-compose.yml").read_text())
+    live = compose["services"]["live"]
+    assert "uvicorn config.asgi:application" in live["command"] and "healthcheck" in live
