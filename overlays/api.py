@@ -16,7 +16,7 @@ from django.http import Http404, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from config import published
 from config.api import validated
 from config.schema import error_responses
+from config.throttling import AddressThrottle
 from matches import selectors as match_selectors
 from overlays import feeds, live_version, services
 from overlays.live import overlay_arg
@@ -38,6 +39,13 @@ ROWS = OpenApiParameter(
     description=f"How many rows the ticker shows (1 to {feeds.MAX_TICKER_ROWS}; standings "
     f"{feeds.DEFAULT_TICKER_ROWS}, pairings {feeds.MAX_TICKER_ROWS} by default).",
 )
+
+
+class OverlayThrottle(AddressThrottle):
+    """The feeds per client address (the ``overlay`` rate), in place of the API's anonymous
+    rate: one streaming PC polls several overlays when their stream is not served."""
+
+    scope = "overlay"
 
 
 def public_event(slug: str) -> Tournament:
@@ -69,6 +77,7 @@ def feed_answer(request: Any, event: Tournament, kind: str, arg: int) -> HttpRes
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes([OverlayThrottle])
 def feature(request: Request, slug: str, slot: int) -> HttpResponseBase:
     event = public_event(slug)
     if not 1 <= slot <= MAX_SLOT:
@@ -85,6 +94,7 @@ def feature(request: Request, slug: str, slot: int) -> HttpResponseBase:
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes([OverlayThrottle])
 def standings(request: Request, slug: str) -> HttpResponseBase:
     event = public_event(slug)
     return feed_answer(request, event, "standings", overlay_arg("standings", request, None))
@@ -99,6 +109,7 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes([OverlayThrottle])
 def pairings(request: Request, slug: str) -> HttpResponseBase:
     event = public_event(slug)
     return feed_answer(request, event, "pairings", overlay_arg("pairings", request, None))
@@ -112,6 +123,7 @@ def pairings(request: Request, slug: str) -> HttpResponseBase:
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@throttle_classes([OverlayThrottle])
 def bracket(request: Request, slug: str) -> HttpResponseBase:
     event = public_event(slug)
     return feed_answer(request, event, "bracket", 0)

@@ -271,6 +271,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": "120/min",
+        # The overlays' JSON feeds, per address, instead of "anon"/"user": a streaming PC
+        # polls several overlays every 1.5 s when their stream is not served (docs/overlays.md).
+        "overlay": "600/min",
         "user": "1800/min",
         "token": "30/min",
         "login_failures": "50/hour",

@@ -245,3 +245,18 @@ def test_compose_runs_the_stream_under_uvicorn() -> None:
     compose = yaml.safe_load((Path(__file__).parents[2] / "docker-compose.yml").read_text())
     live = compose["services"]["live"]
     assert "uvicorn config.asgi:application" in live["command"] and "healthcheck" in live
+
+
+def test_the_feeds_have_their_own_rate_per_address_not_the_anonymous_one(settings: Any) -> None:
+    event, _organiser, _round, _matches = _published()
+    rest = dict(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"] = {
+        **rest["DEFAULT_THROTTLE_RATES"],
+        "anon": "1/min",
+        "overlay": "3/min",
+    }
+    settings.REST_FRAMEWORK = rest
+    client = Client(REMOTE_ADDR="192.0.2.77")
+    url = reverse("api-overlay-bracket", kwargs={"slug": event.slug})
+    answers = [client.get(url).status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
