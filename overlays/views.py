@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -181,9 +182,11 @@ def feature_form(request: HttpRequest, slug: str) -> HttpResponse:
     round control; the same services as the API."""
     event = visible_event(request, slug)
     fallback = reverse("event_detail", kwargs={"slug": slug})
+    if not permissions.is_organiser_of(request.user, event):
+        raise PermissionDenied(_("Only the event's organisers mark feature matches."))
     round_ = _running_round(event)
-    if round_ is None or not permissions.is_organiser_of(request.user, event):
-        attempt(request, lambda: permissions.require_organiser(request.user, event), "")
+    if round_ is None:
+        messages.error(request, _("match: no round is paired or running."))
         return redirect(next_or(request, fallback))
     unmark = int_or_none(request.POST.get("unmark"))
     if unmark is not None:

@@ -205,7 +205,7 @@ def test_the_round_control_offers_the_feature_form_and_it_marks_a_table() -> Non
     assert not FeatureMatch.objects.exists()
     # a player sees no section and cannot mark
     player = logged_in(matches[0].a.player)
-    player.post(url, {"table": matches[0].table})
+    assert player.post(url, {"table": matches[0].table}).status_code == 403
     assert not FeatureMatch.objects.exists()
 
 
