@@ -23,11 +23,11 @@ from rest_framework.response import Response
 
 from config import published
 from config.api import validated
+from config.pagination import int_param
 from config.schema import error_responses
 from config.throttling import AddressThrottle
 from matches import selectors as match_selectors
 from overlays import feeds, live_version, services
-from overlays.live import overlay_arg
 from overlays.models import MAX_SLOT, FeatureMatch
 from overlays.selectors import live_stamp
 from tournaments.models import Tournament
@@ -35,7 +35,7 @@ from tournaments.selectors import event_visible
 
 ROWS = OpenApiParameter(
     "rows",
-    int,
+    {"type": "integer", "minimum": 1, "maximum": feeds.MAX_TICKER_ROWS},
     description=f"How many rows the ticker shows (1 to {feeds.MAX_TICKER_ROWS}; standings "
     f"{feeds.DEFAULT_TICKER_ROWS}, pairings {feeds.MAX_TICKER_ROWS} by default).",
 )
@@ -54,6 +54,12 @@ def public_event(slug: str) -> Tournament:
     if event is None:
         raise Http404("No such event.")
     return event
+
+
+def _rows(request: Request, default: int) -> int:
+    """The ticker's ``rows``: 1 to 64, else a 400 naming it (the pages clamp instead)."""
+    rows = int_param(request, "rows", default, minimum=1, maximum=feeds.MAX_TICKER_ROWS)
+    return rows if rows is not None else default
 
 
 def feed_answer(request: Any, event: Tournament, kind: str, arg: int) -> HttpResponseBase:
@@ -97,7 +103,7 @@ def feature(request: Request, slug: str, slot: int) -> HttpResponseBase:
 @throttle_classes([OverlayThrottle])
 def standings(request: Request, slug: str) -> HttpResponseBase:
     event = public_event(slug)
-    return feed_answer(request, event, "standings", overlay_arg("standings", request, None))
+    return feed_answer(request, event, "standings", _rows(request, feeds.DEFAULT_TICKER_ROWS))
 
 
 @extend_schema(
@@ -112,7 +118,7 @@ def standings(request: Request, slug: str) -> HttpResponseBase:
 @throttle_classes([OverlayThrottle])
 def pairings(request: Request, slug: str) -> HttpResponseBase:
     event = public_event(slug)
-    return feed_answer(request, event, "pairings", overlay_arg("pairings", request, None))
+    return feed_answer(request, event, "pairings", _rows(request, feeds.MAX_TICKER_ROWS))
 
 
 @extend_schema(

@@ -3,6 +3,7 @@ the pages and the round control's section."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -260,3 +261,14 @@ def test_the_feeds_have_their_own_rate_per_address_not_the_anonymous_one(setting
     url = reverse("api-overlay-bracket", kwargs={"slug": event.slug})
     answers = [client.get(url).status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize("text", ["#ffffff", "#cfd8e3", "#ffd866", "#7ee787"])
+def test_overlay_text_reads_on_its_panel_even_over_white_video(text: str) -> None:
+    """The panel is rgba(10, 16, 28, .88): over the brightest video it is #262b34 at worst."""
+    from tests.support import contrast
+
+    css = (Path(__file__).parents[2] / "static" / "css" / "overlay.css").read_text()
+    assert text in css and "rgba(10, 16, 28, .88)" in css
+    worst = "#" + "".join(f"{round(c * 0.88 + 255 * 0.12):02x}" for c in (10, 16, 28))
+    assert contrast(text, worst) >= 4.5
