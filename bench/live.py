@@ -12,7 +12,8 @@ change it). Then, on loopback:
   ``GET /api/events/{slug}/overlays/pairings/stream/`` open against uvicorn serving
   ``config.asgi`` (as docs/overlays.md runs it); they connect over the first seconds and
   reconnect when the server ends a stream (its maximum life);
-* ``--pollers`` polling clients fetch the JSON feed ``GET /api/events/{slug}/overlays/pairings/``
+* ``--pollers`` polling clients (each from an address of its own, as gunicorn behind one
+  proxy reads it from X-Forwarded-For: the feeds' rate is per address) fetch the JSON feed ``GET /api/events/{slug}/overlays/pairings/``
   every ``--poll-seconds`` (each on its own phase, with ``If-None-Match``) from gunicorn
   (WSGI, as in production), as static/js/overlay.js does when the stream is refused;
 * open loop: every table's result is entered by the organiser through the services at a
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import subprocess
@@ -116,7 +118,13 @@ async def sse_viewer(port: int, path: str, seen_all: Seen, stop: float, delay: f
 
 
 async def poller(
-    port: int, path: str, seen_all: Seen, stop: float, every: float, phase: float
+    port: int,
+    path: str,
+    seen_all: Seen,
+    stop: float,
+    every: float,
+    phase: float,
+    address: str,
 ) -> None:
     await asyncio.sleep(phase)
     seen = seen_all.new_client()
@@ -125,7 +133,10 @@ async def poller(
         due = time.monotonic() + every
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=READ_LIMIT)
-            head = f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
+            head = (
+                f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
+                f"X-Forwarded-For: {address}\r\n"
+            )
             if etag:
                 head += f"If-None-Match: {etag}\r\n"
             writer.write((head + "\r\n").encode())
@@ -165,9 +176,16 @@ def clients(
         ]
         tasks += [
             poller(
-                poll_port, base, polled, stop, args.poll_seconds, rng.uniform(0, args.poll_seconds)
+                poll_port,
+                base,
+                polled,
+                stop,
+                args.poll_seconds,
+                rng.uniform(0, args.poll_seconds),
+                # each poller a streaming PC of its own (the feeds' rate is per address)
+                f"198.18.{i // 250}.{i % 250 + 1}",
             )
-            for _ in range(args.pollers)
+            for i in range(args.pollers)
         ]
         await asyncio.gather(*tasks)
 
@@ -272,6 +290,8 @@ def main() -> int:
         Match.objects.filter(round=round_, b__isnull=False).select_related("round__tournament")
     )
     schedule = sorted((b.rng.uniform(2, args.window), m) for m in matches)
+    # gunicorn reads each poller's address from X-Forwarded-For, as behind one proxy.
+    os.environ["DJANGO_NUM_PROXIES"] = "1"
     serve = harness.serving(
         USER_PREFIX, setup.db_url, setup.redis, SECRET_KEY, args.gunicorn_workers
     )
@@ -320,8 +340,9 @@ def main() -> int:
             continue
         p95 = percentile(values, 95)
         print(
-            f"{name}: {len(seen.by_client)} clients, {seen.connections} connections, "
-            f"{seen.errors} errors; report -> overlay p50 {fmt(percentile(values, 50))}, "
+            f"{name}: {len(seen.by_client)} clients, "
+            + (f"{seen.connections} connections, " if seen is sse else "")
+            + f"{seen.errors} errors; report -> overlay p50 {fmt(percentile(values, 50))}, "
             f"p95 {fmt(p95)}, max {fmt(max(values))}; never seen {missed}"
         )
         rows.append(
