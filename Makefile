@@ -53,6 +53,7 @@ bench: install
 	$(PY) bench/checkin.py
 	$(PY) bench/round_panel.py
 	$(PY) bench/publish_spike.py
+	$(PY) bench/live.py
 	$(PY) bench/series.py
 	$(PY) bench/stages.py
 

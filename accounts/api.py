@@ -28,6 +28,7 @@ class MeOutput(serializers.ModelSerializer):
             "is_organiser",
             "is_judge",
             "profile_public",
+            "stream_opt_out",
         )
 
     def get_is_judge(self, obj: User) -> bool:

@@ -29,7 +29,14 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "first_name", "last_name", "email", "profile_public")
+        fields = (
+            "display_name",
+            "first_name",
+            "last_name",
+            "email",
+            "profile_public",
+            "stream_opt_out",
+        )
 
     def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)

@@ -41,6 +41,11 @@ class User(AbstractUser):
             "player id>/. Hide it again at any time."
         ),
     )
+    stream_opt_out = models.BooleanField(
+        _("not on stream"),
+        default=False,
+        help_text=_("Organisers cannot put your matches on a stream overlay as a feature match."),
+    )
 
     class Meta:
         ordering = ["display_name", "username"]

@@ -32,6 +32,7 @@ from engine.frozen import thaw
 from engine.games import DEFAULT_GAME, GAMES, GamePlugin, get_game
 from matches import services as rounds
 from matches.models import Round
+from overlays import services as overlays
 from tournaments import services
 from tournaments.models import ClockMode, Tournament
 from tournaments.status import EventStatus
@@ -189,6 +190,7 @@ def load_demo_rounds(event: Tournament) -> dict[str, int]:
                 )
         else:
             _half_play_round(round_, judge, rng)
+            _feature_matches(round_, organiser)
     return {"rounds": Round.objects.filter(tournament=event).count()}
 
 
@@ -297,6 +299,18 @@ def _half_play_round(round_: Any, judge: Any, rng: random.Random) -> None:
             rounds.match_report(actor=match.b.player, match=match, games=_flipped(games))
         elif i == 10:
             rounds.match_extend(actor=judge, match=match, minutes=5)
+
+
+def _feature_matches(round_: Any, organiser: Any) -> None:
+    """Round 4 on the stream overlays (docs/overlays.md): a table still playing as feature 1,
+    the first final result as feature 2."""
+    matches = list(
+        round_.matches.filter(b__isnull=False)
+        .select_related("round__tournament", "a__player", "b__player")
+        .order_by("table")
+    )
+    overlays.feature_mark(actor=organiser, match=matches[-1], slot=1)
+    overlays.feature_mark(actor=organiser, match=matches[0], slot=2)
 
 
 # --- a demo event of every other game -------------------------------------------------------

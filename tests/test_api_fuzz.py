@@ -325,6 +325,8 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
             "GET /api/events/{slug}/archives/",
             "GET /api/events/{slug}/standings/{registration}/",
             "GET /api/events/{slug}/placings/",
+            "GET /api/events/{slug}/overlays/standings/",
+            "GET /api/events/{slug}/overlays/pairings/",
         ],
         "a query parameter it does not read is ignored, as by the API's other endpoints (the "
         "generator sends one for these)",

@@ -47,6 +47,7 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"organisations"}),
     frozenset({"decks", "notifications"}),  # one floor: neither imports the other
     frozenset({"matches"}),
+    frozenset({"overlays"}),  # stream overlays: feature matches, feeds, the live stream
     frozenset({"eventdata", "series"}),  # the whole event as data (archive, demo); series of events
     frozenset({"weekends"}),  # events grouped at one venue: schedule, badge, side events, desk
     frozenset({"config wiring"}),

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "eventdata",
     "series",
     "weekends",
+    "overlays",
 ]
 
 MIDDLEWARE = [
@@ -218,6 +219,19 @@ DASHBOARD_MAX_STALE_SECONDS = env.float("DASHBOARD_MAX_STALE_SECONDS", default=1
 # How often the dashboard's round panel asks whether anything changed (an unchanged panel is a
 # 304 that reads nothing of the round: matches.panel).
 ROUND_PANEL_POLL_SECONDS = env.int("ROUND_PANEL_POLL_SECONDS", default=10)
+# Stream overlays (docs/overlays.md). Their live stream is served under ASGI (uvicorn
+# config.asgi:application); under WSGI it answers 204 and the pages poll the JSON feed every
+# OVERLAY_POLL_SECONDS. OVERLAY_STREAM_ORIGIN: where the pages open the stream when uvicorn
+# runs beside gunicorn on another origin (e.g. https://live.example.org); empty: this site.
+OVERLAY_SSE = env.bool("OVERLAY_SSE", default=True)
+OVERLAY_STREAM_ORIGIN = env.str("OVERLAY_STREAM_ORIGIN", default="").rstrip("/")
+OVERLAY_POLL_SECONDS = env.float("OVERLAY_POLL_SECONDS", default=1.5)
+# How often a stream's hub reads the cache's live version, and the database's live stamp.
+OVERLAY_TICK_SECONDS = env.float("OVERLAY_TICK_SECONDS", default=0.25)
+OVERLAY_DB_CHECK_SECONDS = env.float("OVERLAY_DB_CHECK_SECONDS", default=1.0)
+OVERLAY_HEARTBEAT_SECONDS = env.float("OVERLAY_HEARTBEAT_SECONDS", default=15.0)
+# A stream ends after this (plus up to 10 %); the browser reconnects by itself.
+OVERLAY_STREAM_MAX_SECONDS = env.float("OVERLAY_STREAM_MAX_SECONDS", default=300.0)
 
 EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
@@ -265,6 +279,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": "120/min",
+        # The overlays' JSON feeds, per address, instead of "anon"/"user": a streaming PC
+        # polls several overlays every 1.5 s when their stream is not served (docs/overlays.md).
+        "overlay": "600/min",
         "user": "1800/min",
         "token": "30/min",
         "login_failures": "50/hour",
@@ -312,6 +329,8 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+if OVERLAY_STREAM_ORIGIN:  # the overlays' live stream on an origin of its own
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"].append(OVERLAY_STREAM_ORIGIN)
 # Permissions-Policy (django-permissions-policy): no page needs a device feature; the camera
 # and full screen are left to our own pages (a check-in scanner, the projector).
 PERMISSIONS_POLICY: dict[str, list[str]] = {

@@ -11,13 +11,22 @@ from engine.bos.replay import replay, replay_text
 from engine.plugin import (
     N_,
     ReplaySummary,
+    Text,
+    json_object,
 )
 from engine.replay_plugin import RecordReplayer, replay_summary
 
 
 def summary(replay: Mapping[str, Any]) -> ReplaySummary:
     """A stored replay JSON of this game in a few lines: decided on which turn, the turns a
-    record without a result goes to."""
+    record without a result goes to, each player's life where the record stops (the stream
+    overlay shows it as the judge's replay has it)."""
+    life = json_object(replay.get("life"))
+    score = tuple(
+        (str(player), count)
+        for player, count in life.items()
+        if isinstance(count, int) and not isinstance(count, bool)
+    )
     return replay_summary(
         replay,
         decided_at="turn",
@@ -27,6 +36,8 @@ def summary(replay: Mapping[str, Any]) -> ReplaySummary:
             N_("The record stops after %(n)d turn: no result yet."),
             N_("The record stops after %(n)d turns: no result yet."),
         ),
+        score_label=Text.of(N_("Life")) if score else None,
+        score=score,
     )
 
 
