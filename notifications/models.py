@@ -33,6 +33,7 @@ class Kind(models.TextChoices):
     RESULT_TO_CONFIRM = "result_to_confirm", _("A result to confirm")
     DISPUTE_RULED = "dispute_ruled", _("A dispute ruled")
     PLAYER_DROPPED = "player_dropped", _("A player dropped or disqualified")
+    PLAYER_SUSPENDED = "player_suspended", _("A registration cancelled by a suspension")
 
 
 class Channel(models.TextChoices):

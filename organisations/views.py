@@ -36,6 +36,7 @@ def organisation_page(request: HttpRequest, slug: str) -> HttpResponse:
             "upcoming": list(upcoming[:100]),
             "past": past_page,
             "suspension": selectors.own_suspension_text(request.user, organisation),
+            "may_manage": services.may_organise(request.user, organisation),
         },
     )
 
