@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none
+from engine.games import GAMES
 from organisations import selectors, services
 from organisations.models import Organisation, Role, Suspension
 
@@ -77,6 +78,8 @@ def _page(
             "now": now,
             "suspend": suspend_form or {},
             "time_zone": settings.TIME_ZONE,
+            "catalogs": selectors.card_catalogs(organisation),
+            "games": [(g.key, g.name) for g in GAMES.values()],
         },
         status=status,
     )

@@ -130,3 +130,13 @@ def own_suspension_text(user: Any, organisation: Organisation) -> str:
         return ""
     suspension = active_suspension(organisation.pk, user.pk)
     return suspension_text(suspension) if suspension is not None else ""
+
+
+# The organisation page lists at most this many of its card catalogs (the API pages them all).
+PAGE_CATALOGS = 50
+
+
+def card_catalogs(organisation: Organisation) -> list[Any]:
+    """The organisation's card catalogs (decks.Catalog, read through its relation: the decks
+    app sits above this one), by game and name."""
+    return list(organisation.card_catalogs.order_by("game", "name", "pk")[:PAGE_CATALOGS])

@@ -37,6 +37,7 @@ def organisation_page(request: HttpRequest, slug: str) -> HttpResponse:
             "past": past_page,
             "suspension": selectors.own_suspension_text(request.user, organisation),
             "may_manage": services.may_organise(request.user, organisation),
+            "catalogs": selectors.card_catalogs(organisation),
         },
     )
 
