@@ -362,7 +362,8 @@ def suspend(
         created_by=actor,
     )
     removed = []
-    for registration in affected:
+    # The site's lock order: the organisation (above), then the events in id order.
+    for registration in sorted(affected, key=lambda r: (r.tournament_id, r.pk)):
         removed.append(
             event_services.registration_remove(
                 actor=actor,
