@@ -469,7 +469,12 @@ def _registration_suspended(registration: Registration, suspension: Any) -> int:
     def webhook() -> Message:
         # The reason stays between the organisation and the player.
         text = _("%(event)s: %(name)s's registration is cancelled (suspended).") % values
-        return Message(None, text[:MAX_SUBJECT], text, {"registration": registration.pk})
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {"registration": registration.pk, "player": registration.name},
+        )
 
     return queue(
         tournament,
