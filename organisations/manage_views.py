@@ -9,7 +9,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -21,7 +20,6 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.player_ids import normalise_player_id
 from config.errors import Forbidden, ServiceError
 from config.pages import attempt, int_or_none
 from engine.games import GAMES
@@ -37,18 +35,6 @@ def _organisation(request: HttpRequest, slug: str) -> Organisation:
     if not services.may_organise(request.user, organisation):
         raise PermissionDenied(_("Only this organisation's owners and organisers may do this."))
     return organisation
-
-
-def person_by_code(text: str) -> Any:
-    """The account a page's field names: a player id (as people type it) or a username."""
-    text = (text or "").strip()[:150]
-    if not text:
-        return None
-    users = get_user_model().objects.filter(is_active=True)
-    return (
-        users.filter(player_id=normalise_player_id(text)).first()
-        or users.filter(username__iexact=text).first()
-    )
 
 
 def _back(organisation: Organisation, anchor: str) -> HttpResponse:
@@ -95,7 +81,7 @@ def organisation_manage(request: HttpRequest, slug: str) -> HttpResponse:
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners add a person (by player id or username) with a role, or change their role."""
     organisation = _organisation(request, slug)
-    person = person_by_code(request.POST.get("person", ""))
+    person = selectors.person_by_code(request.POST.get("person", ""))
     if person is None:
         messages.error(request, _("person: nobody has this player id or username."))
         return _back(organisation, "#members")
@@ -170,7 +156,7 @@ def suspension_add(request: HttpRequest, slug: str) -> HttpResponse:
         "reason": request.POST.get("reason", "")[:2000],
     }
     try:
-        player = person_by_code(form["person"])
+        player = selectors.person_by_code(form["person"])
         if player is None:
             raise ServiceError(_("Nobody has this player id or username."), field="person")
         until = _when(form["until"], "until")

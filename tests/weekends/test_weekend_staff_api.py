@@ -102,3 +102,32 @@ def test_the_desk_api_lists_the_events_the_person_staffs_with_unreported_matches
     assert {r["event"] for r in organiser_view} == {event.slug, other.slug}
     assert client_for(UserFactory()).get(f"/api/weekends/{weekend.slug}/desk/").status_code == 403
     assert APIClient().get(f"/api/weekends/{weekend.slug}/desk/").status_code in (401, 403)
+
+
+def test_the_schedule_page_lets_organisers_add_and_remove_organisers() -> None:
+    from tests.factories import logged_in
+
+    organiser = OrganiserFactory()
+    weekend = weekend_of(organiser)
+    helper = UserFactory()
+    client = logged_in(organiser)
+    page = client.get(f"/weekends/{weekend.slug}/").content.decode()
+    assert 'id="weekend-organiser"' in page
+    assert 'id="weekend-organiser"' not in (
+        logged_in(UserFactory()).get(f"/weekends/{weekend.slug}/").content.decode()
+    )
+    client.post(f"/weekends/{weekend.slug}/organisers/", {"person": helper.player_id})
+    assert set(weekend.organisers.all()) == {organiser, helper}
+    unknown = client.post(
+        f"/weekends/{weekend.slug}/organisers/", {"person": "nobody"}, follow=True
+    )
+    assert "person: nobody has" in unknown.content.decode()
+    outsider = logged_in(UserFactory())
+    assert (
+        outsider.post(f"/weekends/{weekend.slug}/organisers/{helper.pk}/remove/").status_code == 403
+    )
+    client.post(f"/weekends/{weekend.slug}/organisers/{helper.pk}/remove/")
+    assert list(weekend.organisers.all()) == [organiser]
+    last = client.post(f"/weekends/{weekend.slug}/organisers/{organiser.pk}/remove/", follow=True)
+    assert "at least one organiser" in last.content.decode()
+    assert list(weekend.organisers.all()) == [organiser]
