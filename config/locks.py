@@ -22,6 +22,8 @@ M = TypeVar("M", bound=models.Model)
 
 # What each service locks, outermost first. Rows of one kind are locked in id order.
 LOCK_ORDER: tuple[str, ...] = (
+    # organisations.Organisation: above its events (a suspension cancelling registrations)
+    "organisation",
     "weekend",  # weekends.Weekend: above its events (adding one, launching a side event)
     "event",  # tournaments.Tournament
     "series",  # series.Series (closing one: after the events it invites into)
@@ -36,8 +38,8 @@ LOCK_ORDER: tuple[str, ...] = (
 )
 # Locked alone, in a transaction that takes no other lock: decks.CardImport, series.Series in a
 # leaderboard refresh (its audit entries only point at events), an account being erased
-# (accounts.User), and organisations.Organisation (then its Membership or Suspension row, or
-# the person's CalendarToken alone). Locked after the event and nothing else:
+# (accounts.User), organisations.Organisation in its other services (then its Membership or
+# Suspension row), and a person's CalendarToken. Locked after the event and nothing else:
 # notifications.NotificationSettings.
 
 

@@ -82,6 +82,11 @@ api_urls = [
     path("deck-check-results/<int:pk>/", decks_api.deck_check_result, name="api-deck-check-result"),
     path("catalogs/", decks_api.catalogs, name="api-catalogs"),
     path(
+        "organisations/<slug:slug>/catalogs/",
+        decks_api.organisation_catalogs,
+        name="api-organisation-catalogs",
+    ),
+    path(
         "events/<slug:slug>/catalog/",
         decks_api.EventCatalogView.as_view(),
         name="api-event-catalog",

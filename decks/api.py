@@ -14,6 +14,8 @@ from rest_framework.views import APIView
 
 from config.api import validated
 from config.errors import Forbidden, ServiceError
+from config.pagination import Pagination
+from config.schema import paginated
 from decks import selectors, services
 from decks import serializers as s
 from decks.models import (
@@ -25,6 +27,7 @@ from decks.models import (
 )
 from engine.frozen import thaw
 from engine.games import DEFAULT_GAME, GAMES, default_game, get_game
+from organisations.models import Organisation
 from tournaments import permissions as perms
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import event_visible, visible_event
@@ -406,3 +409,33 @@ def deck_check_result(request: Request, pk: int) -> Response:
     clean = validated(s.DeckCheckRecordInput, request.data)
     result = services.deck_check_record(actor=request.user, result=result, **clean)
     return Response(s.DeckCheckResultOutput(result).data)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses=paginated(s.CatalogOutput),
+    description="The organisation's card catalogs, by game and name (anyone reads them).",
+)
+@extend_schema(
+    methods=["POST"],
+    request=s.OrganisationCatalogInput,
+    responses={201: s.CatalogOutput},
+    description="A new custom card catalog belonging to the organisation (its owners and "
+    "organisers, who then import cards into it and choose it for their events; audited).",
+)
+@api_view(["GET", "POST"])
+@permission_classes([permissions.AllowAny])
+def organisation_catalogs(request: Request, slug: str) -> Response:
+    organisation = get_object_or_404(Organisation, slug=slug)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            raise Forbidden("Log in to make a card catalog.")
+        clean = validated(s.OrganisationCatalogInput, request.data)
+        catalog = services.custom_catalog_create(
+            actor=request.user, game=clean["game"], name=clean["name"], organisation=organisation
+        )
+        catalog.card_count = 0  # type: ignore[attr-defined]
+        return Response(s.CatalogOutput(catalog).data, status=status.HTTP_201_CREATED)
+    paginator = Pagination()
+    page = paginator.paginate_queryset(selectors.organisation_catalogs(organisation), request)
+    return paginator.get_paginated_response(s.CatalogOutput(page, many=True).data)

@@ -28,6 +28,7 @@ from decks.models import (
     EventCatalog,
 )
 from engine.games import GAMES
+from organisations.models import ORGANISING_ROLES, Membership
 from tournaments import permissions
 from tournaments.models import Registration, RegistrationStatus, Tournament
 
@@ -85,12 +86,29 @@ def catalog_by_slug(slug: str) -> Catalog | None:
 
 
 def catalogs_for_choice(game: str, user: Any = None) -> list[Catalog]:
-    """What an event of a game may read: the shared catalogs and the person's own."""
+    """What an event of a game may read: the shared catalogs, the person's own and those of
+    the organisations they own or organise for."""
     shared = list(Catalog.objects.filter(game=game).exclude(kind=Catalog.Kind.CUSTOM))
     own: list[Catalog] = []
     if user is not None and getattr(user, "is_authenticated", False):
-        own = list(Catalog.objects.filter(game=game, kind=Catalog.Kind.CUSTOM, owner=user))
+        organising = Membership.objects.filter(user=user, role__in=ORGANISING_ROLES).values(
+            "organisation_id"
+        )
+        own = list(
+            Catalog.objects.filter(game=game, kind=Catalog.Kind.CUSTOM)
+            .filter(Q(owner=user) | Q(organisation_id__in=organising))
+            .order_by("name", "pk")
+        )
     return shared + own
+
+
+def organisation_catalogs(organisation: Any) -> QuerySet[Catalog]:
+    """An organisation's card catalogs with their number of cards, by game and name."""
+    return (
+        Catalog.objects.filter(organisation=organisation)
+        .annotate(card_count=Count("cards"))
+        .order_by("game", "name", "pk")
+    )
 
 
 MAX_ATTRIBUTE_FILTERS = 5

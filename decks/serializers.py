@@ -21,10 +21,16 @@ class CatalogOutput(serializers.ModelSerializer):
     cards = serializers.IntegerField(source="card_count", read_only=True, default=None)
     # Plain text, not an enum: "kind" names other choice sets in the schema already.
     kind = serializers.CharField(read_only=True, help_text="demo, official or custom")
+    organisation = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The slug of the organisation the catalog belongs to, if any.",
+    )
 
     class Meta:
         model = Catalog
-        fields = ("slug", "name", "game", "kind", "owner", "cards")
+        fields = ("slug", "name", "game", "kind", "owner", "organisation", "cards")
 
     def get_owner(self, obj: Catalog) -> str | None:
         return obj.owner.public_name if obj.owner_id else None
@@ -193,3 +199,8 @@ class DeckCheckRecordInput(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=DeckCheckResult.Outcome.values)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     penalty_reference = serializers.CharField(required=False, allow_blank=True, max_length=80)
+
+
+class OrganisationCatalogInput(serializers.Serializer):
+    game = serializers.ChoiceField(choices=game_choices())
+    name = serializers.CharField(max_length=120)

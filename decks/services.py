@@ -52,6 +52,8 @@ from engine.games import (
     default_game,
     get_game,
 )
+from organisations.models import Organisation
+from organisations.services import may_organise
 from tournaments import permissions
 from tournaments.audit import audit
 from tournaments.models import Registration, RegistrationStatus, Tournament
@@ -82,15 +84,29 @@ def can_manage_shared_catalogs(user: Any) -> bool:
 
 
 def can_import_into(user: Any, catalog: Catalog) -> bool:
-    """Shared catalogs need the site-wide role; organisers import into their own only."""
+    """Shared catalogs need the site-wide role; organisers import into their own only, and
+    an organisation's owners and organisers into the organisation's."""
     if can_manage_shared_catalogs(user):
         return True
+    if catalog.kind != Catalog.Kind.CUSTOM or not permissions.is_authenticated(user):
+        return False
+    if catalog.organisation_id is not None:
+        return may_organise(user, catalog.organisation)
     return (
-        catalog.kind == Catalog.Kind.CUSTOM
-        and catalog.owner_id is not None
+        catalog.owner_id is not None
         and permissions.can_create_events(user)
         and catalog.owner_id == user.pk
     )
+
+
+def may_choose_catalog(user: Any, catalog: Catalog) -> bool:
+    """Whether an event's organiser may have their event read the catalog: a shared one, one
+    of their own, or one of an organisation they own or organise for."""
+    if catalog.kind != Catalog.Kind.CUSTOM or can_manage_shared_catalogs(user):
+        return True
+    if catalog.organisation_id is not None:
+        return may_organise(user, catalog.organisation)
+    return bool(catalog.owner_id is not None and catalog.owner_id == user.pk)
 
 
 def own_catalog(*, actor: Any, game: str) -> Catalog:
@@ -111,9 +127,18 @@ def own_catalog(*, actor: Any, game: str) -> Catalog:
     )
 
 
-def custom_catalog_create(*, actor: Any, game: str, name: str) -> Catalog:
-    """A new custom catalog (card pool) owned by an organiser."""
-    if not permissions.can_create_events(actor):
+def custom_catalog_create(
+    *, actor: Any, game: str, name: str, organisation: Organisation | None = None
+) -> Catalog:
+    """A new custom catalog (card pool) owned by an organiser, or (``organisation``) by an
+    organisation: its owners and organisers import into it and choose it for their events
+    (audited, without an event: target the catalog, the organisation's slug in the data)."""
+    if organisation is not None:
+        if not may_organise(actor, organisation):
+            raise Forbidden(
+                _("Only the organisation's owners and organisers may make its card catalogs.")
+            )
+    elif not permissions.can_create_events(actor):
         raise Forbidden(_("Only organisers may make card catalogs."))
     _rules(game)
     check_name("name", name)
@@ -126,8 +151,23 @@ def custom_catalog_create(*, actor: Any, game: str, name: str) -> Catalog:
         n += 1
         slug = f"{base}-{n}"
     created: Catalog = Catalog.objects.create(
-        game=game, name=name, slug=slug, kind=Catalog.Kind.CUSTOM, owner=actor
+        game=game,
+        name=name,
+        slug=slug,
+        kind=Catalog.Kind.CUSTOM,
+        owner=actor if organisation is None else None,
+        organisation=organisation,
     )
+    if organisation is not None:
+        audit(
+            tournament=None,
+            actor=actor,
+            action="organisation.catalog_created",
+            target=created,
+            organisation=organisation.slug,
+            catalog=created.slug,
+            game=game,
+        )
     return created
 
 
@@ -184,12 +224,10 @@ def event_catalog_set(*, actor: Any, tournament: Tournament, catalog: Catalog) -
             _("catalog: %(name)s is not a catalog of this event's game.") % {"name": catalog.name},
             field="catalog",
         )
-    if not (
-        catalog.kind != Catalog.Kind.CUSTOM
-        or catalog.owner_id == actor.pk
-        or can_manage_shared_catalogs(actor)
-    ):
-        raise Forbidden(_("You may only choose a shared catalog or one of your own."))
+    if not may_choose_catalog(actor, catalog):
+        raise Forbidden(
+            _("You may only choose a shared catalog, one of your own or your organisation's.")
+        )
     link: EventCatalog | None = EventCatalog.objects.filter(tournament=tournament).first()
     previous = link.catalog.slug if link is not None else None
     if link is None:
@@ -255,7 +293,10 @@ def card_import_start(
 
     `catalog` is the slug of the catalog to import into; without it, the official catalog for
     the site-wide role and the organiser's own catalog for everyone else."""
-    if not permissions.can_create_events(actor) and not can_manage_shared_catalogs(actor):
+    # Into a named catalog: whoever may change it (import_catalog checks, below).
+    if not catalog and not (
+        permissions.can_create_events(actor) or can_manage_shared_catalogs(actor)
+    ):
         raise Forbidden(_("Only organisers may import cards."))
     _rules(game)
     if not files:

@@ -15,6 +15,11 @@ urlpatterns = [
     path("cards/", views.card_search, name="card_search"),
     path("cards/import/", views.card_import_upload, name="card_import_upload"),
     path("cards/import/<int:pk>/", views.card_import_detail, name="card_import_detail"),
+    path(
+        "orgs/<slug:slug>/catalogs/new/",
+        views.organisation_catalog_new,
+        name="organisation_catalog_new",
+    ),
     path("check-deck/", views.decklist_check, name="decklist_check"),
     path(
         "registrations/<int:pk>/decklist/",

@@ -43,6 +43,7 @@ from decks.models import (
     DecklistVersion,
 )
 from engine.games import GAMES, ChartSeries, DeckSection, Text, default_game, get_game
+from organisations.models import Organisation
 from tournaments import permissions as perms
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, RegistrationStatus, Tournament
@@ -229,9 +230,9 @@ def _numbered_lines(text: str, report: Mapping[str, Any] | None) -> list[dict[st
 
 @login_required
 def card_import_upload(request: HttpRequest) -> HttpResponse:
-    if not perms.can_create_events(request.user):
-        raise PermissionDenied
     catalogs = [c for c in selectors.catalog_list() if services.can_import_into(request.user, c)]
+    if not perms.can_create_events(request.user) and not catalogs:
+        raise PermissionDenied  # an organisation's organiser may import into its catalogs
     site_wide = services.can_manage_shared_catalogs(request.user)
     form = CardImportForm(
         request.POST or None,
@@ -777,3 +778,23 @@ def deck_check_record(request: HttpRequest, pk: int, result_pk: int) -> HttpResp
             _("Deck check of %(name)s recorded.") % {"name": result.registration.name},
         )
     return redirect(reverse("decks:deck_check_detail", kwargs={"pk": pk}) + f"#result-{result.pk}")
+
+
+@login_required
+@require_POST
+def organisation_catalog_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organisation's management page's "new card catalog" form (owners and organisers):
+    the same service as POST /api/organisations/{slug}/catalogs/."""
+    organisation = get_object_or_404(Organisation, slug=slug)
+    back = reverse("organisations:manage", args=[organisation.slug]) + "#catalogs"
+    made = attempt(
+        request,
+        lambda: services.custom_catalog_create(
+            actor=request.user,
+            game=request.POST.get("game", "").strip(),
+            name=request.POST.get("name", "")[:200],
+            organisation=organisation,
+        ),
+        _("The card catalog is made: import its cards from the card import page."),
+    )
+    return redirect(back if not made else reverse("decks:card_import_upload"))

@@ -47,7 +47,7 @@ from matches.models import (
 from matches.services.history import _record, scoring
 from matches.services.standings import standings_snapshot
 from tournaments import brackets, results
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Stage, Tournament
 from tournaments.placings import Elimination, Placings, StageOutcome, StageStatus, compute_placings
 from tournaments.selectors import stage_rows
 from tournaments.stages import (
@@ -405,32 +405,64 @@ def placings_version(tournament: Tournament) -> str:
     progress (how many, how many finished, which players may see), its stages' (started,
     finished), the event's status and its tiebreaker configuration. Three indexed
     aggregates."""
-    newest = ResultVersion.objects.filter(match__round__tournament=tournament).aggregate(
-        newest=Max("id")
-    )["newest"]
-    stages = tournament.stages.aggregate(
-        count=Count("id"),
-        started=Max("started_at"),
-        finished=Max("finished_at"),
-        done=Count("id", filter=Q(finished_at__isnull=False)),
+    return placings_versions([tournament])[tournament.pk]
+
+
+def placings_versions(tournaments: Sequence[Tournament]) -> dict[int, str]:
+    """:func:`placings_version` of each event (by id), for many events in the same three
+    grouped aggregates (a series' leaderboard, a player's history)."""
+    ids = [t.pk for t in tournaments]
+    newest = dict(
+        ResultVersion.objects.filter(match__round__tournament_id__in=ids)
+        .values("match__round__tournament_id")
+        .annotate(newest=Max("id"))
+        .values_list("match__round__tournament_id", "newest")
     )
-    progress = tournament.rounds.aggregate(
-        visible=Count("id", filter=Q(status__in=VISIBLE_TO_PLAYERS)),
-        finished=Count("id", filter=Q(status=RoundStatus.FINISHED)),
-        last=Max("number", filter=Q(status__in=VISIBLE_TO_PLAYERS)),
-    )
-    return version_of(
-        "placings",
-        tournament.pk,
-        newest or 0,
-        progress["visible"],
-        progress["finished"],
-        progress["last"] or 0,
-        tournament.status,
-        tournament.top_cut_size or 0,
-        tournament.tiebreaker_fingerprint,
-        *stages.values(),
-    )
+    stages = {
+        row.pop("tournament_id"): row
+        for row in Stage.objects.filter(tournament_id__in=ids)
+        .values("tournament_id")
+        .annotate(
+            count=Count("id"),
+            started=Max("started_at"),
+            finished=Max("finished_at"),
+            done=Count("id", filter=Q(finished_at__isnull=False)),
+        )
+        .order_by()
+    }
+    progress = {
+        row.pop("tournament_id"): row
+        for row in Round.objects.filter(tournament_id__in=ids)
+        .values("tournament_id")
+        .annotate(
+            visible=Count("id", filter=Q(status__in=VISIBLE_TO_PLAYERS)),
+            finished=Count("id", filter=Q(status=RoundStatus.FINISHED)),
+            last=Max("number", filter=Q(status__in=VISIBLE_TO_PLAYERS)),
+        )
+        .order_by()
+    }
+    no_stages = {"count": 0, "started": None, "finished": None, "done": 0}
+    no_rounds = {"visible": 0, "finished": 0, "last": None}
+    out = {}
+    for tournament in tournaments:
+        played = progress.get(tournament.pk, no_rounds)
+        staged = stages.get(tournament.pk, no_stages)
+        out[tournament.pk] = version_of(
+            "placings",
+            tournament.pk,
+            newest.get(tournament.pk) or 0,
+            played["visible"],
+            played["finished"],
+            played["last"] or 0,
+            tournament.status,
+            tournament.top_cut_size or 0,
+            tournament.tiebreaker_fingerprint,
+            staged["count"],
+            staged["started"],
+            staged["finished"],
+            staged["done"],
+        )
+    return out
 
 
 def event_placings(tournament: Tournament, *, version: str | None = None) -> Placings:

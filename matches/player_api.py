@@ -26,6 +26,7 @@ def _profile(request: Request, person: Any) -> Response:
             "player_id": person.player_id,
             "name": person.public_name,
             **players.profile_summary(person),
+            "series": players.series_points(person),
             **body,
         }
     )
@@ -33,10 +34,13 @@ def _profile(request: Request, person: Any) -> Response:
 
 PROFILE_DESCRIPTION = (
     "`player_id`, `name`, totals over every event played (`events_played`, `wins`, `losses`, "
-    "`draws`, `record`), and the events, newest first, paginated (`count`, `next`, "
-    "`previous`, `results`: each with `event` (slug), `name`, `game`, `starts_at`, `status`, "
-    "`place` and `players` (from the stored standings), `record`, `wins`, `losses`, `draws`, "
-    "`dropped` and `decklist` (the published list's version id, else null))."
+    "`draws`, `record`), `series` (each series the player scored in: `series` (slug), "
+    "`name`, `rank`, `players` (ranked in it), `points`, `events` (counted), `url`), and the "
+    "events, newest first, paginated (`count`, `next`, `previous`, `results`: each with "
+    "`event` (slug), `name`, `game`, `starts_at`, `status`, `place` and `players` (from the "
+    "event's placings, top cut included; a team event's place is the team's), `place_final` "
+    "(the placings are final), `record`, `wins`, `losses`, `draws`, `dropped` and `decklist` "
+    "(the published list's version id, else null))."
 )
 
 

@@ -32,6 +32,7 @@ def my_history(request: HttpRequest) -> HttpResponse:
             "page": page,
             "events": events,
             "summary": players.profile_summary(request.user),
+            "series": players.series_points(request.user),
             "person": request.user,
         },
     )
@@ -48,6 +49,7 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "page": page,
             "events": events,
             "summary": players.profile_summary(person),
+            "series": players.series_points(person),
             "person": person,
         },
     )

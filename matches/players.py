@@ -6,16 +6,19 @@ A person's own history is always theirs to see. The public profile is opt-in
 unknown player id and an erased account are all the same 404, so a profile's existence never
 leaks.
 
-Places: ``final_places`` reads each event's stored standings (the snapshot after its last
-finished Swiss round). HOOK(placings): when ``event_placings(tournament)`` (issue 21's final
-placings, top cut included) is available, ``final_places`` is the one function to switch to
-it; every page and the API read places through it.
+Places: ``final_places`` reads each event's placings (matches.placings.event_placings: the
+final placings once the event is over, top cut included; the current ones while it runs), the
+same rows the event's placings page and a series' points read. Every page and the API read
+places through it.
+
+Series points: the series app (above this one) provides ``provide_series_points`` in its
+ready(), so a profile lists each series the player scored in without this module importing it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +27,10 @@ from django.db.models import Q
 from django.http import Http404
 
 from accounts.player_ids import normalise_player_id
-from config.errors import NotFound
 from decks.models import DecklistVersion
 from matches.models import Match, MatchStatus
-from matches.services import standings_snapshot
-from tournaments.models import Registration, RegistrationStatus, Tournament
+from matches.placings import entrant_key, event_placings, placings_versions
+from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
 from tournaments.results import outcome
 from tournaments.status import EventStatus
 
@@ -49,6 +51,7 @@ class PlayedEvent:
     draws: int
     dropped: bool
     decklist_version: int | None  # the published list's version id, else None
+    place_final: bool = False  # the event's placings are final (not a running event's)
 
     @property
     def record(self) -> str:
@@ -66,6 +69,7 @@ class PlayedEvent:
             "starts_at": self.event.starts_at.isoformat(),
             "status": self.event.status,
             "place": self.place,
+            "place_final": self.place_final,
             "players": self.players,
             "record": self.record,
             "wins": self.wins,
@@ -89,23 +93,42 @@ def played_registrations(user: Any) -> Any:
     )
 
 
-def final_places(events: Sequence[Tournament]) -> dict[int, tuple[dict[int, int], int]]:
-    """For each event id: {registration id: place} and how many players are ranked.
+@dataclass(frozen=True)
+class EventPlaces:
+    """One event's places: {registration id: place}, how many entrants are placed, and
+    whether the placings are final."""
 
-    Read from the stored standings of each event's last finished Swiss round
-    (``standings_snapshot``, the standings page's own read, recomputed only when a result
-    changed since). An event that hides its standings until the final Swiss round shows no
-    place until it reaches the top cut or finishes. See the module's HOOK(placings) note."""
-    out: dict[int, tuple[dict[int, int], int]] = {}
-    for event in events:
-        if event.hide_standings_before_final and event.status == EventStatus.RUNNING:
+    places: dict[int, int]
+    count: int
+    final: bool
+
+
+def final_places(events: Sequence[Tournament]) -> dict[int, EventPlaces]:
+    """Each event's places by registration (by event id), read from its placings
+    (``event_placings``, cached per placings version; the versions of all the events read in
+    three queries). In a team event a registration has its team's place, and ``count``
+    counts teams. An event that hides its standings until the final Swiss round shows no
+    place while it runs; an event with nobody placed yet is left out."""
+    shown = [
+        e for e in events if not (e.hide_standings_before_final and e.status == EventStatus.RUNNING)
+    ]
+    versions = placings_versions(shown)
+    out: dict[int, EventPlaces] = {}
+    for event in shown:
+        placings = event_placings(event, version=versions[event.pk])
+        if not placings.rows:
             continue
-        try:
-            snapshot = standings_snapshot(event)
-        except NotFound:
-            continue  # no finished Swiss round yet
-        places = {int(row["registration"]): int(row["rank"]) for row in snapshot.rows or ()}
-        out[event.pk] = (places, len(places))
+        by_entrant = {row.entrant: row.place for row in placings.rows}
+        if entrant_key(event) == "team":
+            places = {
+                registration: by_entrant[team]
+                for registration, team in TeamMember.objects.filter(
+                    team__tournament=event, team_id__in=list(by_entrant)
+                ).values_list("registration_id", "team_id")
+            }
+        else:
+            places = by_entrant
+        out[event.pk] = EventPlaces(places, len(placings.rows), placings.final)
     return out
 
 
@@ -156,19 +179,20 @@ def history(registrations: Sequence[Registration]) -> list[PlayedEvent]:
     lists = published_decklists(registrations)
     out = []
     for registration in registrations:
-        ranked, count = places.get(registration.tournament_id, ({}, None))
+        placed = places.get(registration.tournament_id)
         wins, losses, draws = wld.get(registration.pk, (0, 0, 0))
         out.append(
             PlayedEvent(
                 event=registration.tournament,
                 registration_id=registration.pk,
-                place=ranked.get(registration.pk),
-                players=count,
+                place=placed.places.get(registration.pk) if placed else None,
+                players=placed.count if placed else None,
                 wins=wins,
                 losses=losses,
                 draws=draws,
                 dropped=registration.dropped_at is not None,
                 decklist_version=lists.get(registration.pk),
+                place_final=bool(placed and placed.final),
             )
         )
     return out
@@ -201,3 +225,20 @@ def profile_summary(user: Any) -> dict[str, Any]:
         "draws": totals[2],
         "record": f"{totals[0]}-{totals[1]}-{totals[2]}",
     }
+
+
+# The series app's read of a person's series points (series.selectors.player_series_points):
+# each series they scored in, as {"series", "name", "rank", "points", "events", "players",
+# "url"}, best rank first.
+SeriesPoints = Callable[[Any], list[dict[str, Any]]]
+_series_points: list[SeriesPoints] = []
+
+
+def provide_series_points(reader: SeriesPoints) -> None:
+    if reader not in _series_points:
+        _series_points.append(reader)
+
+
+def series_points(user: Any) -> list[dict[str, Any]]:
+    """The person's points in each series they played in ([] without the series app)."""
+    return [row for reader in _series_points for row in reader(user)]

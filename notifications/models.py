@@ -35,6 +35,7 @@ class Kind(models.TextChoices):
     DISPUTE_RULED = "dispute_ruled", _("A dispute ruled")
     PLAYER_DROPPED = "player_dropped", _("A player dropped or disqualified")
     ROUND_ENDING = "round_ending", _("5 minutes left in the round")
+    PLAYER_SUSPENDED = "player_suspended", _("A registration cancelled by a suspension")
 
 
 class Channel(models.TextChoices):

@@ -479,6 +479,62 @@ def _player_dropped(registration: Registration) -> int:
     )
 
 
+def registration_suspended_receiver(
+    *, registration: Registration, suspension: Any, **_: Any
+) -> None:
+    """organisations.signals.registration_suspended: inside the suspension's transaction."""
+    safely("suspension", lambda: _registration_suspended(registration, suspension))
+
+
+def _registration_suspended(registration: Registration, suspension: Any) -> int:
+    registration = Registration.objects.select_related("player", "tournament").get(
+        pk=registration.pk
+    )
+    tournament = registration.tournament
+    values = {
+        "event": tournament.name,
+        "org": suspension.organisation.name,
+        "until": timezone.localtime(suspension.until).strftime("%Y-%m-%d %H:%M"),
+        "reason": suspension.reason,
+        "name": registration.name,
+    }
+
+    def emails() -> Iterable[Message]:
+        if registration.player is None:
+            return []
+        subject = _("%(event)s: your registration is cancelled") % values
+        body = "\n\n".join(
+            [
+                _(
+                    "%(org)s has suspended you from its events until %(until)s, so your "
+                    "registration for %(event)s is cancelled."
+                )
+                % values,
+                _("The reason given: %(reason)s") % values,
+                _("Talk to the organiser if this is a mistake."),
+            ]
+        )
+        return [Message(registration.player, subject[:MAX_SUBJECT], body)]
+
+    def webhook() -> Message:
+        # The reason stays between the organisation and the player.
+        text = _("%(event)s: %(name)s's registration is cancelled (suspended).") % values
+        return Message(
+            None,
+            text[:MAX_SUBJECT],
+            text,
+            {"registration": registration.pk, "player": registration.name},
+        )
+
+    return queue(
+        tournament,
+        Kind.PLAYER_SUSPENDED,
+        f"registration:{registration.pk}:suspension:{suspension.pk}",
+        emails=emails,
+        webhook=webhook,
+    )
+
+
 def notify_player_disqualified(*, registration_id: int, infraction: str, penalty_id: int) -> int:
     """A player disqualified by the penalty ``penalty_id`` for ``infraction`` (its label): the
     drop's message, still pending in this transaction, says so; a player who had dropped before

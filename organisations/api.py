@@ -117,7 +117,15 @@ class OrganisationViewSet(viewsets.GenericViewSet):
         return Response(s.MemberOutput(membership).data)
 
     @extend_schema(methods=["GET"], responses=paginated(s.SuspensionOutput))
-    @extend_schema(methods=["POST"], request=s.SuspensionInput, responses={201: s.SuspensionOutput})
+    @extend_schema(
+        methods=["POST"],
+        request=s.SuspensionInput,
+        responses={201: s.SuspendedOutput},
+        description="Suspend a player. Their registrations for the organisation's events that "
+        "have not started and fall in the suspension are cancelled (each audited in its event, "
+        "the player told): that needs `confirm` (without it, a 400 naming `confirm` lists "
+        "them); `cancelled` names those events.",
+    )
     @action(detail=True, methods=["get", "post"])
     def suspensions(self, request: Request, slug: str) -> Response:
         """The organisation's suspensions (owners and organisers); suspend a player."""
@@ -125,10 +133,12 @@ class OrganisationViewSet(viewsets.GenericViewSet):
         if request.method == "POST":
             data = validated(s.SuspensionInput, request.data)
             player = services.user_by_id(data.pop("player"), "player")
-            suspension = services.suspension_create(
+            done = services.suspend(
                 actor=request.user, organisation=organisation, player=player, **data
             )
-            return Response(s.SuspensionOutput(suspension).data, status=status.HTTP_201_CREATED)
+            cancelled = [r.tournament.slug for r in done.removed]
+            body = s.SuspendedOutput(done.suspension, context={"cancelled": cancelled}).data
+            return Response(body, status=status.HTTP_201_CREATED)
         services.require_organiser(request.user, organisation)
         return _page(request, self, selectors.suspensions(organisation), s.SuspensionOutput)
 

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.player_ids import normalise_player_id
 from config.errors import ServiceError
 from engine.games import GAMES
 from organisations.models import Membership, Organisation, Suspension
@@ -130,3 +132,25 @@ def own_suspension_text(user: Any, organisation: Organisation) -> str:
         return ""
     suspension = active_suspension(organisation.pk, user.pk)
     return suspension_text(suspension) if suspension is not None else ""
+
+
+# The organisation page lists at most this many of its card catalogs (the API pages them all).
+PAGE_CATALOGS = 50
+
+
+def card_catalogs(organisation: Organisation) -> list[Any]:
+    """The organisation's card catalogs (decks.Catalog, read through its relation: the decks
+    app sits above this one), by game and name."""
+    return list(organisation.card_catalogs.order_by("game", "name", "pk")[:PAGE_CATALOGS])
+
+
+def person_by_code(text: str) -> Any:
+    """The account a page's field names: a player id (as people type it) or a username."""
+    text = (text or "").strip()[:150]
+    if not text:
+        return None
+    users = get_user_model().objects.filter(is_active=True)
+    return (
+        users.filter(player_id=normalise_player_id(text)).first()
+        or users.filter(username__iexact=text).first()
+    )

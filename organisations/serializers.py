@@ -51,6 +51,12 @@ class SuspensionInput(serializers.Serializer):
     starts_at = serializers.DateTimeField(required=False, help_text="Blank: now.")
     until = serializers.DateTimeField()
     reason = serializers.CharField(max_length=2000)
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Needed when the suspension cancels the player's registrations for the "
+        "organisation's events that have not started (a 400 naming `confirm` lists them).",
+    )
 
 
 class SuspensionOutput(serializers.ModelSerializer):
@@ -76,6 +82,18 @@ class SuspensionOutput(serializers.ModelSerializer):
 
         now = timezone.now()
         return obj.lifted_at is None and obj.starts_at <= now < obj.until
+
+
+class SuspendedOutput(SuspensionOutput):
+    cancelled = serializers.SerializerMethodField(
+        help_text="The slugs of the events whose registration the suspension cancelled."
+    )
+
+    class Meta(SuspensionOutput.Meta):
+        fields = (*SuspensionOutput.Meta.fields, "cancelled")
+
+    def get_cancelled(self, obj: Suspension) -> list[str]:
+        return [str(slug) for slug in self.context.get("cancelled", [])]
 
 
 class EventLinkInput(serializers.Serializer):

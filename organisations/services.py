@@ -5,6 +5,7 @@ without an event, target ``organisation:ID``, the organisation's slug in the dat
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -25,9 +26,12 @@ from organisations.models import (
     Role,
     Suspension,
 )
+from organisations.signals import registration_suspended
 from tournaments import permissions
+from tournaments import services as event_services
 from tournaments.audit import audit
-from tournaments.models import Tournament
+from tournaments.models import ACTIVE_STATUSES, Registration, Tournament
+from tournaments.status import EventStatus
 
 ORG_FIELDS = ("name", "description", "website", "city")
 
@@ -269,8 +273,54 @@ def refuse_suspended(tournament: Tournament, user: Any) -> None:
         raise Conflict(suspension_text(suspension), field="suspension", code="suspended")
 
 
+# The events a suspension takes registrations back from: the organisation's events that have
+# not started. An event under way is left alone (its organisers drop the player if they must:
+# a drop keeps the results already played).
+NOT_STARTED = (
+    EventStatus.DRAFT.value,
+    EventStatus.REGISTRATION_OPEN.value,
+    EventStatus.REGISTRATION_CLOSED.value,
+)
+
+
+def suspension_registrations(
+    organisation: Organisation, player: Any, starts_at: datetime, until: datetime
+) -> list[Registration]:
+    """The player's active registrations (registered, waitlisted or in a lottery) for the
+    organisation's events that have not started and start before ``until`` (from
+    ``starts_at`` on when the suspension starts later; every one when it starts now), soonest
+    first: what suspending them from ``starts_at`` to ``until`` takes back."""
+    rows = Registration.objects.filter(
+        player=player,
+        status__in=[s.value for s in ACTIVE_STATUSES],
+        tournament__organisation=organisation,
+        tournament__status__in=NOT_STARTED,
+        tournament__starts_at__lt=until,
+    )
+    if starts_at > timezone.now():
+        rows = rows.filter(tournament__starts_at__gte=starts_at)
+    return list(rows.select_related("tournament").order_by("tournament__starts_at", "pk"))
+
+
+def suspension_consequences(registrations: list[Registration]) -> str:
+    """What suspending takes back, in words ("" for nothing)."""
+    if not registrations:
+        return ""
+    names = ", ".join(r.tournament.name for r in registrations)
+    return _(
+        "The player's registrations for %(events)s are cancelled at once, each event's place "
+        "going to its waitlist; lifting the suspension does not bring them back."
+    ) % {"events": names}
+
+
+@dataclass(frozen=True)
+class Suspended:
+    suspension: Suspension
+    removed: list[Registration]
+
+
 @atomic
-def suspension_create(
+def suspend(
     *,
     actor: Any,
     organisation: Organisation,
@@ -278,9 +328,15 @@ def suspension_create(
     until: datetime,
     reason: str,
     starts_at: datetime | None = None,
-) -> Suspension:
+    confirm: bool = False,
+) -> Suspended:
     """Suspends the player from the organisation's events from ``starts_at`` (now) until
-    ``until``. Owners and organisers only; the reason is required (the player sees it)."""
+    ``until``. Owners and organisers only; the reason is required (the player sees it).
+
+    The player's registrations for the organisation's events that have not started and fall
+    in the suspension are taken back (removed, with the suspension as the reason, audited in
+    each event, the player told): that cannot be undone cleanly (their places go to the
+    waitlists), so it needs ``confirm`` (a 400 naming ``confirm`` lists them)."""
     organisation = for_update(Organisation.objects).get(pk=organisation.pk)
     require_organiser(actor, organisation)
     starts_at = starts_at or timezone.now()
@@ -290,6 +346,13 @@ def suspension_create(
         raise ServiceError(_("Give the reason: the player sees it."), field="reason")
     if player is None:
         raise ServiceError(_("No such player."), field="player")
+    affected = suspension_registrations(organisation, player, starts_at, until)
+    if affected and not confirm:
+        raise ServiceError(
+            _("confirm: %(what)s Confirm to go on.") % {"what": suspension_consequences(affected)},
+            field="confirm",
+            code="confirmation_required",
+        )
     suspension = Suspension.objects.create(
         organisation=organisation,
         player=player,
@@ -298,6 +361,25 @@ def suspension_create(
         reason=reason.strip(),
         created_by=actor,
     )
+    removed = []
+    # The site's lock order: the organisation (above), then the events in id order.
+    for registration in sorted(affected, key=lambda r: (r.tournament_id, r.pk)):
+        removed.append(
+            event_services.registration_remove(
+                actor=actor,
+                registration=registration,
+                reason=_("Suspended by %(org)s until %(until)s: %(reason)s")
+                % {
+                    "org": organisation.name,
+                    "until": suspension.until.isoformat(),
+                    "reason": suspension.reason,
+                },
+                confirm=True,
+            )
+        )
+        registration_suspended.send(
+            sender=Registration, registration=removed[-1], suspension=suspension
+        )
     _audit(
         actor,
         "organisation.player_suspended",
@@ -307,8 +389,32 @@ def suspension_create(
         until=until,
         reason=suspension.reason,
         suspension=suspension.pk,
+        registrations_removed=[r.pk for r in removed],
+        events=[r.tournament.slug for r in removed],
     )
-    return suspension
+    return Suspended(suspension=suspension, removed=removed)
+
+
+def suspension_create(
+    *,
+    actor: Any,
+    organisation: Organisation,
+    player: Any,
+    until: datetime,
+    reason: str,
+    starts_at: datetime | None = None,
+    confirm: bool = False,
+) -> Suspension:
+    """:func:`suspend`, for callers that need only the suspension."""
+    return suspend(
+        actor=actor,
+        organisation=organisation,
+        player=player,
+        until=until,
+        reason=reason,
+        starts_at=starts_at,
+        confirm=confirm,
+    ).suspension
 
 
 @atomic

@@ -36,6 +36,8 @@ def organisation_page(request: HttpRequest, slug: str) -> HttpResponse:
             "upcoming": list(upcoming[:100]),
             "past": past_page,
             "suspension": selectors.own_suspension_text(request.user, organisation),
+            "may_manage": services.may_organise(request.user, organisation),
+            "catalogs": selectors.card_catalogs(organisation),
         },
     )
 

@@ -14,4 +14,9 @@ class SeriesConfig(AppConfig):
     def ready(self) -> None:
         # The receivers, and the refresh task registered in every process (the outbox relays it
         # by name from the web's processes too).
+        from matches.players import provide_series_points
         from series import receivers, tasks  # noqa: F401
+        from series.selectors import player_series_points
+
+        # A player's profile and own history list their series points.
+        provide_series_points(player_series_points)

@@ -3,8 +3,10 @@ current leaderboard.
 
 The leaderboard is computed from the final placings of the series' events
 (matches.placings.event_placings) once per change: its cache key is built from every event's
-status and results version (the sum of its rounds' content versions, which every result change
-bumps), so a correction anywhere in the series makes a new key and nobody reads a stale board.
+placings version (matches.placings.placings_versions: its newest result, its rounds' and
+stages' progress, its status and tiebreakers; the same version the placings themselves are
+cached by) and the series' points table, so a correction or a placing change anywhere in the
+series makes a new key and nobody reads a stale board.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Sum
+from django.urls import reverse
 
-from matches.models import Match, MatchStatus, Round
-from matches.placings import event_placings
+from matches.models import Match, MatchStatus
+from matches.placings import event_placings, placings_versions
 from series.models import Series, SeriesCounting, SeriesEvent
 from tournaments import series as series_core
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.results import outcome
 
 CACHE_SECONDS = 24 * 60 * 60
@@ -32,17 +34,9 @@ def series_events(series: Series) -> list[Tournament]:
     return list(Tournament.objects.filter(series_entry__series=series).order_by("starts_at", "id"))
 
 
-def _version_key(series: Series, events: list[Tournament]) -> str:
-    versions = {
-        row["tournament_id"]: (row["version"], row["rounds"])
-        for row in Round.objects.filter(tournament__in=events)
-        .values("tournament_id")
-        .annotate(version=Sum("content_version"), rounds=Count("id"))
-    }
-    # The event's row too (updated_at): a change of its tiebreakers or stages moves placings.
+def _version_key(series: Series, versions: dict[int, str]) -> str:
     facts = [
-        (e.pk, e.status, e.updated_at.isoformat(), versions.get(e.pk, (0, 0))) for e in events
-    ] + [
+        sorted(versions.items()),
         series.counting,
         sorted(series.points.items()),
     ]
@@ -85,8 +79,10 @@ def _match_tallies(event: Tournament) -> dict[int, tuple[int, int]]:
     return {registration: (won, drawn) for registration, (won, drawn) in tallies.items()}
 
 
-def _event_results(series: Series, event: Tournament) -> list[series_core.EventResult]:
-    placings = event_placings(event)
+def _event_results(
+    series: Series, event: Tournament, version: str | None = None
+) -> list[series_core.EventResult]:
+    placings = event_placings(event, version=version)
     if not placings.final:
         return []
     players = _player_keys(row.entrant for row in placings.rows)
@@ -109,12 +105,17 @@ def table_of(series: Series) -> series_core.PointsTable | series_core.LeagueTabl
     return series_core.parse_points_table(series.points, "points")
 
 
-def compute_leaderboard(series: Series) -> list[dict[str, Any]]:
+def compute_leaderboard(
+    series: Series, versions: dict[int, str] | None = None
+) -> list[dict[str, Any]]:
     """The leaderboard as stored and served: each row's contract fields plus ``results``
-    (event, place, points per event)."""
+    (event, place, points per event). ``versions``: the events' placings versions, when the
+    caller has read them."""
+    events = series_events(series)
+    versions = versions if versions is not None else placings_versions(events)
     results: list[series_core.EventResult] = []
-    for event in series_events(series):
-        results.extend(_event_results(series, event))
+    for event in events:
+        results.extend(_event_results(series, event, versions.get(event.pk)))
     return [
         {
             **row.to_json(),
@@ -127,20 +128,59 @@ def compute_leaderboard(series: Series) -> list[dict[str, Any]]:
 
 
 def leaderboard_version(series: Series) -> str:
-    """The version of the series' leaderboard: changes with any of its events' results."""
-    return _version_key(series, series_events(series))
+    """The version of the series' leaderboard: changes with any of its events' placings
+    versions (a result, a round, a stage, a status or a tiebreaker changed) or its points."""
+    return _version_key(series, placings_versions(series_events(series)))
 
 
 def current_leaderboard(series: Series, version: str | None = None) -> list[dict[str, Any]]:
-    """``compute_leaderboard``, computed once per change of the series' results (cached)."""
-    key = version or leaderboard_version(series)
-    rows: list[dict[str, Any]] | None = cache.get(key)
+    """``compute_leaderboard``, computed once per change of the series' placings (cached)."""
+    versions: dict[int, str] | None = None
+    if version is None:
+        versions = placings_versions(series_events(series))
+        version = _version_key(series, versions)
+    rows: list[dict[str, Any]] | None = cache.get(version)
     if rows is None:
-        rows = compute_leaderboard(series)
-        cache.set(key, rows, CACHE_SECONDS)
+        rows = compute_leaderboard(series, versions)
+        cache.set(version, rows, CACHE_SECONDS)
     return rows
 
 
 def series_of(event: Tournament) -> Series | None:
     entry = SeriesEvent.objects.filter(event=event).select_related("series").first()
     return entry.series if entry is not None else None
+
+
+# A profile lists the player's points in at most this many series (the newest).
+PROFILE_SERIES = 20
+
+
+def player_series_points(user: Any) -> list[dict[str, Any]]:
+    """The person's points in each series whose events they played (the newest
+    ``PROFILE_SERIES``), from each series' current leaderboard (cached per placings change),
+    best rank first: matches.players.series_points, on the profile and the own history."""
+    if not getattr(user, "player_id", ""):
+        return []
+    played = Registration.objects.filter(
+        player=user, status=RegistrationStatus.REGISTERED, tournament__series_entry__isnull=False
+    ).values("tournament__series_entry__series_id")
+    out = []
+    for series in Series.objects.filter(pk__in=played).order_by("-created_at", "-id")[
+        :PROFILE_SERIES
+    ]:
+        rows = current_leaderboard(series)
+        mine = next((row for row in rows if row["player_id"] == user.player_id), None)
+        if mine is None:
+            continue
+        out.append(
+            {
+                "series": series.slug,
+                "name": series.name,
+                "rank": mine["rank"],
+                "players": len(rows),
+                "points": mine["points"],
+                "events": mine["events"],
+                "url": reverse("series_detail", args=[series.slug]),
+            }
+        )
+    return sorted(out, key=lambda row: (row["rank"], row["name"]))

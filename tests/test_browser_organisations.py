@@ -70,3 +70,41 @@ def test_an_organisation_page_on_a_phone_lists_upcoming_and_past_events(  # type
     expect(past).to_contain_text("Spring Open")
     expect(page.get_by_role("link", name="Subscribe to these events (iCalendar)")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_management_page_on_a_phone_suspends_after_confirmation(  # type: ignore[no-untyped-def]
+    live_server, open_page: Callable[..., Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    from organisations.models import Suspension
+    from tests.factories import RegistrationFactory, UserFactory
+    from tests.organisations.helpers import owner_of
+    from tournaments.models import RegistrationStatus
+
+    org = organisation("Dragon Den")
+    player = UserFactory()
+    registration = RegistrationFactory(
+        tournament=TournamentFactory(name="Friday Night", organisation=org), player=player
+    )
+    page = open_page(owner_of(org), PHONE)
+    page.goto(f"{live_server.url}/orgs/{org.slug}/manage/")
+    expect(page.get_by_role("heading", name="Members and roles")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    form = page.locator("#suspend-form")
+    form.get_by_label("Player id or username").fill(player.player_id)
+    until = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+    form.get_by_label("Until").fill(until)
+    form.get_by_label("Reason (the player sees it)").fill("Marked cards")
+    form.get_by_role("button", name="Suspend").tap()
+    expect(page.locator("#suspend-error")).to_contain_text("Friday Night")
+    assert not Suspension.objects.exists()
+    page.locator("#suspend-form").get_by_label("I understand: cancel these registrations").check()
+    page.locator("#suspend-form").get_by_role("button", name="Suspend").tap()
+    expect(page.locator(".message-success")).to_contain_text(
+        "Registrations cancelled: Friday Night"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    registration.refresh_from_db()
+    assert registration.status == RegistrationStatus.REMOVED
+    assert Suspension.objects.get().reason == "Marked cards"

@@ -39,7 +39,7 @@ def test_a_public_profile_fits_a_phone_and_hides_on_request(  # type: ignore[no-
     item = page.locator(".history-event")
     expect(item).to_have_count(1)
     expect(item.locator("h3")).to_have_text(event.name)
-    expect(item).to_contain_text("Swiss standing")
+    expect(item).to_contain_text("Place so far")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     person.profile_public = False
     person.save()

@@ -14,7 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import validated
-from config.errors import ServiceError
+from config.errors import Forbidden, ServiceError
+from config.schema import error_responses, paginated
+from organisations.services import user_by_id
 from tournaments.models import Tournament
 from tournaments.selectors import event_visible
 from weekends import selectors, services
@@ -154,3 +156,54 @@ class WeekendViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             )
         entry = services.side_event_from_template(actor=request.user, template=template, **data)
         return Response(s.WeekendEventOutput(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["get"],
+        responses=paginated(s.OrganiserOutput),
+        description="The weekend's organisers (anyone reads them).",
+    )
+    @extend_schema(
+        methods=["post"],
+        request=s.OrganiserInput,
+        responses={201: s.OrganiserOutput, **error_responses(409)},
+        description="A weekend organiser adds another (audited); already one: 409.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def organisers(self, request: Request, slug: str) -> Response:
+        weekend = self.get_object()
+        if request.method == "POST":
+            data = validated(s.OrganiserInput, request.data)
+            user = user_by_id(data["user"], "user")
+            services.weekend_add_organiser(actor=request.user, weekend=weekend, user=user)
+            return Response(s.OrganiserOutput(user).data, status=status.HTTP_201_CREATED)
+        people = weekend.organisers.order_by("pk")
+        page = self.paginate_queryset(people)  # type: ignore[arg-type]
+        return self.get_paginated_response(s.OrganiserOutput(page, many=True).data)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **error_responses(409)},
+        description="A weekend organiser removes another, or themselves (audited); the last "
+        "one stays (409).",
+    )
+    @action(detail=True, methods=["delete"], url_path=r"organisers/(?P<user_id>[0-9]+)")
+    def organiser(self, request: Request, slug: str, user_id: str) -> Response:
+        weekend = self.get_object()
+        user = user_by_id(user_id, "user")
+        services.weekend_remove_organiser(actor=request.user, weekend=weekend, user=user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        responses=s.DeskEventOutput(many=True),
+        description="The scorekeeper and judge desk across the weekend (the desk page's data): "
+        "for each of its events the person staffs (organiser or judge), the current round, "
+        "its matches by status, the matches not final yet and the open judge calls (each "
+        "list at most 50). The badge check-in is POST check-in/. Staff only (403).",
+    )
+    @action(detail=True, methods=["get"])
+    def desk(self, request: Request, slug: str) -> Response:
+        weekend = self.get_object()
+        rows = selectors.desk(request.user, weekend)
+        if not rows and not services.is_organiser_of_weekend(request.user, weekend):
+            raise Forbidden(_("Only the weekend's staff see its desk."))
+        return Response(s.DeskEventOutput(rows, many=True).data)

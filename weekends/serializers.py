@@ -151,3 +151,51 @@ class SideEventInput(serializers.Serializer):
         default=WeekendEventKind.LCQ,
         help_text="lcq (the default) or side; a weekend's main event is never launched so.",
     )
+
+
+class OrganiserInput(serializers.Serializer):
+    user = serializers.IntegerField(help_text="The account's id.")
+
+
+class OrganiserOutput(serializers.Serializer):
+    user = serializers.IntegerField(source="pk")
+    name = serializers.CharField(source="public_name")
+    player_id = serializers.CharField()
+
+
+class DeskRoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+
+
+class DeskMatchOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    a = serializers.CharField(source="a.name")
+    b = serializers.CharField(source="b.name", default="", allow_null=True)
+    status = serializers.CharField()
+
+
+class DeskCallOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="match.table", allow_null=True)
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    escalated = serializers.BooleanField()
+    opened_at = serializers.DateTimeField()
+
+
+class DeskEventOutput(serializers.Serializer):
+    """One event the person staffs, as the weekend desk shows it (weekends.selectors.desk)."""
+
+    event = serializers.CharField(source="event.slug")
+    name = serializers.CharField(source="event.name")
+    status = serializers.CharField(source="event.status")
+    round = DeskRoundOutput(allow_null=True)
+    counts = serializers.DictField(
+        child=serializers.IntegerField(), help_text="The current round's matches by status."
+    )
+    total = serializers.IntegerField(help_text="The current round's matches.")
+    unreported = DeskMatchOutput(many=True, help_text="Matches not final yet (the first 50).")
+    calls = DeskCallOutput(many=True, help_text="Open judge calls (the first 50).")

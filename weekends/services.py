@@ -168,6 +168,40 @@ def weekend_remove_event(*, actor: Any, weekend: Weekend, tournament: Tournament
     audit(tournament=tournament, actor=actor, action="weekend.event_removed", weekend=weekend.slug)
 
 
+def _audit_weekend(actor: Any, action: str, weekend: Weekend, **data: Any) -> None:
+    """A change to the weekend itself: in the audit trail without an event, naming it."""
+    audit(tournament=None, actor=actor, action=action, target=weekend, weekend=weekend.slug, **data)
+
+
+@atomic
+def weekend_add_organiser(*, actor: Any, weekend: Weekend, user: Any) -> Weekend:
+    """A weekend organiser adds another (who then runs the weekend's schedule, check-in desk
+    and side events with them). Already one: 409 naming ``user``."""
+    weekend = _locked_weekend(weekend)
+    require_weekend_organiser(actor, weekend)
+    if user is None or not getattr(user, "is_active", False):
+        raise ServiceError(_("user: no such person."), field="user")
+    if weekend.organisers.filter(pk=user.pk).exists():
+        raise Conflict(_("user: already an organiser of this weekend."), field="user")
+    weekend.organisers.add(user)
+    _audit_weekend(actor, "weekend.organiser_added", weekend, user=user.pk)
+    return weekend
+
+
+@atomic
+def weekend_remove_organiser(*, actor: Any, weekend: Weekend, user: Any) -> Weekend:
+    """A weekend organiser removes another (or themselves); the last one stays (409)."""
+    weekend = _locked_weekend(weekend)
+    require_weekend_organiser(actor, weekend)
+    if not weekend.organisers.filter(pk=user.pk).exists():
+        raise ServiceError(_("user: not an organiser of this weekend."), field="user")
+    if not weekend.organisers.exclude(pk=user.pk).exists():
+        raise Conflict(_("user: a weekend keeps at least one organiser."), field="user")
+    weekend.organisers.remove(user)
+    _audit_weekend(actor, "weekend.organiser_removed", weekend, user=user.pk)
+    return weekend
+
+
 def weekend_event_ids(weekend: Weekend) -> list[int]:
     return sorted(weekend.entries.values_list("tournament_id", flat=True))
 

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +20,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.errors import Forbidden, ServiceError
+from config.pages import attempt
+from organisations.selectors import person_by_code
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 from tournaments.selectors import event_visible
@@ -36,6 +38,7 @@ def weekend_schedule(request: HttpRequest, slug: str) -> HttpResponse:
         "deck_conflicts": selectors.deck_conflicts(weekend) if organiser else [],
         "is_organiser": organiser,
         "is_staff": bool(selectors.staffed_entries(request.user, weekend)),
+        "organisers": list(weekend.organisers.order_by("pk")) if organiser else [],
     }
     return render(request, "weekends/schedule.html", context)
 
@@ -118,6 +121,41 @@ def side_event_new(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(back)
     messages.success(request, _("%(name)s is ready, in draft.") % {"name": entry.tournament.name})
     return redirect("event_dashboard", slug=entry.tournament.slug)
+
+
+@login_required
+@require_POST
+def weekend_organiser_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """The schedule's "add an organiser" form (the weekend's organisers): by player id or
+    username; the same service as POST /api/weekends/{slug}/organisers/."""
+    weekend = selectors.weekend_by_slug(slug)
+    person = person_by_code(request.POST.get("person", ""))
+    if person is None:
+        if not services.is_organiser_of_weekend(request.user, weekend):
+            raise PermissionDenied
+        messages.error(request, _("person: nobody has this player id or username."))
+    else:
+        attempt(
+            request,
+            lambda: services.weekend_add_organiser(
+                actor=request.user, weekend=weekend, user=person
+            ),
+            _("%(name)s organises the weekend now.") % {"name": person.public_name},
+        )
+    return redirect(reverse("weekend_schedule", args=[weekend.slug]) + "#weekend-organisers")
+
+
+@login_required
+@require_POST
+def weekend_organiser_remove(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    weekend = selectors.weekend_by_slug(slug)
+    person = get_object_or_404(weekend.organisers.all(), pk=user_id)
+    attempt(
+        request,
+        lambda: services.weekend_remove_organiser(actor=request.user, weekend=weekend, user=person),
+        _("%(name)s no longer organises the weekend.") % {"name": person.public_name},
+    )
+    return redirect(reverse("weekend_schedule", args=[weekend.slug]) + "#weekend-organisers")
 
 
 def _zone(event: Tournament) -> Any:

@@ -25,7 +25,7 @@ def test_the_own_history_lists_every_event_played_with_place_and_record(api_clie
     assert body["player_id"] == me.player_id and body["events_played"] == 1
     [event] = body["results"]
     assert event["event"] == scene.event.slug and event["players"] == 4
-    rows = players.final_places([scene.event])[scene.event.pk][0]
+    rows = players.final_places([scene.event])[scene.event.pk].places
     assert event["place"] == rows[scene.registrations[0].pk]
     wins, losses, draws = event["wins"], event["losses"], event["draws"]
     assert wins + losses + draws == 2 and event["record"] == f"{wins}-{losses}-{draws}"

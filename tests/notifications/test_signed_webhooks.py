@@ -19,6 +19,9 @@ from matches import services as match_services
 from notifications import delivery as sending
 from notifications import services, signing
 from notifications.models import Delivery, Kind, NotificationSettings
+from organisations import services as organisation_services
+from tests.factories import RegistrationFactory, TournamentFactory
+from tests.organisations.helpers import organisation, owner_of
 from tests.scenarios import client_for, running_event
 from tests.support import FakeHttp
 from tournaments import services as event_services
@@ -172,10 +175,34 @@ def test_every_kinds_payload_matches_its_published_json_schema(
         )
     with django_capture_on_commit_callbacks(execute=True):
         event_services.registration_drop(actor=regs[0].player, registration=regs[0], round_number=1)
+    # A suspension cancelling a registration for an organisation's event not started yet (that
+    # event's webhook, signed with its own secret).
+    org = organisation()
+    upcoming = TournamentFactory(organisation=org)
+    hooked = client_for(owner_of(org)).put(
+        f"/api/events/{upcoming.slug}/notifications/",
+        {"webhook_url": GENERIC, "email_kinds": [], "webhook_kinds": list(Kind.values)},
+        format="json",
+    )
+    assert hooked.status_code == 200, hooked.content
+    secrets = {event.pk: secret, upcoming.pk: hooked.json()["webhook_secret"]}
+    RegistrationFactory(tournament=upcoming, player=regs[1].player)
+    with django_capture_on_commit_callbacks(execute=True):
+        organisation_services.suspend(
+            actor=owner_of(org),
+            organisation=org,
+            player=regs[1].player,
+            until=timezone.now() + timedelta(days=30),
+            reason="Marked cards",
+            confirm=True,
+        )
     kinds = set()
     for request in http.requests:
-        body = _verified(secret, request)
+        body = _verified(
+            secrets[upcoming.pk if upcoming.slug in str(request.data) else event.pk], request
+        )
         _validate(body)
+        assert "Marked cards" not in json.dumps(body)  # the reason stays private
         kinds.add(body["kind"])
     assert kinds == set(Kind.values)
     assert len(list(SCHEMAS.glob("*.schema.json"))) == len(Kind.values)
