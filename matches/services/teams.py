@@ -338,16 +338,21 @@ def team_match_refresh(match: Match, actor: Any) -> None:
     outcomes = [_side_outcome(m) for m in boards]
     decider_side = _side_outcome(decider) if decider is not None else None
     probe = teams.team_match_result(outcomes, None, config=rules.team)
-    if decider is not None and not probe.decider_needed:
-        if decider.status == MatchStatus.FINAL or decider.reports.exists():
-            raise Conflict(
-                _(
-                    "games: the deciding game of team match %(id)d has a result; this change "
-                    "would make it unneeded. Correct the decider first."
-                )
-                % {"id": tm.pk},
-                field="games",
-            )
+    try:
+        action = teams.decider_action(
+            probe,
+            decider_exists=decider is not None,
+            decider_started=decider is not None
+            and (decider.status == MatchStatus.FINAL or decider.reports.exists()),
+            round_finished=round_.status == RoundStatus.FINISHED,
+        )
+    except teams.TeamError as exc:
+        raise Conflict(
+            _("games: team match %(id)d: %(error)s.") % {"id": tm.pk, "error": exc.message},
+            field=exc.field,
+        ) from None
+    if action == "remove":
+        assert decider is not None
         decider.delete()
         decider, decider_side = None, None
     result = teams.team_match_result(outcomes, decider_side, config=rules.team)
@@ -356,17 +361,7 @@ def team_match_refresh(match: Match, actor: Any) -> None:
         "boards": [tm.boards_a, tm.boards_b, tm.boards_drawn],
         "decider": tm.decider or None,
     }
-    if result.decider_needed and decider is None:
-        if round_.status == RoundStatus.FINISHED:
-            raise Conflict(
-                _(
-                    "games: this correction ties team match %(id)d of a finished round, which "
-                    "would need a deciding game; play it in the round, or correct another "
-                    "board too."
-                )
-                % {"id": tm.pk},
-                field="games",
-            )
+    if action == "pair":
         _pair_decider(round_, tm, rules)
     tm.boards_a, tm.boards_b, tm.boards_drawn = result.boards
     tm.decider = result.decider or ""
