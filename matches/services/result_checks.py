@@ -59,11 +59,13 @@ def _checked(
     return checked
 
 
-def checked_result(tournament: Tournament, round_: Round, games: Any) -> results.Games:
+def checked_result(
+    tournament: Tournament, round_: Round, games: Any, *, decider: bool = False
+) -> results.Games:
     """A result's games as every report, staff entry and archive import checks them:
-    possible in the event's match structure and game, in a bracket never level;
-    ServiceError naming the field."""
-    return _checked(tournament, round_, games)
+    possible in the event's match structure and game, in a bracket never level (a team
+    event's deciding game: one game with a winner); ServiceError naming the field."""
+    return _checked(tournament, round_, games, Match(is_decider=True) if decider else None)
 
 
 def details_input(tournament: Tournament, battles: Any, game_details: Any) -> Any:
