@@ -132,10 +132,8 @@ from matches.services.standings import (
 from matches.services.team_stages import team_stage_standings, team_standings_stage
 from matches.services.teams import (
     lineup_set,
-    team_history,
     team_match_visible,
     team_round_write,
-    team_standings,
 )
 from matches.services.timer import (
     MAX_ADDED_MINUTES,
@@ -230,11 +228,9 @@ __all__ = [
     "standings_rows",
     "standings_snapshot",
     "swiss_history",
-    "team_history",
     "team_match_visible",
     "team_round_write",
     "team_stage_standings",
-    "team_standings",
     "team_standings_stage",
     "top_cut_start",
     "top_decklists_publish",
