@@ -49,7 +49,7 @@ from matches.services import team_stages
 from matches.services.history import _record, scoring
 from matches.services.standings import standings_snapshot
 from tournaments import brackets, results
-from tournaments.models import Registration, Team, TeamMember, Tournament
+from tournaments.models import Registration, Stage, Team, TeamMember, Tournament
 from tournaments.placings import Elimination, Placings, StageOutcome, StageStatus, compute_placings
 from tournaments.selectors import stage_rows
 from tournaments.stages import (
@@ -377,12 +377,16 @@ def _played_out(
         state = brackets.bracket_state(kind, ids, winners)
 
 
+def _stage_row(tournament: Tournament, number: int) -> Stage:
+    """The stage's row (an event without stage rows: its legacy stage, unsaved)."""
+    return next(row for row in stage_rows(tournament) if row.number == number)
+
+
 def _team_standing_rows(tournament: Tournament, stage: _PlayedStage) -> tuple[FinalRow, ...]:
     """A team Swiss or round-robin stage's team standings after its finished rounds."""
     if not any(r.status == RoundStatus.FINISHED for r in stage.rounds):
         return ()
-    row = tournament.stages.get(number=stage.number)
-    return tuple(team_stages.team_final_rows(tournament, row))
+    return tuple(team_stages.team_final_rows(tournament, _stage_row(tournament, stage.number)))
 
 
 def _team_bracket_outcome(tournament: Tournament, stage: _PlayedStage) -> StageOutcome:
@@ -391,7 +395,7 @@ def _team_bracket_outcome(tournament: Tournament, stage: _PlayedStage) -> StageO
     seeds = stage.seeds
     if len(seeds) < 2:
         return StageOutcome(stage.number, stage.kind, "pending", stage.sources)
-    state = team_stages.team_bracket_of(tournament, tournament.stages.get(number=stage.number))
+    state = team_stages.team_bracket_of(tournament, _stage_row(tournament, stage.number))
     eliminated = tuple(
         Elimination(
             int(gone.player),

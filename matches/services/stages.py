@@ -266,8 +266,9 @@ def after_round_finished(round_: Round) -> None:
     tournament = round_.tournament
     rows = list(tournament.stages.order_by("number"))
     # A legacy event's top cut ends with its final (round_end); a team event's legacy top cut
-    # is a bracket of teams, run as any stage.
-    if not rows or (is_legacy(tournament, rows) and not tournament.is_team_event):
+    # is a bracket of teams, run as any stage (its Swiss keeps the legacy end).
+    team_bracket = tournament.is_team_event and round_.stage == RoundStage.TOP_CUT
+    if not rows or (is_legacy(tournament, rows) and not team_bracket):
         return
     row = next((r for r in rows if r.number == round_.stage_number), None)
     if row is None or row.finished_at is not None or row.started_at is None:
