@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db.models import Q
 from rest_framework.test import APIClient
 
 from matches.models import TeamMatch
@@ -239,3 +240,49 @@ def test_the_top_cut_endpoint_starts_a_bracket_of_teams_in_an_event_without_stag
     team_ids = sorted(ev.rosters)
     final = TeamMatch.objects.get(round__tournament=ev.event, round__stage="top_cut")
     assert {final.team_a_id, final.team_b_id} == set(team_ids[:2])
+
+
+def test_a_double_elimination_of_teams_runs_to_a_champion_with_a_bracket_reset() -> None:
+    """Four teams, double elimination (the 2026 nationals' shape, event-structures: Stages):
+    the losers' side and a grand final the team from the losers' side wins, so a second is
+    paired (a bracket reset); the placings place the four teams."""
+    ev = StagedTeamEvent(
+        [{"name": "Double elimination", "kind": "double_elimination", "match_structure": "bo3"}],
+        team_count=4,
+    )
+    team_ids = sorted(ev.rosters)
+    underdog = team_ids[3]
+
+    def results(tm: dict[str, Any]) -> list[list[int]]:
+        """The fourth seed loses its first team match, then wins every one after it; else
+        the lower id wins. Side a wins three boards of four, or loses three."""
+        if underdog in (tm["a"], tm["b"]):
+            played_before = (
+                TeamMatch.objects.filter(round__tournament=ev.event, status="final")
+                .filter(Q(team_a_id=underdog) | Q(team_b_id=underdog))
+                .count()
+            )
+            a_wins = (tm["a"] == underdog) == (played_before > 0)
+        else:
+            a_wins = tm["a"] < tm["b"]
+        won, lost = [2, 0, 0], [0, 2, 0]
+        return [won if a_wins else lost] * 3 + [lost if a_wins else won]
+
+    names = []
+    while APIClient().get(f"/api/events/{ev.slug}/stages/").json()[0]["status"] == "running":
+        played = ev.play_round(results)
+        assert played["stage"] == "top_cut" and played["status"] == "finished"
+        names.append(played["name"])
+        assert len(names) < 10
+    assert names == [
+        "Winners round 1",
+        "Winners round 2",
+        "Losers round 1",
+        "Losers round 2",
+        "Grand final",
+        "Grand final",  # the bracket reset: the team from the losers' side won the first
+    ]
+    placings = APIClient().get(f"/api/events/{ev.slug}/placings/").json()
+    assert placings["final"] is True
+    assert [r["place"] for r in placings["rows"]] == [1, 2, 3, 4]
+    assert placings["rows"][0]["team"] == underdog
