@@ -23,7 +23,14 @@ TEAMS = 5  # an odd count: a team sits out each round-robin round
 
 
 class StagedTeamEvent:
-    def __init__(self, stages: list[dict[str, Any]] | None, team_count: int = TEAMS) -> None:
+    def __init__(
+        self,
+        stages: list[dict[str, Any]] | None,
+        team_count: int = TEAMS,
+        team: dict[str, Any] | None = None,
+    ) -> None:
+        """An APEX Madness event (teams of 4, a Head Coach), or one with ``team`` instead."""
+        size = team["players"] if team else 4
         self.organiser = OrganiserFactory()
         self.org = client_for(self.organiser)
         response = self.org.post(
@@ -36,7 +43,7 @@ class StagedTeamEvent:
                 "match_structure": "bo3",
                 "starts_at": "2026-12-01T10:00:00Z",
                 "require_legal_decklist": False,
-                "team_rules": {"preset": "apex_madness"},
+                **({"team": team} if team else {"team_rules": {"preset": "apex_madness"}}),
                 **({"stages": stages} if stages else {"top_cut_size": 2}),
             },
             format="json",
@@ -48,14 +55,15 @@ class StagedTeamEvent:
         self.rosters: dict[int, list[Registration]] = {}
         for i in range(team_count):
             regs = [
-                RegistrationFactory(tournament=self.event, player=UserFactory()) for _ in range(4)
+                RegistrationFactory(tournament=self.event, player=UserFactory())
+                for _ in range(size)
             ]
             made = self.org.post(
                 f"/api/events/{self.slug}/teams/",
                 {
                     "name": f"Team {i + 1}",
                     "members": [r.pk for r in regs],
-                    "head_coach": regs[-1].pk,
+                    **({} if team and not team.get("head_coach") else {"head_coach": regs[-1].pk}),
                 },
                 format="json",
             )
@@ -286,3 +294,24 @@ def test_a_double_elimination_of_teams_runs_to_a_champion_with_a_bracket_reset()
     assert placings["final"] is True
     assert [r["place"] for r in placings["rows"]] == [1, 2, 3, 4]
     assert placings["rows"][0]["team"] == underdog
+
+
+def test_event_structures_a_team_bracket_that_could_end_drawn_is_refused_naming_head_coach() -> (
+    None
+):
+    """Two boards and no Head Coach: a 1-1 team match would be drawn, which no bracket match
+    may be, so starting the bracket is a 400 naming team.head_coach."""
+    ev = StagedTeamEvent(
+        [
+            {"name": "Round robin", "kind": "round_robin"},
+            {"name": "Final", "kind": "single_elimination", "entry": {"from": [1], "top": 2}},
+        ],
+        team_count=3,
+        team={"players": 2, "roster_max": 2, "head_coach": False},
+    )
+    for _ in range(3):
+        assert ev.play_round(lambda tm: [[2, 0, 0], [2, 0, 0]])["status"] == "finished"
+    refused = ev.org.post(f"/api/events/{ev.slug}/stages/2/start/", {}, format="json")
+    assert refused.status_code == 400, refused.json()
+    assert refused.json()["field"] == "team.head_coach"
+    assert "Head Coach" in refused.json()["detail"]
