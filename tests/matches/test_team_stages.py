@@ -206,6 +206,16 @@ def test_formats_apex_madness_round_robin_then_a_top_4_of_teams_places_teams() -
     places = places_by_registration(ev.event, event_placings(ev.event))
     assert {places[r.pk] for r in ev.rosters[team_ids[1]]} == {1}
 
+    # The bracket page draws the teams: the round robin's team matches by boards, the top 4
+    # with the decided semifinal won by the fourth seed, and the champion.
+    from django.test import Client
+
+    page = Client().get(f"/events/{ev.slug}/bracket/").content.decode()
+    assert "Team 2" in page and "Team 4" in page
+    assert "3\u20131" in page  # a round-robin cell: three boards to one
+    member = ev.rosters[team_ids[0]][0].name
+    assert member and member not in page  # no board's player stands in for a team
+
 
 def test_event_structures_a_team_bracket_without_a_head_coach_needs_odd_boards() -> None:
     with pytest.raises(teams.TeamError) as caught:
