@@ -79,7 +79,11 @@ def stage_team_rounds(
 
 
 def stage_teams(tournament: Tournament, row: Stage) -> list[int]:
-    """The stage's teams: the ones it admitted, else every team of the event."""
+    """The stage's teams: a first stage's are every team of the event (teams are settled
+    before the event runs; a first stage started before stages held team ids lists
+    registrations), a later stage's the ones its entry admitted."""
+    if row.to_rule().entry is None:
+        return team_ids(tournament)
     return [int(p) for p in row.players or ()] or team_ids(tournament)
 
 
@@ -176,7 +180,7 @@ def team_bracket_of(tournament: Tournament, row: Stage) -> brackets.BracketState
     try:
         return brackets.bracket_state(
             row.kind,
-            [str(p) for p in row.players or ()],
+            [str(p) for p in stage_teams(tournament, row)],
             team_bracket_winners(tournament, row),
         )
     except brackets.BracketError as exc:
