@@ -35,6 +35,9 @@ SECTIONS: tuple[str, ...] = (
     "registrations",
     "decklists",
     "rounds",
+    "teams",
+    "team_matches",
+    "lineups",
     "stages",
     "matches",
     "reports",
@@ -49,7 +52,7 @@ SECTIONS: tuple[str, ...] = (
 )
 # Sections added after version 1 was first written: an older archive without them reads as
 # having none (every other section is required).
-ADDED_SECTIONS: tuple[str, ...] = ("clock_events", "stages")
+ADDED_SECTIONS: tuple[str, ...] = ("clock_events", "stages", "teams", "team_matches", "lineups")
 
 # Header fields that differ between two exports of the same event.
 VOLATILE = ("exported_at", "source")
@@ -209,6 +212,10 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         _str(r, "stage", where)
         _str(r, "status", where)
 
+    teams = _check_teams(doc, regs, users, rounds)
+    # A team event's stages and placings name teams, an individual event's registrations.
+    entrants = teams if teams else regs
+
     stage_numbers: set[int] = set()
     for i, st in enumerate(doc["stages"]):
         where = f"stages[{i}]"
@@ -217,20 +224,23 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         players = st.get("players")
         if players is not None:
             for j, _key in enumerate(_list(players, f"{where}.players")):
-                if not _known(players[j], regs):
+                if not _known(players[j], entrants):
                     raise ArchiveError(
                         f"names nothing in this archive: {players[j]!r}", f"{where}.players[{j}]"
                     )
 
+    team_matches = {tm["key"] for tm in doc["team_matches"]}
     matches: set[str] = set()
-    seats: set[tuple[int, str]] = set()
+    seats: set[tuple[int, str, bool]] = set()
     for i, m in enumerate(doc["matches"]):
         where = f"matches[{i}]"
         _unique(matches, _str(m, "key", where), where)
         _ref(m, "round", rounds, where)
         _ref(m, "a", regs, where)
         _ref(m, "b", regs, where, optional=True)
-        _unique(seats, (m["round"], m["a"]), where)
+        _ref(m, "team_match", team_matches, where, optional=True)
+        # A Head Coach who played a board plays the deciding game too (docs/teams.md).
+        _unique(seats, (m["round"], m["a"], m.get("is_decider") is True), where)
 
     def each(section: str, refs: Mapping[str, tuple[set[Any], bool]]) -> None:
         for i, item in enumerate(doc[section]):
@@ -277,7 +287,7 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
                 isinstance(number, int) and (res["registration"], number) in versions
             ):
                 raise ArchiveError("'version' names no decklist version of this player", rwhere)
-    _check_placings(doc["placings"], regs)
+    _check_placings(doc["placings"], regs, teams)
     each("audit", {"registration": (regs, True), "actor": (users, True)})
     for i, a in enumerate(doc["audit"]):
         _str(a, "action", f"audit[{i}]")
@@ -285,7 +295,54 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def _check_placings(placings: Any, regs: set[str]) -> None:
+def _check_teams(
+    doc: Mapping[str, Any], regs: set[str], users: set[str], rounds: set[int]
+) -> set[str]:
+    """*Addition*: a team event's ``teams`` (``key`` ``T<n>``, ``members`` and ``head_coach``
+    by registration key), ``team_matches`` (``key`` ``TM<round>.<n>``, ``team_a`` and
+    ``team_b`` by team key) and ``lineups`` (``team_match``, ``team``, ``players`` by
+    registration key). Absent from an archive written before them (or of an individual event):
+    none. Returns the team keys."""
+    teams: set[str] = set()
+    names: set[str] = set()
+    members: set[str] = set()
+    for i, t in enumerate(doc["teams"]):
+        where = f"teams[{i}]"
+        _unique(teams, _str(t, "key", where), where)
+        _unique(names, _str(t, "name", where), where)
+        _ref(t, "head_coach", regs, where, optional=True)
+        _ref(t, "created_by", users, where, optional=True)
+        for j, member in enumerate(_list(t.get("members", []), f"{where}.members")):
+            if not _known(member, regs):
+                raise ArchiveError(
+                    f"names nothing in this archive: {member!r}", f"{where}.members[{j}]"
+                )
+            _unique(members, member, f"{where}.members[{j}]")
+    team_matches: set[str] = set()
+    sides: set[tuple[int, str]] = set()
+    for i, tm in enumerate(doc["team_matches"]):
+        where = f"team_matches[{i}]"
+        _unique(team_matches, _str(tm, "key", where), where)
+        _ref(tm, "round", rounds, where)
+        _ref(tm, "team_a", teams, where)
+        _ref(tm, "team_b", teams, where, optional=True)
+        _unique(sides, (tm["round"], tm["team_a"]), where)
+    fielded: set[tuple[str, str]] = set()
+    for i, lu in enumerate(doc["lineups"]):
+        where = f"lineups[{i}]"
+        _ref(lu, "team_match", team_matches, where)
+        _ref(lu, "team", teams, where)
+        _ref(lu, "set_by", users, where, optional=True)
+        _unique(fielded, (lu["team_match"], lu["team"]), where)
+        for j, player in enumerate(_list(lu.get("players", []), f"{where}.players")):
+            if not _known(player, regs):
+                raise ArchiveError(
+                    f"names nothing in this archive: {player!r}", f"{where}.players[{j}]"
+                )
+    return teams
+
+
+def _check_placings(placings: Any, regs: set[str], teams: set[str] | None = None) -> None:
     """*Addition*: ``placings`` (absent from an archive written before them: None), the
     event's placings when exported. Derived from the results, so an import does not write
     them; only their shape and references are checked."""
@@ -299,7 +356,10 @@ def _check_placings(placings: Any, regs: set[str]) -> None:
         _object(row, where)
         if _int(row, "place", where) != i + 1:
             raise ArchiveError("places run 1, 2, 3, ... in order", where)
-        if "team" not in row:
+        if "team" in row:
+            if teams:  # an archive written before teams were archived names no team keys
+                _ref(row, "team", teams, where)
+        else:
             _ref(row, "registration", regs, where)
 
 

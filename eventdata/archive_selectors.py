@@ -23,6 +23,7 @@ from eventdata import archive
 from matches.models import (
     ClockEvent,
     JudgeCall,
+    Lineup,
     Match,
     Penalty,
     Report,
@@ -30,10 +31,11 @@ from matches.models import (
     Round,
     Ruling,
     StandingsSnapshot,
+    TeamMatch,
 )
 from matches.placings import entrant_key, event_placings
 from matches.services import results_source_version
-from tournaments.models import AuditEntry, Stage, Tournament
+from tournaments.models import AuditEntry, Stage, Team, TeamMember, Tournament
 from tournaments.selectors import stage_rows
 
 Refs = dict[str, Callable[[Any], Any]]
@@ -173,6 +175,25 @@ def event_archive(event: Tournament) -> dict[str, Any]:
         ClockEvent.objects.filter(match__round__tournament=event).order_by("match_id", "seq")
     )
     audit = list(AuditEntry.objects.filter(tournament=event).order_by("created_at", "id"))
+    teams = list(Team.objects.filter(tournament=event).order_by("id"))
+    team_key = {t.pk: f"T{n}" for n, t in enumerate(teams, 1)}
+    members_of: dict[int, list[int]] = {}
+    for team_id, registration_id in (
+        TeamMember.objects.filter(team__tournament=event)
+        .order_by("id")
+        .values_list("team_id", "registration_id")
+    ):
+        members_of.setdefault(team_id, []).append(registration_id)
+    team_matches = list(
+        TeamMatch.objects.filter(round__tournament=event).order_by("round__number", "id")
+    )
+    tm_key: dict[int, str] = {}
+    per_team_round: dict[int, int] = {}
+    for tm in team_matches:
+        number = round_number[tm.round_id]
+        per_team_round[number] = per_team_round.get(number, 0) + 1
+        tm_key[tm.pk] = f"TM{number}.{per_team_round[number]}"
+    lineups = list(Lineup.objects.filter(team_match__round__tournament=event).order_by("id"))
 
     _preload_users(
         users,
@@ -189,6 +210,8 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             *penalties,
             *clock_events,
             *audit,
+            *teams,
+            *lineups,
         ],
     )
     organisers = list(event.organisers.order_by("username").values_list("pk", flat=True))
@@ -203,6 +226,15 @@ def event_archive(event: Tournament) -> dict[str, Any]:
 
     def mtc(pk: int) -> str:
         return match_key[pk]
+
+    def team(pk: int | None) -> str | None:
+        return team_key.get(pk) if pk is not None else None
+
+    def team_match(pk: int | None) -> str | None:
+        return tm_key.get(pk) if pk is not None else None
+
+    # A team event's stages, placings and line-ups name teams (event-structures: Teams).
+    entrant = team if event.is_team_event else reg
 
     event_row = _row(event, users, {}, skip=("id",))
     if event.lottery_drawn_at is None and "lottery_seed" in event_row:
@@ -271,11 +303,36 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for d in decklists
         ],
         "rounds": [_row(r, users, {}, skip=("tournament",)) for r in rounds],
-        "stages": [stage_row(s, users, reg) for s in stage_rows(event)],
+        "stages": [stage_row(s, users, entrant) for s in stage_rows(event)],
+        "teams": [
+            {
+                "key": team_key[t.pk],
+                **_row(t, users, {"head_coach": reg}, skip=("tournament",)),
+                "members": [reg(pk) for pk in members_of.get(t.pk, [])],
+            }
+            for t in teams
+        ],
+        "team_matches": [
+            {
+                "key": tm_key[tm.pk],
+                **_row(tm, users, {"round": rnd, "team_a": team, "team_b": team}),
+            }
+            for tm in team_matches
+        ],
+        "lineups": [
+            {
+                **_row(lu, users, {"team_match": team_match, "team": team}),
+                "players": [reg(int(pk)) for pk in lu.players or ()],
+            }
+            for lu in lineups
+        ],
         "matches": [
             {
                 "key": match_key[m.pk],
-                **_result_row(_row(m, users, {"round": rnd, "a": reg, "b": reg}), rules),
+                **_result_row(
+                    _row(m, users, {"round": rnd, "a": reg, "b": reg, "team_match": team_match}),
+                    rules,
+                ),
             }
             for m in matches
         ],
@@ -303,7 +360,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for n, d in enumerate(checks, 1)
         ],
         "audit": [_row(a, users, {"registration": reg}, skip=("tournament",)) for a in audit],
-        "placings": placings_section(event, reg),
+        "placings": placings_section(event, entrant),
     }
     people = get_user_model().objects.filter(pk__in=users.used).order_by("username")
     doc["users"] = [
@@ -335,7 +392,8 @@ def stage_row(
     stage: Stage, users: Users, reg: Callable[[int | None], str | None]
 ) -> dict[str, Any]:
     """*Addition*: one of the event's stages (event-structures: Stages), every field, its
-    ``players`` by registration key (an event without stage rows: its legacy stages)."""
+    ``players`` by registration key, a team event's by team key (``reg`` names them; an event
+    without stage rows: its legacy stages)."""
     row = _row(stage, users, {}, skip=("tournament",))
     if row.get("players") is not None:
         row["players"] = [reg(int(pk)) for pk in row["players"]]
@@ -344,13 +402,14 @@ def stage_row(
 
 def placings_section(event: Tournament, reg: Callable[[int | None], str | None]) -> dict[str, Any]:
     """*Addition*: the event's placings as the API gives them (event-structures: Placings),
-    players by registration key, without names. Derived data: an import reads the results
+    players by registration key (a team event's teams by team key: ``reg`` names them),
+    without names. Derived data: an import reads the results
     and computes them again."""
     placings = event_placings(event)
     key = entrant_key(event)
     rows = []
     for row in placings.rows:
-        entrant = reg(row.entrant) if key == "registration" else row.entrant
+        entrant = reg(row.entrant)
         rows.append(
             {
                 "place": row.place,

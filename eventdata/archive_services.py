@@ -44,6 +44,7 @@ from eventdata.archive_selectors import archived_fields, event_archive, is_user_
 from matches.models import (
     ClockEvent,
     JudgeCall,
+    Lineup,
     Match,
     Penalty,
     Report,
@@ -52,10 +53,11 @@ from matches.models import (
     RoundStatus,
     Ruling,
     StandingsSnapshot,
+    TeamMatch,
 )
 from matches.services import checked_result, results_source_version
 from tournaments.brackets import single_round_label
-from tournaments.models import AuditEntry, Registration, Stage, Tournament
+from tournaments.models import AuditEntry, Registration, Stage, Team, TeamMember, Tournament
 from tournaments.services import new_claim_code
 from tournaments.stages import legacy_stages
 
@@ -175,6 +177,8 @@ class _Importer:
         self.match_rounds: dict[str, Any] = {}
         self.calls: dict[str, Any] = {}
         self.versions: dict[tuple[str, int], Any] = {}
+        self.teams: dict[str, Team] = {}
+        self.team_matches: dict[str, TeamMatch] = {}
         self.event: Tournament | None = None
 
     # -- helpers ----------------------------------------------------------------------------
@@ -261,7 +265,13 @@ class _Importer:
         model.objects.bulk_create(objects, batch_size=500)
 
     def check_result(
-        self, round_: Any, item: Mapping[str, Any], where: str, *, required: bool = False
+        self,
+        round_: Any,
+        item: Mapping[str, Any],
+        where: str,
+        *,
+        required: bool = False,
+        decider: bool | None = None,
     ) -> dict[str, Any]:
         """A match's (or a report's) games and battles, checked as a report on the site is:
         possible in the event's match structure and game (a bye is the pairing's, not a
@@ -274,7 +284,12 @@ class _Importer:
             return out
         assert self.event is not None
         try:
-            checked = checked_result(self.event, round_, games)
+            checked = checked_result(
+                self.event,
+                round_,
+                games,
+                decider=item.get("is_decider") is True if decider is None else decider,
+            )
         except ServiceError as exc:
             raise ArchiveError(f"'games_a': {exc.message}", where) from None
         if battles is None:
@@ -301,6 +316,9 @@ class _Importer:
         self.import_registrations(event)
         self.import_decklists()
         self.import_rounds(event)
+        self.import_teams(event)
+        self.import_team_matches(event)
+        self.import_lineups()
         self.import_matches(event)
         self.import_stages(event)
         self.import_reports()
@@ -549,7 +567,9 @@ class _Importer:
             where = f"stages[{i}]"
             values = dict(item)
             if values.get("players") is not None:
-                values["players"] = [self.regs[key].pk for key in values["players"]]
+                # A team event's stages are played by teams (team keys).
+                entrants: Mapping[str, Any] = self.teams if self.teams else self.regs
+                values["players"] = [entrants[key].pk for key in values["players"]]
             self.upsert(
                 "stages", have.get(item["number"]), Stage, values, where, {"tournament": event}
             )
@@ -601,8 +621,83 @@ class _Importer:
                 {"tournament": event},
             )
 
+    def import_teams(self, event: Tournament) -> None:
+        """*Addition*: a team event's teams, found by name, and their rosters (a member found
+        by registration); an archive written before teams has none."""
+        have = {t.name: t for t in Team.objects.filter(tournament=event)}
+        for i, item in enumerate(self.doc["teams"]):
+            where = f"teams[{i}]"
+            head = item.get("head_coach")
+            team = self.upsert(
+                "teams",
+                have.get(item["name"]),
+                Team,
+                item,
+                where,
+                {"tournament": event, "head_coach": self.regs[head] if head else None},
+            )
+            self.teams[item["key"]] = team
+            known = set(
+                TeamMember.objects.filter(team=team).values_list("registration_id", flat=True)
+            )
+            for key in item.get("members", []):
+                registration = self.regs[key]
+                if registration.pk in known:
+                    self.report.count("team_members", "unchanged")
+                    continue
+                taken = TeamMember.objects.filter(registration=registration).first()
+                if taken is not None:
+                    raise ArchiveError(
+                        f"'members': {key} is already in another team", f"{where}.members"
+                    )
+                TeamMember.objects.create(team=team, registration=registration)
+                self.report.count("team_members", "created")
+
+    def import_team_matches(self, event: Tournament) -> None:
+        """*Addition*: team matches, found by round and team a."""
+        have = {
+            (tm.round_id, tm.team_a_id): tm
+            for tm in TeamMatch.objects.filter(round__tournament=event)
+        }
+        for i, item in enumerate(self.doc["team_matches"]):
+            round_ = self.rounds[item["round"]]
+            team_a = self.teams[item["team_a"]]
+            team_b = self.teams[item["team_b"]] if item.get("team_b") else None
+            self.team_matches[item["key"]] = self.upsert(
+                "team_matches",
+                have.get((round_.pk, team_a.pk)),
+                TeamMatch,
+                item,
+                f"team_matches[{i}]",
+                {"round": round_, "team_a": team_a, "team_b": team_b},
+            )
+
+    def import_lineups(self) -> None:
+        """*Addition*: line-ups, found by team match and team; players by registration."""
+        have = {
+            (lu.team_match_id, lu.team_id): lu
+            for lu in Lineup.objects.filter(team_match__round__tournament=self.event)
+        }
+        for i, item in enumerate(self.doc["lineups"]):
+            tm = self.team_matches[item["team_match"]]
+            team = self.teams[item["team"]]
+            values = {**item, "players": [self.regs[key].pk for key in item.get("players", [])]}
+            self.upsert(
+                "lineups",
+                have.get((tm.pk, team.pk)),
+                Lineup,
+                values,
+                f"lineups[{i}]",
+                {"team_match": tm, "team": team},
+            )
+
     def import_matches(self, event: Tournament) -> None:
-        have = {(m.round_id, m.a_id): m for m in Match.objects.filter(round__tournament=event)}
+        # A Head Coach who played a board plays the deciding game too: found by the seat and
+        # whether it is the decider.
+        have = {
+            (m.round_id, m.a_id, m.is_decider): m
+            for m in Match.objects.filter(round__tournament=event)
+        }
         new: list[Match] = []
         for i, item in enumerate(self.doc["matches"]):
             round_ = self.rounds[item["round"]]
@@ -611,13 +706,19 @@ class _Importer:
             self.match_rounds[item["key"]] = round_
             if b is not None:
                 item = self.check_result(round_, item, f"matches[{i}]")
+            team_match = item.get("team_match")
             self.matches[item["key"]] = self.upsert(
                 "matches",
-                have.get((round_.pk, a.pk)),
+                have.get((round_.pk, a.pk, item.get("is_decider") is True)),
                 Match,
                 item,
                 f"matches[{i}]",
-                {"round": round_, "a": a, "b": b},
+                {
+                    "round": round_,
+                    "a": a,
+                    "b": b,
+                    "team_match": self.team_matches[team_match] if team_match else None,
+                },
                 bulk=new,
             )
         self._flush(Match, new)
@@ -631,7 +732,11 @@ class _Importer:
         for i, item in enumerate(self.doc["reports"]):
             match = self.matches[item["match"]]
             item = self.check_result(
-                self.match_rounds[item["match"]], item, f"reports[{i}]", required=True
+                self.match_rounds[item["match"]],
+                item,
+                f"reports[{i}]",
+                required=True,
+                decider=match.is_decider,
             )
             reg = self.regs[item["registration"]]
             existing = have.get((match.pk, reg.pk))
@@ -804,6 +909,9 @@ def _import_models() -> list[type[models.Model]]:
         DeckCheck,
         DeckCheckResult,
         Round,
+        Team,
+        TeamMatch,
+        Lineup,
         Match,
         Report,
         ResultVersion,

@@ -15,7 +15,7 @@ from config.errors import NotFound
 from engine.games import get_game
 from matches import services
 from matches.models import Match, Round
-from matches.placings import event_placings, places_by_entrant
+from matches.placings import event_placings, places_by_registration
 from tournaments import tiebreakers as tiebreaker_registry
 from tournaments.models import Registration, Tournament
 
@@ -69,7 +69,7 @@ def standings_csv(tournament: Tournament, round_number: int | None = None) -> st
     once the last stage is finished, else the placings as they stand)."""
     snapshot = services.standings_snapshot(tournament, round_number)
     placings = event_placings(tournament)
-    place = places_by_entrant(placings) if placings.rows else None
+    place = places_by_registration(tournament, placings) if placings.rows else None
     number = snapshot.round.number
     tiebreakers = tiebreaker_registry.shown(tournament.tiebreakers)
     ids = {

@@ -15,8 +15,9 @@ before it is published. The result is cached per *placings version*
 (:func:`placings_version`: the event's newest result version, its rounds' progress, its status
 and its tiebreaker configuration), so two thousand readers cost one computation.
 
-Team events place teams: the entrants are whatever the stage outcomes hold, and
-:data:`ENTRANT_NAMES` names them (registrations here; the team app adds ``"team"``).
+Team events place teams: each stage's outcome is read from its team matches
+(matches.services.team_stages: team standings, brackets of teams), and :data:`ENTRANT_NAMES`
+names them (``"team"`` instead of ``"registration"``).
 """
 
 from __future__ import annotations
@@ -44,10 +45,11 @@ from matches.models import (
     RoundStatus,
     StandingsSnapshot,
 )
+from matches.services import team_stages
 from matches.services.history import _record, scoring
 from matches.services.standings import standings_snapshot
 from tournaments import brackets, results
-from tournaments.models import Registration, Stage, Tournament
+from tournaments.models import Registration, Stage, Team, TeamMember, Tournament
 from tournaments.placings import Elimination, Placings, StageOutcome, StageStatus, compute_placings
 from tournaments.selectors import stage_rows
 from tournaments.stages import (
@@ -97,15 +99,21 @@ def _registration_names(tournament: Tournament, ids: Iterable[int]) -> dict[int,
 
 _NAMES_BY_ID: Final = 500
 
+
+def _team_names(tournament: Tournament, ids: Iterable[int]) -> dict[int, str]:
+    """Each team's name (a team event places teams)."""
+    return dict(Team.objects.filter(tournament=tournament).values_list("pk", "name"))
+
+
 ENTRANT_NAMES: dict[str, Callable[[Tournament, Iterable[int]], dict[int, str]]] = {
     "registration": _registration_names,
+    "team": _team_names,
 }
-"""How each kind of entrant is named in :func:`placings_json`: the team app adds ``"team"``."""
+"""How each kind of entrant is named in :func:`placings_json`."""
 
 
 def entrant_key(tournament: Tournament) -> EntrantKey:
-    """``"team"`` for a team event (event-structures: Placings) once the team app names teams
-    here (:data:`ENTRANT_NAMES`), else ``"registration"``."""
+    """``"team"`` for a team event (event-structures: Placings), else ``"registration"``."""
     if getattr(tournament, "team", None) and "team" in ENTRANT_NAMES:
         return "team"
     return "registration"
@@ -369,6 +377,48 @@ def _played_out(
         state = brackets.bracket_state(kind, ids, winners)
 
 
+def _stage_row(tournament: Tournament, number: int) -> Stage:
+    """The stage's row (an event without stage rows: its legacy stage, unsaved)."""
+    return next(row for row in stage_rows(tournament) if row.number == number)
+
+
+def _team_standing_rows(tournament: Tournament, stage: _PlayedStage) -> tuple[FinalRow, ...]:
+    """A team Swiss or round-robin stage's team standings after its finished rounds."""
+    if not any(r.status == RoundStatus.FINISHED for r in stage.rounds):
+        return ()
+    return tuple(team_stages.team_final_rows(tournament, _stage_row(tournament, stage.number)))
+
+
+def _team_bracket_outcome(tournament: Tournament, stage: _PlayedStage) -> StageOutcome:
+    """A bracket of teams: its seeds, who went out where and its champion, from its team
+    matches (team_stages.team_bracket_of)."""
+    seeds = stage.seeds
+    if len(seeds) < 2:
+        return StageOutcome(stage.number, stage.kind, "pending", stage.sources)
+    state = team_stages.team_bracket_of(tournament, _stage_row(tournament, stage.number))
+    eliminated = tuple(
+        Elimination(
+            int(gone.player),
+            _GRAND_FINAL_INDEX + gone.ref.round
+            if gone.ref.side == "grand_final"
+            else gone.ref.round,
+            gone.name,
+        )
+        for gone in state.eliminations
+    )
+    champion = int(state.champion) if state.champion is not None else None
+    status: StageStatus = "finished" if champion is not None else "running"
+    return StageOutcome(
+        stage.number,
+        stage.kind,
+        status,
+        stage.sources,
+        seeds=tuple(seeds),
+        eliminated=eliminated,
+        champion=champion,
+    )
+
+
 def stage_outcomes(tournament: Tournament) -> list[StageOutcome]:
     """Each stage of the event as the placings core reads it, in stage order.
 
@@ -378,6 +428,7 @@ def stage_outcomes(tournament: Tournament) -> list[StageOutcome]:
     started (no top cut after all) ends where it stopped."""
     plan = _stage_plan(tournament, _visible_rounds(tournament))
     event_over = tournament.status == EventStatus.FINISHED
+    teams_play = tournament.is_team_event
     if event_over:
         plan = [s for s in plan if s.rounds]
     out: list[StageOutcome] = []
@@ -386,11 +437,18 @@ def stage_outcomes(tournament: Tournament) -> list[StageOutcome]:
             out.append(StageOutcome(stage.number, stage.kind, "pending", stage.sources))
             continue
         if stage.kind in ELIMINATION_KINDS:
-            out.append(_bracket_outcome(stage))
+            if teams_play:
+                out.append(_team_bracket_outcome(tournament, stage))
+            else:
+                out.append(_bracket_outcome(stage))
             continue
         later = any(s.rounds for s in plan[k + 1 :] if stage.number in s.sources)
         derived: StageStatus = "finished" if later or event_over else "running"
-        standing = _standing_rows(tournament, stage)
+        standing = (
+            _team_standing_rows(tournament, stage)
+            if teams_play
+            else _standing_rows(tournament, stage)
+        )
         out.append(
             StageOutcome(
                 stage.number, stage.kind, _status(stage, derived), stage.sources, standing=standing
@@ -519,3 +577,18 @@ def stage_names(tournament: Tournament) -> dict[int, str]:
 def places_by_entrant(placings: Placings) -> Mapping[int, int]:
     """Each entrant's place (the CSV's ``place`` column, the archive)."""
     return {row.entrant: row.place for row in placings.rows}
+
+
+def places_by_registration(tournament: Tournament, placings: Placings) -> dict[int, int]:
+    """Each registration's place: its own, or in a team event its team's (every member of a
+    team shares the team's place: the standings CSV, the top decklists, a series)."""
+    places = places_by_entrant(placings)
+    if entrant_key(tournament) != "team":
+        return dict(places)
+    return {
+        registration: places[team]
+        for team, registration in TeamMember.objects.filter(
+            team__tournament=tournament
+        ).values_list("team_id", "registration_id")
+        if team in places
+    }

@@ -29,8 +29,8 @@ from django.http import Http404
 from accounts.player_ids import normalise_player_id
 from decks.models import DecklistVersion
 from matches.models import Match, MatchStatus
-from matches.placings import entrant_key, event_placings, placings_versions
-from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
+from matches.placings import event_placings, places_by_registration, placings_versions
+from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.results import outcome
 from tournaments.status import EventStatus
 
@@ -118,16 +118,7 @@ def final_places(events: Sequence[Tournament]) -> dict[int, EventPlaces]:
         placings = event_placings(event, version=versions[event.pk])
         if not placings.rows:
             continue
-        by_entrant = {row.entrant: row.place for row in placings.rows}
-        if entrant_key(event) == "team":
-            places = {
-                registration: by_entrant[team]
-                for registration, team in TeamMember.objects.filter(
-                    team__tournament=event, team_id__in=list(by_entrant)
-                ).values_list("registration_id", "team_id")
-            }
-        else:
-            places = by_entrant
+        places = places_by_registration(event, placings)
         out[event.pk] = EventPlaces(places, len(placings.rows), placings.final)
     return out
 

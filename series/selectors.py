@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from matches.models import Match, MatchStatus
-from matches.placings import event_placings, placings_versions
+from matches.placings import event_placings, places_by_registration, placings_versions
 from series.models import Series, SeriesCounting, SeriesEvent
 from tournaments import series as series_core
 from tournaments.models import Registration, RegistrationStatus, Tournament
@@ -85,17 +85,19 @@ def _event_results(
     placings = event_placings(event, version=version)
     if not placings.final:
         return []
-    players = _player_keys(row.entrant for row in placings.rows)
+    # A team event places teams: each member takes the team's place.
+    places = sorted(places_by_registration(event, placings).items(), key=lambda t: (t[1], t[0]))
+    players = _player_keys(registration for registration, _place in places)
     tallies = _match_tallies(event) if series.counting == SeriesCounting.MATCHES else {}
     results = []
     seen: set[str] = set()
-    for row in placings.rows:
-        player_id, name = players.get(row.entrant, (f"walk-in-{row.entrant}", ""))
+    for registration, place in places:
+        player_id, name = players.get(registration, (f"walk-in-{registration}", ""))
         if player_id in seen:
             continue  # one account, one row (placings place each registration once)
         seen.add(player_id)
-        won, drawn = tallies.get(row.entrant, (0, 0))
-        results.append(series_core.EventResult(event.slug, player_id, name, row.place, won, drawn))
+        won, drawn = tallies.get(registration, (0, 0))
+        results.append(series_core.EventResult(event.slug, player_id, name, place, won, drawn))
     return results
 
 

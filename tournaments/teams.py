@@ -676,3 +676,80 @@ def team_standings(
     Bad input raises ``standings.StateError`` naming ``rounds[r][m]...`` as for players."""
     players = [Player(id=team.id, dropped=team.dropped) for team in teams]
     return compute_standings(players, rounds, config.scoring(), tiebreakers)
+
+
+# -- the deciding game and corrections -----------------------------------------------------------
+DECIDER_GAMES_TO_WIN: Final = 1
+"""The deciding game is one game (Formats: APEX Madness, "a deciding game"): a match
+structure of best of 1 whatever the boards play."""
+
+
+def check_decider_games(games: Sequence[int]) -> None:
+    """A deciding game's result always has a winner: a tied game goes on to top-deck sudden
+    death (CR 4.4.3), so a level result (1-1, 0-0-1) is refused, naming ``games``. ``games``
+    is (won by a, won by b, drawn)."""
+    won_a, won_b = [*games, 0, 0][:2]
+    if won_a == won_b:
+        raise TeamError(
+            "games",
+            "a deciding game always has a winner; a tie goes on to top-deck sudden death "
+            f"({CITE_SUDDEN_DEATH}): report its winner",
+        )
+
+
+DeciderAction = Literal["keep", "pair", "remove"]
+
+
+def decider_action(
+    result: TeamMatchResult,
+    *,
+    decider_exists: bool,
+    decider_started: bool,
+    round_finished: bool,
+) -> DeciderAction:
+    """What a change of a board's result does to the team match's deciding game.
+
+    ``result``: the team match's result from its boards alone (no decider). ``decider_exists``:
+    a deciding game is paired; ``decider_started``: it has a result or a report;
+    ``round_finished``: the team match's round is finished.
+
+    - the boards are tied and no decider is paired: ``"pair"`` it, unless the round is
+      finished: a correction never reopens a finished round (rules README decision 14, a
+      published round never changes), so a correction that ties a team match of a finished
+      round is refused (TeamError naming ``games``: correct another board too, or play the
+      decider in the round);
+    - the boards no longer tie and a decider is paired: ``"remove"`` it while nobody has
+      reported it, else refused (TeamError naming ``games``: correct the decider first);
+    - otherwise ``"keep"``.
+    """
+    if result.decider_needed and not decider_exists:
+        if round_finished:
+            raise TeamError(
+                "games",
+                "this correction ties a team match of a finished round, which would need a "
+                "deciding game; play it in the round, or correct another board too",
+            )
+        return "pair"
+    if decider_exists and not result.decider_needed:
+        if decider_started:
+            raise TeamError(
+                "games",
+                "the deciding game has a result; this change would make it unneeded: "
+                "correct the decider first",
+            )
+        return "remove"
+    return "keep"
+
+
+def check_bracket_config(config: TeamConfig) -> None:
+    """A team match of an elimination bracket must have a winner (event-structures: Stages,
+    "elimination matches cannot end drawn"). Its boards cannot be drawn there; an odd number
+    of boards cannot tie, and a tie of an even number goes to the Head Coaches' decider. So a
+    team bracket needs a Head Coach or an odd number of boards: TeamError naming
+    ``team.head_coach`` otherwise."""
+    if not config.head_coach and config.players % 2 == 0:
+        raise TeamError(
+            "team.head_coach",
+            f"a team bracket with {config.players} boards needs a Head Coach to decide a tied "
+            f"team match: elimination matches cannot end drawn ({CITE_TEAMS})",
+        )

@@ -132,17 +132,25 @@ def _standings_stage(request: Request, event: Tournament) -> int | None:
 
 def _team_standings(request: Request, event: Tournament, number: int | None) -> Response:
     """A team event's standings: teams ranked by team-match points (3 / 1 / 0) and the
-    event's tiebreakers over teams, after the finished rounds (up to `round`)."""
+    event's tiebreakers over teams, after the finished rounds (up to `round`) of one Swiss or
+    round-robin stage (`stage`; left out: the latest such stage with a finished round)."""
     limit = query_int(request, "limit", MAX_STANDINGS_PAGE) or 0
     offset = query_int(request, "offset", 0) or 0
     if not 1 <= limit <= MAX_STANDINGS_PAGE:
         raise ServiceError(f"limit: from 1 to {MAX_STANDINGS_PAGE}.", field="limit")
-    history = services.team_history(event, upto=number)
-    if not history.rounds:
+    row = services.team_standings_stage(event, _standings_stage(request, event), number)
+    if row is None:
         raise Http404("No finished round yet.")
-    rows = services.team_standings(event, upto=number)
+    last, rows = services.team_stage_standings(event, row, upto=number)
+    if not last:
+        raise Http404("No finished round yet.")
     return Response(
-        {"round": history.last_round, "count": len(rows), "rows": rows[offset : offset + limit]}
+        {
+            "round": last,
+            "stage": row.number,
+            "count": len(rows),
+            "rows": rows[offset : offset + limit],
+        }
     )
 
 

@@ -24,6 +24,8 @@ their public names, so callers import ``matches.services`` as before:
 - ``penalties``: giving penalties, their suggestions, history and log
 - ``teams``: team rounds: pairing teams, line-ups, boards, team match results, the decider,
   team standings (docs/teams.md)
+- ``team_stages``: a team event's stages: Swiss, round robin and brackets of teams, each
+  stage's team standings and final rows, what placings read
 
 Row locks are always taken in this order (docs/architecture.md), so two requests never wait on
 each other in a cycle: event, then registration, then round, then match. Result reports lock
@@ -127,12 +129,11 @@ from matches.services.standings import (
     standings_rows,
     standings_snapshot,
 )
+from matches.services.team_stages import team_stage_standings, team_standings_stage
 from matches.services.teams import (
     lineup_set,
-    team_history,
     team_match_visible,
     team_round_write,
-    team_standings,
 )
 from matches.services.timer import (
     MAX_ADDED_MINUTES,
@@ -235,10 +236,10 @@ __all__ = [
     "standings_rows",
     "standings_snapshot",
     "swiss_history",
-    "team_history",
     "team_match_visible",
     "team_round_write",
-    "team_standings",
+    "team_stage_standings",
+    "team_standings_stage",
     "top_cut_start",
     "top_decklists_publish",
 ]

@@ -27,8 +27,7 @@ from matches.models import (
     RoundStage,
     RoundStatus,
 )
-from matches.services import stages
-from matches.services import teams as team_services
+from matches.services import stages, team_stages
 from matches.services.history import (
     _pairable,
     _winner,
@@ -251,15 +250,15 @@ def round_pairing_run(*, round_id: int) -> Round | None:
                 return round_
             _progress(round_id, 5)
             row = stage_rows_written(tournament)[round_.stage_number - 1]
-            if round_.stage == RoundStage.TOP_CUT:
+            if tournament.is_team_event:
+                _pair_team_round(tournament, round_, row)
+            elif round_.stage == RoundStage.TOP_CUT:
                 if stages.is_legacy_bracket(tournament, row):
                     _pair_bracket_round(tournament, round_)
                 else:
                     _pair_elimination_round(tournament, round_, row)
             elif round_.stage == RoundStage.ROUND_ROBIN:
                 _pair_round_robin(tournament, round_, row)
-            elif tournament.is_team_event:
-                team_services.pair_team_swiss(tournament, round_)
             else:
                 _pair_swiss_round(tournament, round_, row)
             round_.status = RoundStatus.PAIRED
@@ -283,6 +282,16 @@ def round_pairing_run(*, round_id: int) -> Round | None:
         if isinstance(exc, ServiceError):
             raise
         return None
+
+
+def _pair_team_round(tournament: Tournament, round_: Round, row: Stage) -> None:
+    """A team event's round, by its stage's kind (matches.services.team_stages)."""
+    if round_.stage == RoundStage.TOP_CUT:
+        team_stages.pair_team_elimination(tournament, round_, row)
+    elif round_.stage == RoundStage.ROUND_ROBIN:
+        team_stages.pair_team_round_robin(tournament, round_, row)
+    else:
+        team_stages.pair_team_stage_swiss(tournament, round_, row)
 
 
 def stage_candidates(tournament: Tournament, row: Stage) -> list[Registration]:

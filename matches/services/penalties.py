@@ -23,11 +23,11 @@ from matches.models import (
     Round,
     RoundStage,
 )
-from matches.services.history import _structure_games_to_win
+from matches.services.history import stage_games_to_win
 from matches.services.locks import _lock_event, _lock_for_result, _match_result
 from matches.services.result_checks import _checked, games_text
 from matches.services.results import _staff_result
-from tournaments import permissions
+from tournaments import permissions, teams
 from tournaments.audit import audit
 from tournaments.models import (
     Registration,
@@ -94,7 +94,13 @@ def _penalty_result(
 
     if match.b_id is None:
         return False, _("A bye has no result to change.")
-    games_to_win = _structure_games_to_win(tournament)
+    # The match's own structure: its stage's (a best-of-1 Swiss before a best-of-3 top 8),
+    # a team event's deciding game one game.
+    games_to_win = (
+        teams.DECIDER_GAMES_TO_WIN
+        if match.is_decider
+        else stage_games_to_win(tournament, round_.stage_number)
+    )
     final = match.status == MatchStatus.FINAL
     if kind == catalogue.GAME_LOSS:
         if not final:

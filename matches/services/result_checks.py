@@ -25,7 +25,7 @@ from matches.models import (
     RoundStage,
 )
 from matches.services.history import stage_games_to_win
-from tournaments import permissions, results
+from tournaments import permissions, results, teams
 from tournaments.models import (
     Registration,
     Tournament,
@@ -42,29 +42,30 @@ def _checked(
     try:
         checked = results.check_result(
             games,
-            games_to_win=1 if decider else stage_games_to_win(tournament, round_.stage_number),
+            games_to_win=teams.DECIDER_GAMES_TO_WIN
+            if decider
+            else stage_games_to_win(tournament, round_.stage_number),
             draws_allowed=round_.stage != RoundStage.TOP_CUT,
             drawn_games_allowed=game.drawn_games,
             rules=results.DrawRules(game.bracket_decided_rule, game.no_drawn_game_rule),
         )
     except results.ResultError as exc:
         raise ServiceError(exc.message, field=exc.field) from None
-    if decider and checked[0] == checked[1]:
-        raise ServiceError(
-            _(
-                "games: a deciding game always has a winner; a tie goes on to top-deck sudden "
-                "death (CR 4.4.3): report its winner."
-            ),
-            field="games",
-        )
+    if decider:
+        try:
+            teams.check_decider_games(checked)
+        except teams.TeamError as exc:
+            raise ServiceError(f"{exc.field}: {exc.message}.", field=exc.field) from None
     return checked
 
 
-def checked_result(tournament: Tournament, round_: Round, games: Any) -> results.Games:
+def checked_result(
+    tournament: Tournament, round_: Round, games: Any, *, decider: bool = False
+) -> results.Games:
     """A result's games as every report, staff entry and archive import checks them:
-    possible in the event's match structure and game, in a bracket never level;
-    ServiceError naming the field."""
-    return _checked(tournament, round_, games)
+    possible in the event's match structure and game, in a bracket never level (a team
+    event's deciding game: one game with a winner); ServiceError naming the field."""
+    return _checked(tournament, round_, games, Match(is_decider=True) if decider else None)
 
 
 def details_input(tournament: Tournament, battles: Any, game_details: Any) -> Any:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotFound, ServiceError
 from matches.models import Match, Round, RoundStage, RoundStatus
+from matches.services import team_stages
 from matches.services.history import _winner
 from matches.services.locks import _lock_event
 from matches.services.stage_history import own_round_numbers
@@ -87,7 +88,10 @@ def _bracket_winners(tournament: Tournament, row: Stage) -> dict[str, str]:
 
 
 def bracket_of(tournament: Tournament, row: Stage) -> brackets.BracketState:
-    """The stage's bracket with its final results so far (tournaments.brackets)."""
+    """The stage's bracket with its final results so far (tournaments.brackets); a team
+    event's bracket is of teams (team_stages)."""
+    if tournament.is_team_event:
+        return team_stages.team_bracket_of(tournament, row)
     try:
         return brackets.bracket_state(
             row.kind,
@@ -111,7 +115,10 @@ def is_legacy_bracket(tournament: Tournament, row: Stage) -> bool:
 
 # -- finals and entry -----------------------------------------------------------------------------
 def stage_final_rows(tournament: Tournament, row: Stage) -> list[stage_rules.FinalRow]:
-    """The stage's frozen final standings as an entry rule reads them."""
+    """The stage's frozen final standings as an entry rule reads them (teams in a team
+    event)."""
+    if tournament.is_team_event:
+        return team_stages.team_final_rows(tournament, row)
     if row.is_elimination:
         placings = bracket_of(tournament, row).placings()
         return [stage_rules.FinalRow(int(p.player), p.place, 0) for p in placings]
@@ -128,7 +135,10 @@ def stage_final_rows(tournament: Tournament, row: Stage) -> list[stage_rules.Fin
 
 
 def cut_notes(tournament: Tournament, cut: topcut.CutResult) -> list[str]:
-    """The cut line's notes (decision 13) with the players' names."""
+    """The cut line's notes (decision 13) with the players' (a team event: the teams') names."""
+    if tournament.is_team_event:
+        team_names = {str(pk): name for pk, name in tournament.teams.values_list("pk", "name")}
+        return cut.notes(team_names)
     names = {
         str(r.pk): r.name
         for r in Registration.objects.filter(
@@ -185,6 +195,8 @@ def stage_start(
         )
     rule = row.to_rule()
     assert rule.entry is not None  # only source-less stages have none, and they start first
+    if tournament.is_team_event and row.is_elimination:
+        team_stages.check_team_bracket(tournament)
     by_number = {r.number: r for r in rows}
     for source in rule.entry.sources:
         src = by_number[source]
@@ -204,8 +216,12 @@ def stage_start(
     notes: list[str] = []
     if admitted is None:
         finals = {s: stage_final_rows(tournament, by_number[s]) for s in rule.entry.sources}
-        registered = set(
-            tournament.registrations.filter(status="registered").values_list("pk", flat=True)
+        registered = (
+            set(team_stages.team_ids(tournament))
+            if tournament.is_team_event
+            else set(
+                tournament.registrations.filter(status="registered").values_list("pk", flat=True)
+            )
         )
         try:
             admission = stage_rules.apply_entry(
@@ -249,7 +265,10 @@ def after_round_finished(round_: Round) -> None:
     and, for any round but a stage 1 Swiss round, the event's."""
     tournament = round_.tournament
     rows = list(tournament.stages.order_by("number"))
-    if not rows or is_legacy(tournament, rows):
+    # A legacy event's top cut ends with its final (round_end); a team event's legacy top cut
+    # is a bracket of teams, run as any stage (its Swiss keeps the legacy end).
+    team_bracket = tournament.is_team_event and round_.stage == RoundStage.TOP_CUT
+    if not rows or (is_legacy(tournament, rows) and not team_bracket):
         return
     row = next((r for r in rows if r.number == round_.stage_number), None)
     if row is None or row.finished_at is not None or row.started_at is None:

@@ -137,8 +137,19 @@ def records_before_round(round_: Round) -> dict[int, str]:
         .first()
     )
     counts: dict[int, list[int]] = {}
-    if before is not None:
-        snapshot = standings_snapshot(tournament, before)
+    numbers = [] if before is None else [before]
+    if mine and not earlier.filter(stage_number=mine).exists():
+        # A stage's first round (day 2): the records its players bring from every stage it
+        # draws from (each flight's own last round), not only the latest flight's.
+        sources = _source_stages(tournament, mine)
+        if sources:
+            numbers = [
+                n
+                for source in sources
+                if (n := earlier.filter(stage_number=source).aggregate(n=Max("number"))["n"])
+            ] or numbers
+    for number in numbers:
+        snapshot = standings_snapshot(tournament, number)
         # The rows (megabytes for 2,000 players) are decoded once per computed snapshot: the
         # round API and the pages ask again and again.
         key = f"records:{snapshot.pk}:{snapshot.source_version}:{snapshot.computed_at.timestamp()}"
@@ -163,6 +174,12 @@ def records_before_round(round_: Round) -> dict[int, str]:
                 tally = counts.setdefault(player, [0, 0, 0])
                 tally[0 if mine > theirs else 1 if mine < theirs else 2] += 1
     return {pk: "-".join(str(n) for n in tally) for pk, tally in counts.items()}
+
+
+def _source_stages(tournament: Tournament, number: int) -> tuple[int, ...]:
+    """The stages stage ``number``'s entry draws from (its flights), none for a first stage."""
+    row = tournament.stages.filter(number=number).first()
+    return row.to_rule().sources if row is not None else ()
 
 
 def last_finished_standings_round(tournament: Tournament, stage: int | None) -> Round | None:

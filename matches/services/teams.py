@@ -1,6 +1,7 @@
-"""Team rounds (docs/teams.md, event-structures: Teams): pairing teams, line-ups, the boards
-published from them, each team match's result from its boards, the Head Coaches' decider, and
-team standings.
+"""Team rounds (docs/teams.md, event-structures: Teams): writing a round's team matches, line-ups,
+the boards published from them, each team match's result from its boards and the Head Coaches'
+decider. Pairing teams by the stage's kind and team standings per stage are
+matches.services.team_stages.
 
 The rules are the pure core's (tournaments.teams); this module reads rows into its values and
 writes what comes back. Locks: a team round is paired under the event lock like any round
@@ -13,7 +14,6 @@ no team-match row lock is needed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -30,10 +30,10 @@ from matches.models import (
     TeamMatch,
 )
 from matches.services.locks import _lock_round, _round_shown_changed
-from tournaments import permissions, results, swiss, teams, tiebreakers
+from tournaments import permissions, results, teams
 from tournaments.audit import audit
 from tournaments.models import Team, TeamMember, Tournament
-from tournaments.standings import MatchRecord, Player, StandingRow
+from tournaments.standings import MatchRecord
 
 # A team round's pairs: (team a, team b or None for a bye, the reason shown).
 TeamPair = tuple[int, int | None, str]
@@ -85,55 +85,7 @@ def team_match_record(tm: TeamMatch) -> MatchRecord:
     )
 
 
-@dataclass(frozen=True)
-class TeamHistory:
-    teams: list[Team]
-    rounds: list[list[MatchRecord]]
-    last_round: int
-
-
-def team_history(tournament: Tournament, *, upto: int | None = None) -> TeamHistory:
-    """The finished team rounds (up to round ``upto``) as the standings core reads them."""
-    rounds_qs = Round.objects.filter(tournament=tournament, status=RoundStatus.FINISHED)
-    if upto is not None:
-        rounds_qs = rounds_qs.filter(number__lte=upto)
-    numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
-    by_round: dict[int, list[MatchRecord]] = {n: [] for n in numbers}
-    for tm in TeamMatch.objects.filter(
-        round__tournament=tournament, round__number__in=numbers
-    ).select_related("round"):
-        by_round[tm.round.number].append(team_match_record(tm))
-    return TeamHistory(
-        teams=event_teams(tournament),
-        rounds=[by_round[n] for n in numbers],
-        last_round=numbers[-1] if numbers else 0,
-    )
-
-
 # -- pairing -------------------------------------------------------------------------------------
-def pair_team_swiss(tournament: Tournament, round_: Round) -> None:
-    """Swiss over the team standings, no team rematch when one can be avoided (the Swiss
-    core's matching), a bye for an odd count; written by :func:`team_round_write`."""
-    rules = team_rules(tournament)
-    history = team_history(tournament)
-    if len(history.teams) < 2:
-        raise ServiceError(_("team: an event needs at least two teams to pair."), field="team")
-    players = [Player(id=str(t.pk)) for t in history.teams]
-    result = swiss.pair_round(
-        players,
-        history.rounds,
-        rules.team.scoring(),
-        seed=round_.seed,
-        round_number=len(history.rounds) + 1,
-        tiebreakers=tournament.tiebreakers,
-    )
-    pairs: list[TeamPair] = [(int(p.a), int(p.b), p.reason) for p in result.pairings]
-    if result.bye is not None:
-        pairs.append((int(result.bye), None, result.bye_reason or _("bye")))
-    team_round_write(round_, pairs)
-    round_.pairing_stats = result.to_json()["stats"]
-
-
 def team_round_write(round_: Round, pairs: Sequence[TeamPair]) -> list[TeamMatch]:
     """Write a team round's team matches from its pairs, in table order (byes last, no
     table, final at once: a team-match win worth an outright win's boards). Any pairing of
@@ -338,16 +290,21 @@ def team_match_refresh(match: Match, actor: Any) -> None:
     outcomes = [_side_outcome(m) for m in boards]
     decider_side = _side_outcome(decider) if decider is not None else None
     probe = teams.team_match_result(outcomes, None, config=rules.team)
-    if decider is not None and not probe.decider_needed:
-        if decider.status == MatchStatus.FINAL or decider.reports.exists():
-            raise Conflict(
-                _(
-                    "games: the deciding game of team match %(id)d has a result; this change "
-                    "would make it unneeded. Correct the decider first."
-                )
-                % {"id": tm.pk},
-                field="games",
-            )
+    try:
+        action = teams.decider_action(
+            probe,
+            decider_exists=decider is not None,
+            decider_started=decider is not None
+            and (decider.status == MatchStatus.FINAL or decider.reports.exists()),
+            round_finished=round_.status == RoundStatus.FINISHED,
+        )
+    except teams.TeamError as exc:
+        raise Conflict(
+            _("games: team match %(id)d: %(error)s.") % {"id": tm.pk, "error": exc.message},
+            field=exc.field,
+        ) from None
+    if action == "remove":
+        assert decider is not None
         decider.delete()
         decider, decider_side = None, None
     result = teams.team_match_result(outcomes, decider_side, config=rules.team)
@@ -356,17 +313,7 @@ def team_match_refresh(match: Match, actor: Any) -> None:
         "boards": [tm.boards_a, tm.boards_b, tm.boards_drawn],
         "decider": tm.decider or None,
     }
-    if result.decider_needed and decider is None:
-        if round_.status == RoundStatus.FINISHED:
-            raise Conflict(
-                _(
-                    "games: this correction ties team match %(id)d of a finished round, which "
-                    "would need a deciding game; play it in the round, or correct another "
-                    "board too."
-                )
-                % {"id": tm.pk},
-                field="games",
-            )
+    if action == "pair":
         _pair_decider(round_, tm, rules)
     tm.boards_a, tm.boards_b, tm.boards_drawn = result.boards
     tm.decider = result.decider or ""
@@ -437,30 +384,3 @@ def team_match_visible(user: Any, pk: int) -> TeamMatch:
     if any(_is_member(user, t) for t in (tm.team_a_id, tm.team_b_id) if t is not None):
         return tm
     raise NotFound(_("team_match: no such team match."), field="team_match")
-
-
-def team_standings(tournament: Tournament, upto: int | None = None) -> list[dict[str, Any]]:
-    """Team standings after the finished rounds (tournaments.teams.team_standings): points
-    3 / 1 / 0, the event's tiebreakers over teams, rows as the API shows them."""
-    rules = team_rules(tournament)
-    history = team_history(tournament, upto=upto)
-    rows: list[StandingRow] = teams.team_standings(
-        [team_value(t) for t in history.teams], history.rounds, rules.team, tournament.tiebreakers
-    )
-    names = {str(t.pk): t.name for t in history.teams}
-    shown = frozenset(tiebreakers.shown(tournament.tiebreakers))
-    return [
-        {
-            "rank": row.rank,
-            "team": int(row.player_id),
-            "name": names.get(row.player_id, ""),
-            "points": row.points,
-            "record": row.record,
-            "dropped": row.dropped,
-            "tiebreakers": {name: value for name, value in row.tiebreakers if name in shown},
-            "byes": row.byes,
-            "match_win_pct": row.match_win_pct,
-            "games": list(row.games),
-        }
-        for row in rows
-    ]

@@ -19,7 +19,7 @@ from matches.models import (
 from matches.services import stages
 from matches.services.history import current_round, scoring
 from matches.services.locks import _lock_event
-from matches.services.pairing import _write_bracket
+from matches.services.pairing import _write_bracket, round_pair
 from matches.services.stage_history import own_round_numbers
 from matches.services.stages import cut_notes
 from matches.services.standings import standings_snapshot
@@ -58,6 +58,8 @@ def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
                 field="round",
                 code="round_unfinished",
             )
+        if tournament.is_team_event:
+            return _team_top_cut_start(actor, tournament)
         cut = cut_for(tournament)
         qualified = list(cut.qualified)
         if len(qualified) < 2:
@@ -99,6 +101,15 @@ def top_cut_start(*, actor: Any, tournament: Tournament) -> Round:
             qualified=qualified,
         )
     return round_
+
+
+def _team_top_cut_start(actor: Any, tournament: Tournament) -> Round:
+    """A team event's top cut: its second stage started through the stages' one service
+    (the cut line drawn on the team standings), then its first round paired as any team
+    bracket round (matches.services.team_stages). The caller holds the event's lock."""
+    stage = _top_cut_stage(tournament)
+    stages.stage_start(actor=actor, tournament=tournament, number=stage.number, close_sources=True)
+    return round_pair(actor=actor, tournament=tournament, stage=stage.number)
 
 
 def cut_for(tournament: Tournament) -> topcut.CutResult:

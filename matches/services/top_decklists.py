@@ -3,7 +3,6 @@ places 1 to N of its final placings, through the decks app's per-list publicatio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from django.db import transaction
@@ -14,22 +13,11 @@ from decks.services import decklists_publish_some
 from matches.placings import entrant_key, event_placings
 from matches.services.locks import _lock_event
 from tournaments import permissions
-from tournaments.models import Tournament
+from tournaments.models import TeamMember, Tournament
 from tournaments.status import EventStatus
 
 DEFAULT_TOP: Final = 8
 MAX_TOP: Final = 256
-
-
-def _registrations(entrants: Iterable[int]) -> list[int]:
-    return list(entrants)
-
-
-ENTRANT_REGISTRATIONS: dict[str, Callable[[Iterable[int]], list[int]]] = {
-    "registration": _registrations,
-}
-"""Whose lists a placing publishes, by kind of entrant: a player's own; the team app adds
-``"team"`` (the team's members)."""
 
 
 def top_decklists_publish(
@@ -61,13 +49,20 @@ def top_decklists_publish(
         rows = placings.rows[:top]
         if not rows:
             raise ServiceError(_("top: nobody has a place in this event."), field="top")
-        to_registrations = ENTRANT_REGISTRATIONS[entrant_key(tournament)]
-        registrations = to_registrations(row.entrant for row in rows)
+        places = {row.entrant: row.place for row in rows}
+        if entrant_key(tournament) == "team":
+            # A team event places teams: their members' lists, at the team's place.
+            places = {
+                registration: places[team]
+                for registration, team in TeamMember.objects.filter(
+                    team_id__in=list(places)
+                ).values_list("registration_id", "team_id")
+            }
         result = decklists_publish_some(
             actor=actor,
             tournament=tournament,
-            registrations=registrations,
+            registrations=sorted(places, key=lambda r: (places[r], r)),
             top=top,
-            places={str(row.entrant): row.place for row in rows},
+            places={str(r): place for r, place in places.items()},
         )
     return {"top": top, **result}

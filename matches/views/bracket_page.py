@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 
 from matches import selectors, services
 from matches.bracket_drawing import BracketBox, Slot, bracket_columns, bracket_svg, side_svg
-from matches.models import Match, Round, RoundStage
-from matches.services import stages
+from matches.models import Match, Round, RoundStage, TeamMatch
+from matches.services import stages, team_stages
 from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key
-from tournaments.models import Registration, Stage, Tournament
+from tournaments.models import Registration, Stage, Team, Tournament
 from tournaments.selectors import visible_event
 
 POLICY_LABELS = {
@@ -47,7 +47,9 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     )
     body = cache.get(key)
     if body is None:
-        body = _bracket_body(event, cut_rounds)
+        # A team event's brackets are of teams: drawn by their stage sections only (the
+        # legacy drawing reads a round's matches, which are boards there).
+        body = _bracket_body(event, [] if event.is_team_event else cut_rounds)
         cache.set(key, body, PAIRINGS_CACHE_SECONDS)
     context = {
         "event": event,
@@ -87,13 +89,33 @@ def _names(ids: list[int]) -> dict[str, str]:
     }
 
 
+def _team_names(event: Tournament) -> dict[str, str]:
+    return {
+        str(pk): name
+        for pk, name in Team.objects.filter(tournament=event).values_list("pk", "name")
+    }
+
+
 def _elimination_section(event: Tournament, row: Stage) -> dict[str, Any]:
     state = stages.bracket_of(event, row)
-    names = _names(list(row.players or ()))
+    teams_play = event.is_team_event
+    names = _team_names(event) if teams_play else _names(list(row.players or ()))
     games: dict[str, tuple[int, int]] = {}
+    deciders = team_stages.team_bracket_winners(event, row) if teams_play else {}
     rounds = event.rounds.filter(stage_number=row.number, stage=RoundStage.TOP_CUT)
     refs_of = {r.pk: (r.pairing_stats or {}).get("bracket", {}).get("refs", {}) for r in rounds}
-    for m in Match.objects.filter(round__in=rounds, status="final", b__isnull=False):
+    if teams_play:
+        # A team match's score is its boards (won by a, won by b); a decided tie's winner
+        # comes from the bracket state below.
+        for tm in TeamMatch.objects.filter(round__in=rounds, status="final", team_b__isnull=False):
+            code = refs_of.get(tm.round_id, {}).get(str(tm.table))
+            if code:
+                games[code] = (tm.boards_a, tm.boards_b)
+    for m in (
+        []
+        if teams_play
+        else Match.objects.filter(round__in=rounds, status="final", b__isnull=False)
+    ):
         code = refs_of.get(m.round_id, {}).get(str(m.table))
         if code and m.games_a is not None and m.games_b is not None:
             games[code] = (m.games_a, m.games_b)
@@ -105,6 +127,8 @@ def _elimination_section(event: Tournament, row: Stage) -> dict[str, Any]:
             won = None
             if played is not None:
                 won = m.a if played[0] > played[1] else m.b
+                if played[0] == played[1]:  # a team match tied on boards: the decider's side
+                    won = deciders.get(m.ref.code)
             elif m.b is None:
                 won = m.a
             top = Slot(m.seed_a, names.get(m.a, m.a), played[0] if played else None, won == m.a)
@@ -134,10 +158,28 @@ def _elimination_section(event: Tournament, row: Stage) -> dict[str, Any]:
 
 def _round_robin_section(event: Tournament, row: Stage) -> dict[str, Any]:
     ids = list(row.players or ())
-    names = _names(ids)
     result: dict[tuple[int, int], str] = {}
-    for m in Match.objects.filter(
-        round__tournament=event, round__stage_number=row.number, status="final", b__isnull=False
+    if event.is_team_event:
+        # A round robin of teams: each cell a team match's boards.
+        names = _team_names(event)
+        for tm in TeamMatch.objects.filter(
+            round__tournament=event,
+            round__stage_number=row.number,
+            status="final",
+            team_b__isnull=False,
+        ):
+            assert tm.team_b_id is not None
+            a, b = tm.boards_a, tm.boards_b
+            result[(tm.team_a_id, tm.team_b_id)] = f"{a}\u2013{b}"
+            result[(tm.team_b_id, tm.team_a_id)] = f"{b}\u2013{a}"
+    else:
+        names = _names(ids)
+    for m in (
+        []
+        if event.is_team_event
+        else Match.objects.filter(
+            round__tournament=event, round__stage_number=row.number, status="final", b__isnull=False
+        )
     ):
         a, b = m.games_a or 0, m.games_b or 0
         result[(m.a_id, m.b_id)] = f"{a}\u2013{b}"

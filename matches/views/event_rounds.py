@@ -18,6 +18,7 @@ from matches.panel_views import panel_for
 from matches.views.common import timer_context
 from matches.views.placings_page import final_summary
 from tournaments.models import Tournament
+from tournaments.selectors import stage_timeline
 
 SCHEDULE_BREAK_MINUTES = 10  # between rounds, for the estimated start times
 
@@ -46,7 +47,26 @@ def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> 
             }
         )
     has_cut = any(r.stage == RoundStage.TOP_CUT for r in rounds)
+    timeline = stage_timeline(event)
+    with_standings = {
+        r.stage_number
+        for r in rounds
+        if r.stage != RoundStage.TOP_CUT and r.status == RoundStatus.FINISHED
+    }
+    with_rounds = {r.stage_number for r in rounds}
+    for stage in timeline:
+        stage["has_standings"] = stage["number"] in with_standings
+        stage["has_bracket"] = (
+            stage["kind"] != "swiss"
+            and stage["kind"] != "round_robin"
+            and (stage["number"] in with_rounds)
+        )
     return {
+        # The event's stages (event-structures: Stages), listed when there is more than one
+        # stage or it is not a Swiss: each links to its standings or its bracket.
+        "stages": timeline
+        if len(timeline) > 1 or (timeline and timeline[0]["kind"] != "swiss")
+        else [],
         "rounds": rounds,
         "current_round": current,
         "latest_published": latest_published,

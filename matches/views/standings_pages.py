@@ -18,6 +18,7 @@ from config.errors import NotFound
 from matches import selectors, services
 from matches.models import RoundStage, RoundStatus, StandingsSnapshot
 from matches.presenters import EN_DASH, score_text
+from matches.services.stage_history import OWN_KINDS
 from matches.views.common import (
     CUT_ROWS_PER_PAGE,
     STANDINGS_CACHE_SECONDS,
@@ -33,7 +34,7 @@ from matches.views.tiebreaker_explanation import (
     tiebreaker_value,
 )
 from tournaments.models import Tournament
-from tournaments.selectors import visible_event
+from tournaments.selectors import stage_rows, visible_event
 
 VERDICT_LABELS = {
     "certain": gettext_lazy("makes the cut"),
@@ -55,20 +56,47 @@ def _round_param(request: HttpRequest) -> int | None:
     return value
 
 
-def _snapshot(event: Tournament, number: int | None) -> StandingsSnapshot | None:
+def _stage_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("stage") or ""
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 1000:
+        raise Http404("No such stage.")
+    return int(raw)
+
+
+def _standings_stages(event: Tournament) -> list[dict[str, Any]]:
+    """The stages with standings to show (a Swiss or round-robin stage with a finished round),
+    in order: the stage picker's choices."""
+    with_rounds = set(
+        event.rounds.filter(stage__in=OWN_KINDS, status=RoundStatus.FINISHED).values_list(
+            "stage_number", flat=True
+        )
+    )
+    return [
+        {"number": row.number, "name": row.name}
+        for row in stage_rows(event)
+        if not row.is_elimination and row.number in with_rounds
+    ]
+
+
+def _snapshot(
+    event: Tournament, number: int | None, stage: int | None = None
+) -> StandingsSnapshot | None:
     try:
-        snapshot = services.standings_snapshot(event, number)
+        snapshot = services.standings_snapshot(event, number, stage)
     except NotFound:
-        if number is not None:
+        if number is not None or stage is not None:
             raise Http404("No standings after this round.") from None
         return None
     snapshot.round.tournament = event
     return snapshot
 
 
-def _finished_swiss_rounds(event: Tournament) -> list[int]:
+def _finished_stage_rounds(event: Tournament, stage: int) -> list[int]:
+    """The finished Swiss or round-robin rounds of one stage: the round picker's choices."""
     return list(
-        event.rounds.filter(stage=RoundStage.SWISS, status=RoundStatus.FINISHED)
+        event.rounds.filter(stage__in=OWN_KINDS, status=RoundStatus.FINISHED, stage_number=stage)
         .order_by("number")
         .values_list("number", flat=True)
     )
@@ -87,13 +115,28 @@ def _tiebreaker_columns(event: Tournament) -> list[tuple[str, str]]:
 
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    snapshot = _snapshot(event, _round_param(request))
+    asked_stage = _stage_param(request)
+    stages = _standings_stages(event)
+    if asked_stage is not None and asked_stage not in {s["number"] for s in stages}:
+        raise Http404("No standings for this stage.")
+    snapshot = _snapshot(event, _round_param(request), asked_stage)
     context: dict[str, Any] = {"event": event, "snapshot": snapshot}
     if snapshot is None:
         return render(request, "matches/standings.html", context)
     number = snapshot.round.number
-    rounds = _finished_swiss_rounds(event)
-    context.update({"round_number": number, "rounds": rounds, "q": ""})
+    stage = snapshot.round.stage_number
+    rounds = _finished_stage_rounds(event, stage)
+    context.update(
+        {
+            "round_number": number,
+            "rounds": rounds,
+            "q": "",
+            # The stage picker: shown when more than one stage has standings.
+            "stages": stages if len(stages) > 1 else [],
+            "stage_number": stage,
+            "stage_name": next((s["name"] for s in stages if s["number"] == stage), ""),
+        }
+    )
     if selectors.standings_hidden_for(request.user, event, number):
         context["hidden"] = True
         return render(request, "matches/standings.html", context)

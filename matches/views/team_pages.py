@@ -114,23 +114,46 @@ def team_lineups(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """A team event's standings (team-match points 3 / 1 / 0, the event's tiebreakers over
-    teams, board records), after the latest finished round."""
+    teams, board records) after the latest finished round of one Swiss or round-robin stage
+    (``?stage=N``; left out: the stage of the latest finished such round)."""
     event = event_selectors.visible_event(request, slug)
     if event.team is None:
         raise Http404("This event is not played by teams.")
-    history = services.team_history(event)
+    raw = request.GET.get("stage") or ""
+    if raw and (not raw.isdigit() or not 0 < int(raw) < 1000):
+        raise Http404("No such stage.")
+    asked = int(raw) if raw else None
+    row = services.team_standings_stage(event, asked)
+    if asked is not None and (row is None or row.is_elimination):
+        raise Http404("No standings for this stage.")
+    last, lines = services.team_stage_standings(event, row) if row is not None else (0, [])
     columns = tiebreaker_columns(event.tiebreakers)
     rows = [
         {
-            **row,
+            **line,
             "tb": [
-                (k, label, tiebreaker_value(k, row["tiebreakers"].get(k))) for k, label in columns
+                (k, label, tiebreaker_value(k, line["tiebreakers"].get(k))) for k, label in columns
             ],
         }
-        for row in (services.team_standings(event) if history.rounds else [])
+        for line in (lines if last else [])
+    ]
+    stages = [
+        {"number": s.number, "name": s.name}
+        for s in event_selectors.stage_rows(event)
+        if not s.is_elimination
+        and Round.objects.filter(
+            tournament=event, stage_number=s.number, status=RoundStatus.FINISHED
+        ).exists()
     ]
     return render(
         request,
         "matches/team_standings.html",
-        {"event": event, "rows": rows, "columns": columns, "round_number": history.last_round},
+        {
+            "event": event,
+            "rows": rows,
+            "columns": columns,
+            "round_number": last,
+            "stages": stages if len(stages) > 1 else [],
+            "stage_number": row.number if row is not None else None,
+        },
     )

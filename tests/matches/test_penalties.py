@@ -303,3 +303,21 @@ def test_the_log_page_csv_and_history_page() -> None:
     assert (
         _browser(m.a.player).get(reverse("event_penalties", args=[event.slug])).status_code == 403
     )
+
+
+def test_a_game_loss_takes_one_game_of_the_stages_structure_not_the_events() -> None:
+    """A best-of-1 event whose stage plays best of 3 (a top 8 in best of 3 after a best-of-1
+    Swiss): the game loss takes one game of three, as the stage's matches are played."""
+    from tournaments.models import Stage
+
+    event, _, judge, matches = _published(match_structure="bo1")
+    assert event.stages.filter(number=1).exists()
+    Stage.objects.filter(tournament=event, number=1).update(match_structure="bo3")
+    m = matches[0]
+    services.match_report(actor=judge, match=m, games=[2, 0, 0])
+    _give(judge, m, m.a_id, "drawing_extra_cards", penalty="game_loss")
+    m.refresh_from_db()
+    assert m.games == (2, 1, 0)
+    _give(judge, m, m.a_id, "drawing_extra_cards", penalty="game_loss")
+    m.refresh_from_db()
+    assert m.games == (1, 2, 0)

@@ -262,6 +262,14 @@ def test_flights_pair_side_by_side_and_merge_into_a_carried_day_two() -> None:
     assert sorted(entered) == sorted(pk for pk, p in merged.items() if p >= 6)
     day_two = run.pair()
     assert day_two["stage_number"] == 3
+    # Day 2's round 1 shows every flight's records (each player's two day 1 rounds), not
+    # only the last flight's.
+    shown = {m["a"]: m["a_record"] for m in day_two["matches"]}
+    shown.update({m["b"]: m["b_record"] for m in day_two["matches"] if m["b"]})
+    assert {pk for pk in shown if pk in flight_b} and {pk for pk in shown if pk not in flight_b}
+    for pk, record in shown.items():
+        assert sum(int(n) for n in record.split("-")) == 2, (pk, record)
+        assert merged[pk] == 3 * int(record.split("-")[0]), (pk, record)
     run.play(day_two)
     assert run.start(4).status_code == 200
     rounds = run.play_bracket(4)

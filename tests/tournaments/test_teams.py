@@ -571,3 +571,70 @@ def test_rules_from_event_names_the_bad_setting(team: object, extras: object, fi
     with pytest.raises(TeamError) as caught:
         rules_from_event(team, extras, KNOWN, default_format="rookie")
     assert caught.value.field == field
+
+
+# -- the deciding game and corrections (pure rules the services call) ----------------------------
+def test_cr_4_4_3_a_deciding_game_always_has_a_winner() -> None:
+    from tournaments.teams import DECIDER_GAMES_TO_WIN, check_decider_games
+
+    assert DECIDER_GAMES_TO_WIN == 1  # Formats: APEX Madness, "a deciding game"
+    check_decider_games((1, 0, 0))
+    check_decider_games((0, 1, 0))
+    for level in ((0, 0, 1), (1, 1, 0), (0, 0, 0)):
+        err = error(check_decider_games, level)
+        assert err.field == "games" and "CR 4.4.3" in err.message
+
+
+@given(
+    boards=st.lists(st.sampled_from(["a", "b", "draw"]), min_size=4, max_size=4),
+    exists=st.booleans(),
+    started=st.booleans(),
+    finished=st.booleans(),
+)
+def test_event_structures_teams_decider_action_follows_the_tie(
+    boards: list[str], exists: bool, started: bool, finished: bool
+) -> None:
+    """A decider is paired exactly when the boards tie and none is, removed exactly when they
+    no longer tie and nobody reported it; anything else that would change it is refused."""
+    from tournaments.teams import decider_action
+
+    started = started and exists
+    probe = team_match_result(boards, config=APEX)
+    tied = probe.decider_needed
+    try:
+        action = decider_action(
+            probe, decider_exists=exists, decider_started=started, round_finished=finished
+        )
+    except TeamError as exc:
+        assert exc.field == "games"
+        assert (tied and not exists and finished) or (exists and not tied and started)
+        return
+    if tied and not exists:
+        assert action == "pair" and not finished
+    elif exists and not tied:
+        assert action == "remove" and not started
+    else:
+        assert action == "keep"
+
+
+def test_rules_readme_decision_14_a_tie_made_in_a_finished_round_is_refused() -> None:
+    from tournaments.teams import decider_action
+
+    tied = team_match_result(["a", "a", "b", "b"], config=APEX)
+    err = error(
+        decider_action, tied, decider_exists=False, decider_started=False, round_finished=True
+    )
+    assert err.field == "games" and "finished round" in err.message
+    assert (
+        decider_action(tied, decider_exists=False, decider_started=False, round_finished=False)
+        == "pair"
+    )
+    untied = team_match_result(["a", "a", "a", "b"], config=APEX)
+    assert (
+        decider_action(untied, decider_exists=True, decider_started=False, round_finished=True)
+        == "remove"
+    )
+    err = error(
+        decider_action, untied, decider_exists=True, decider_started=True, round_finished=False
+    )
+    assert "correct the decider first" in err.message

@@ -112,7 +112,12 @@ def start_first_stages(*, actor: Any, tournament: Tournament) -> list[Stage]:
     when the event starts running; the caller holds the event's lock. Returns those started."""
     rows = stage_rows_written(tournament)
     rules = [row.to_rule() for row in rows]
-    registered = _active_registration_ids(tournament)
+    # A team event's stages are played by its teams (event-structures: Teams): team ids.
+    registered = (
+        list(tournament.teams.order_by("id").values_list("pk", flat=True))
+        if tournament.is_team_event
+        else _active_registration_ids(tournament)
+    )
     known = set(registered)
     now = timezone.now()
     started = []
