@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "eventdata",
     "series",
     "weekends",
+    "metagame",
 ]
 
 MIDDLEWARE = [
