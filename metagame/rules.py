@@ -7,11 +7,12 @@ A *rule* is one JSON object with exactly one of these keys:
   ``{"not": rule}``: the rule does not hold;
 - ``{"card": "Name", "min": 1, "max": null}``: the list holds between ``min`` (default 1) and
   ``max`` (default no limit) copies of the card named so (or with that catalog id; names are
-  compared without regard to case);
+  compared without regard to case); with only ``max`` given, ``min`` is 0 (``"max": 0``: the
+  list has none);
 - ``{"cards": ["Name", ...], "at_least": n}``: at least ``n`` (default all) of these cards
   are in the list, one copy or more each;
 - ``{"count": FILTER, "min": n, "max": m}``: the copies of the cards that match ``FILTER`` add up
-  to between ``min`` and ``max``. A filter is an object: ``section`` (``heroes``, ``playbook``,
+  to between ``min`` and ``max`` (the same defaults). A filter is an object: ``section`` (``heroes``, ``playbook``,
   ...; a list of sections for any of them), ``name``, and any other key is a card field the
   stored list carries (BoBA: ``power``, ``weapon``; BOS: ``type``, ``color``, ``vim_cost``,
   ``strength``) compared with a value (equal) or an object of comparisons
@@ -172,8 +173,9 @@ def _count(value: object, field: str) -> int:
 
 
 def _bounds(raw: Mapping[str, Any], field: str, default_min: int) -> tuple[int, int | None]:
-    low = _count(raw["min"], f"{field}.min") if "min" in raw else default_min
     high = _count(raw["max"], f"{field}.max") if raw.get("max") is not None else None
+    # Only a maximum ("at most 2 copies", "max": 0 for none) counts from zero.
+    low = _count(raw["min"], f"{field}.min") if "min" in raw else default_min if high is None else 0
     if high is not None and high < low:
         raise RuleError(f"{field}.max", "max is below min")
     return low, high

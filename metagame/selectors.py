@@ -125,7 +125,8 @@ def event_version(tournament: Tournament) -> str:
         n=Count("id"), newest=Max("id")
     )
     archetypes = [
-        (a.pk, a.priority, a.updated_at.isoformat()) for a in archetypes_for_event(tournament)
+        (a.pk, a.name, a.priority, a.rule, a.updated_at.isoformat())
+        for a in archetypes_for_event(tournament)
     ]
     facts = [
         tournament.pk,
