@@ -16,9 +16,9 @@ from rest_framework.response import Response
 
 from config.api import validated
 from config.errors import Forbidden, NotFound, ServiceError
-from config.pagination import Pagination
-from config.schema import error_responses
-from engine.games import game_choices
+from config.pagination import MAX_OFFSET, Pagination
+from config.schema import error_responses, paginated
+from engine.games import GAMES, game_choices
 from metagame import selectors, services
 from metagame.models import Archetype
 from organisations.models import Organisation
@@ -27,13 +27,21 @@ from tournaments.models import Tournament
 from tournaments.selectors import event_visible, visible_event
 
 MIN_THRESHOLD = 0.05
+PAGE_PARAMETERS = [
+    OpenApiParameter(
+        "limit", {"type": "integer", "minimum": 1}, description="Rows a page (at most 500)."
+    ),
+    OpenApiParameter("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}),
+]
 
 
 class ArchetypeOutput(serializers.ModelSerializer[Archetype]):
     scope = serializers.CharField(read_only=True)
-    event = serializers.SlugRelatedField(source="tournament", slug_field="slug", read_only=True)
-    series = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    organisation = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    event = serializers.SlugRelatedField(
+        source="tournament", slug_field="slug", read_only=True, allow_null=True
+    )
+    series = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    organisation = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     rule = serializers.JSONField()
 
     class Meta:
@@ -77,7 +85,9 @@ class ArchetypeChange(serializers.Serializer[Any]):
 
 class GroupInput(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
-    cards = serializers.ListField(child=serializers.CharField(max_length=200), max_length=100)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=200), min_length=1, max_length=100
+    )
     priority = serializers.IntegerField(min_value=0, max_value=32767, default=100)
 
 
@@ -121,8 +131,9 @@ def _scope_of(request: Request, data: dict[str, Any]) -> dict[str, Any]:
 
 @extend_schema(
     methods=["GET"],
-    parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=[k for k, _ in game_choices()])],
-    responses=ArchetypeOutput(many=True),
+    operation_id="archetypes_list",
+    parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=sorted(GAMES)), *PAGE_PARAMETERS],
+    responses={200: paginated(ArchetypeOutput), **error_responses(400)},
     description="The archetypes of series, organisations and the site (an event's own are "
     "under the event), by game and priority; paginated.",
 )
@@ -142,8 +153,10 @@ def archetypes(request: Request) -> Response:
         queryset = Archetype.objects.filter(tournament__isnull=True).select_related(
             "series", "organisation"
         )
-        game = request.query_params.get("game")
+        game = (request.query_params.get("game") or "").strip()
         if game:
+            if game not in GAMES:
+                raise ServiceError(f"game: one of {', '.join(sorted(GAMES))}.", field="game")
             queryset = queryset.filter(game=game)
         return _page(request, queryset.order_by("game", "priority", "name", "id"))
     data = validated(ScopedArchetypeInput, request.data)
@@ -176,7 +189,8 @@ def archetype_detail(request: Request, pk: int) -> Response:
 
 @extend_schema(
     methods=["GET"],
-    responses=ArchetypeOutput(many=True),
+    parameters=PAGE_PARAMETERS,
+    responses=paginated(ArchetypeOutput),
     description="The archetypes that sort this event's lists, in the order they are tried "
     "(priority, then the nearer scope: event, series, organisation, site); paginated.",
 )
@@ -229,7 +243,7 @@ def series_metagame(request: Request, slug: str) -> Response:
     parameters=[
         OpenApiParameter(
             "threshold",
-            OpenApiTypes.FLOAT,
+            {"type": "number", "minimum": MIN_THRESHOLD, "maximum": 1.0},
             description="How alike a group's lists are (card overlap, 0.05 to 1; default 0.5).",
         )
     ],
