@@ -31,8 +31,14 @@ from tournaments.selectors import visible_event
 
 EN_DASH = "\u2013"  # nothing to show (no rate, no match)
 COVERAGE_STANDINGS = 16
+CHART_LABEL = 14
 COVERAGE_DECKLISTS = 16
 MAX_RULE_TEXT = 20_000
+
+
+def short_label(name: str) -> str:
+    """A bar's label, cut to fit the chart's label column (the table below has the full name)."""
+    return name if len(name) <= CHART_LABEL else name[: CHART_LABEL - 1] + "\u2026"
 
 
 def percent(value: float | None) -> str:
@@ -65,7 +71,7 @@ def present(data: dict[str, Any], chart_id: str, title: str) -> dict[str, Any]:
         desc=_(
             "Number of published decklists of each archetype; the table below has the same numbers."
         ),
-        bars=[(row["archetype"], row["players"]) for row in rows],
+        bars=[(short_label(row["archetype"]), row["players"]) for row in rows],
         empty_text=_("No published decklists yet"),
     )
     return {
