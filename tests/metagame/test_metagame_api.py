@@ -237,3 +237,29 @@ def test_the_metagame_page_shows_chart_table_and_the_organisers_tools() -> None:
     )
     client.post(f"/events/{event.slug}/metagame/archetypes/{walls.pk}/delete/")
     assert not Archetype.objects.filter(pk=walls.pk).exists()
+
+
+def test_an_organisations_archetypes_reach_its_events_after_the_events_own() -> None:
+    from organisations.models import Membership, Organisation
+
+    event, organiser, regs = two_player_event()
+    organisation = Organisation.objects.create(name="Store", slug="store")
+    owner = UserFactory()
+    Membership.objects.create(organisation=organisation, user=owner, role="owner")
+    Tournament.objects.filter(pk=event.pk).update(organisation=organisation)
+    event.refresh_from_db()
+    body = {
+        "name": "Store Aggro",
+        "game": "boba",
+        "organisation": "store",
+        "priority": 1,
+        "rule": {"card": "Blitz"},
+    }
+    member = UserFactory()
+    Membership.objects.create(organisation=organisation, user=member, role="judge")
+    assert client_for(member).post("/api/archetypes/", body, format="json").status_code == 403
+    assert client_for(owner).post("/api/archetypes/", body, format="json").status_code == 201
+    # Same priority as the event's Aggro: the event's own comes first.
+    order = [a.name for a in selectors.archetypes_for_event(event)]
+    assert order == ["Aggro", "Store Aggro", "Control"]
+    assert selectors.event_breakdown(event)["assignments"][str(regs[0].pk)] == "Aggro"
