@@ -188,7 +188,17 @@ def event_suggestions(
     tournament: Tournament, *, threshold: float = clustering.DEFAULT_THRESHOLD
 ) -> list[dict[str, Any]]:
     """Groups of the event's counted lists that no archetype names yet ("Other"), by card
-    overlap (`metagame.clustering`), each with its core cards and its players' names."""
+    overlap (`metagame.clustering`), each with its core cards and its players' names;
+    computed once per change (the breakdown's version) and threshold."""
+    key = f"metagame:suggestions:{tournament.pk}:{event_version(tournament)}:{threshold!r}"
+    found: list[dict[str, Any]] | None = cache.get(key)
+    if found is None:
+        found = compute_suggestions(tournament, threshold=threshold)
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def compute_suggestions(tournament: Tournament, *, threshold: float) -> list[dict[str, Any]]:
     rules = _rules(archetypes_for_event(tournament))
     lists = {
         str(reg): frozenset(c.name for c in cards if c.count > 0)
