@@ -230,6 +230,7 @@ api_urls = [
     path("me/history/", player_api.my_history, name="api-my-history"),
     path("", include("notifications.api_urls")),
     path("", include("overlays.api_urls")),
+    path("", include("metagame.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", swagger_csp(swagger_view(url_name="api-schema")), name="api-docs"),
     path("redoc/", redoc_csp(redoc_view(url_name="api-schema")), name="api-redoc"),
@@ -261,6 +262,7 @@ urlpatterns = [
     path("", include("eventdata.urls")),
     path("", include("weekends.urls")),
     path("", include("overlays.urls")),
+    path("", include("metagame.urls")),
     path("", include("organisations.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.dispatch import Signal
 from django.utils import timezone
 
 from engine.frozen import thaw
@@ -36,6 +37,10 @@ from overlays import services as overlays
 from tournaments import services
 from tournaments.models import ClockMode, Tournament
 from tournaments.status import EventStatus
+
+# Sent by `load_demo` once the demo Open is loaded (keyword `event`): the apps above eventdata
+# add their own demo data to it (metagame: the archetypes). Receivers must be idempotent.
+demo_event_loaded = Signal()
 
 DEMO_PASSWORD = "battledesk-demo"
 DEMO_EVENT_SLUG = "battledesk-demo-open"

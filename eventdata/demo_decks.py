@@ -5,9 +5,11 @@ neither the demo's lists nor, in the other direction, any real event's."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from decks import services
 from decks.catalog import catalog_for_event
-from decks.models import DecklistVersion
+from decks.models import Decklist, DecklistVersion
 from engine.games import get_game
 from tournaments.models import RegistrationStatus, Tournament
 
@@ -29,3 +31,15 @@ def load_demo(event: Tournament) -> dict[str, int]:
         services.decklist_submit(actor=registration.player, registration=registration, source=text)
         submitted += 1
     return {**catalog_counts, "decklists": submitted}
+
+
+def publish_lists(event: Tournament) -> int:
+    """Make the demo event's lists public, so its coverage page shows a metagame while it runs.
+
+    A real event's lists are published through the decks services once it has finished (they
+    refuse before); the demo is fictional and shows coverage mid-event, so its loader marks
+    each list published here, as it sets the event's slug and pairing seed. Lists already
+    published keep their time: loading the demo again changes nothing."""
+    return Decklist.objects.filter(
+        registration__tournament=event, published_at__isnull=True
+    ).update(published_at=timezone.now())

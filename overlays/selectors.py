@@ -18,7 +18,7 @@ def feature_matches(tournament: Tournament, round_: Round | None = None) -> Quer
     """The feature matches of a round (default: the newest round the public sees that has
     any), by slot, with their match, players and round read in the same query."""
     qs = FeatureMatch.objects.filter(tournament=tournament).select_related(
-        "match__a", "match__b", "round"
+        "match__a__player", "match__b__player", "round"
     )
     if round_ is None:
         newest = (

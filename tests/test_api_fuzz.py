@@ -308,6 +308,15 @@ REFUSED_BY_RULES_THE_SCHEMA_CANNOT_EXPRESS: dict[str, str] = {
     "POST /api/series/{slug}/close/": _STATE + "closing is irreversible: it needs `confirm`",
     "POST /api/events/{slug}/notifications/webhook-secret/": "`overlap_hours` whole hours "
     "from 0 to 168",
+    **dict.fromkeys(
+        ["POST /api/events/{slug}/archetypes/", "PATCH /api/archetypes/{id}/"],
+        "`rule` must be a rule of the archetype rule language (docs/metagame.md), and `name` "
+        'not "Other"',
+    ),
+    "POST /api/archetypes/": _EXISTING + "`event`, `series` or `organisation` slug (at most "
+    "one), `game` unless an event is given; `rule` must be a rule of the archetype rule "
+    'language (docs/metagame.md), and `name` not "Other"',
+    "POST /api/events/{slug}/metagame/suggestions/": '`name` may not be "Other"',
     "POST /api/replay/boba/": "the record must be a readable game record of the game (the "
     "engine's replay, a 400 with its JSON)",
     "POST /api/replay/bos/": "the record must be a readable game record of the game (the "
@@ -319,6 +328,7 @@ ACCEPTED_ON_PURPOSE: dict[str, str] = {
     "GET /api/events/{slug}/notifications/deliveries/": "a blank filter (`?status=`) is no "
     "filter",
     "GET /api/catalogs/": "a blank filter (`?game=`) is no filter",
+    "GET /api/archetypes/": "a blank filter (`?game=`) is no filter",
     "GET /api/calendar/": "a blank filter (`?game=`) is no filter",
     **dict.fromkeys(
         [

@@ -50,6 +50,9 @@ FLOORS: tuple[frozenset[str], ...] = (
     frozenset({"overlays"}),  # stream overlays: feature matches, feeds, the live stream
     frozenset({"eventdata", "series"}),  # the whole event as data (archive, demo); series of events
     frozenset({"weekends"}),  # events grouped at one venue: schedule, badge, side events, desk
+    # archetypes, the metagame of an event or series, the coverage page: reads decks, matches
+    # and series
+    frozenset({"metagame"}),
     frozenset({"config wiring"}),
 )
 # The config modules that wire the apps together: the package itself (it loads the Celery

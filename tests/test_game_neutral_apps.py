@@ -60,7 +60,16 @@ def test_the_check_catches_a_section_key() -> None:
 
 # --- no game named outside engine/ -----------------------------------------------------------
 
-APPS = ("accounts", "decks", "matches", "tournaments", "notifications", "eventdata", "config")
+APPS = (
+    "accounts",
+    "decks",
+    "matches",
+    "tournaments",
+    "notifications",
+    "eventdata",
+    "config",
+    "metagame",
+)
 GAME_KEYS = tuple(GAMES)
 # Files still naming a game while another change moves them behind the plugin (none now).
 # The test fails on any file not listed, and on a listed file that no longer offends (so the

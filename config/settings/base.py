@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "series",
     "weekends",
     "overlays",
+    "metagame",
 ]
 
 MIDDLEWARE = [

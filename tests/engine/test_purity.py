@@ -46,6 +46,9 @@ PURE_MODULES = (
     "tournaments/roster_csv.py",
     "tournaments/lottery.py",
     "accounts/names.py",
+    "metagame/rules.py",
+    "metagame/clustering.py",
+    "metagame/breakdown.py",
 )
 
 

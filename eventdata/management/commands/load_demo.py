@@ -22,6 +22,9 @@ class Command(DatabaseCommand):
             # After the decklists: the event starts, three rounds are played, round 4 runs.
             rounds = demo.load_demo_rounds(event)
             demo.settle_stale_calls(event)
+            # Public lists, so the coverage page shows the Open's metagame.
+            demo_decks.publish_lists(event)
+            demo.demo_event_loaded.send(sender=demo.__name__, event=event)
             # A small event of every other game, with decklists and one finished round.
             game_events = []
             for game_event, _game_created in demo.load_game_demos():

@@ -1,0 +1,24 @@
+"""Metagame and coverage pages. Names live in the "metagame" namespace; every path is deeper
+than tournaments' ``events/<slug>/`` pages, and this module is included before them."""
+
+from django.urls import path
+
+from metagame import views
+
+app_name = "metagame"
+
+urlpatterns = [
+    path("events/<slug:slug>/coverage/", views.coverage, name="coverage"),
+    path("events/<slug:slug>/metagame/", views.event_metagame, name="event_metagame"),
+    path(
+        "events/<slug:slug>/metagame/archetypes/",
+        views.event_archetype_add,
+        name="event_archetype_add",
+    ),
+    path(
+        "events/<slug:slug>/metagame/archetypes/<int:pk>/delete/",
+        views.archetype_delete,
+        name="archetype_delete",
+    ),
+    path("series/<slug:slug>/metagame/", views.series_metagame, name="series_metagame"),
+]
