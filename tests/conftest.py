@@ -3,6 +3,7 @@ instead of skipping, so a misconfigured CI can never pass by skipping the concur
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 from collections.abc import Iterator
@@ -226,59 +227,112 @@ def fresh_cache():  # type: ignore[no-untyped-def]
     cache.clear()
 
 
-@pytest.fixture
-def browser_page() -> Iterator[object]:
-    """A phone-sized page of a headless Debian chromium (tests/test_browser.py)."""
-    import shutil
+class _WorkerChromium:
+    """One headless chromium per test process (pytest-xdist worker), shared by its browser
+    tests: launching Playwright's driver and a browser costs about a CPU second each time,
+    which 35 browser tests paid once each. Every test gets fresh browser contexts (cookies,
+    storage and service workers are per context) and its contexts are closed after it.
 
-    from django.db import connections
+    Playwright's sync API marks its event loop as this thread's running loop while it is
+    alive (and again after each call); Django refuses ORM calls under a running loop
+    (SynchronousOnlyOperation) and asyncio.run() refuses to start. So the loop is marked
+    running only while a browser test runs (`chromium` below) and cleared between them, when
+    nothing is waiting on it: Playwright's calls only resume the loop from inside a call."""
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+        self.manager: Any = None
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def launch(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self.manager = sync_playwright()
+        self.playwright = self.manager.start()
+        self.loop = asyncio.get_running_loop()  # Playwright's, marked running by its calls
+        try:
+            self.browser = self.playwright.chromium.launch(
+                executable_path=self.executable, args=CHROMIUM_FLAGS
+            )
+        except BaseException:
+            self.stop()
+            raise
+
+    def enter(self) -> Any:
+        """The browser, with Playwright's loop marked running for the test's calls."""
+        if self.browser is None:
+            self.launch()
+        else:
+            asyncio._set_running_loop(self.loop)
+            if not self.browser.is_connected():  # a test crashed it: a new one for the next
+                self.stop()
+                self.launch()
+        return self.browser
+
+    def leave(self) -> None:
+        if self.browser is not None and self.browser.is_connected():
+            for context in list(self.browser.contexts):
+                context.close()
+        asyncio._set_running_loop(None)
+
+    def stop(self) -> None:
+        if self.manager is None:
+            return
+        asyncio._set_running_loop(self.loop)
+        try:
+            if self.browser is not None and self.browser.is_connected():
+                self.browser.close()
+            self.playwright.stop()
+        finally:
+            asyncio._set_running_loop(None)
+            self.manager = self.playwright = self.browser = self.loop = None
+
+
+@pytest.fixture(scope="session")
+def _worker_chromium() -> Iterator[_WorkerChromium]:
+    import shutil
 
     executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
     if not os.path.exists(executable):
         missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
-    # between page actions are still synchronous and safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    shared = _WorkerChromium(executable)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            yield page
-            browser.close()
-            # Playwright runs the test in a greenlet with its own context, so the ORM calls made
-            # there hold a connection of their own; close it before the test database goes.
-            connections.close_all()
+        yield shared
     finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        shared.stop()
 
 
 @pytest.fixture
-def chromium():  # type: ignore[no-untyped-def]
-    """A headless Debian chromium; skips (locally) or fails (CI) exactly as test_browser.py."""
-    import shutil
-
+def chromium(_worker_chromium: _WorkerChromium):  # type: ignore[no-untyped-def]
+    """A headless Debian chromium (this worker's: _WorkerChromium); skips (locally) or fails
+    (CI) exactly as test_browser.py. The contexts the test opens are closed after it."""
     from django.db import connections
-
-    executable = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(executable):
-        missing_service(f"needs Debian's chromium at {executable} (apt-get install chromium)")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between page actions
     expect.set_options(timeout=15_000)  # as the pages' default timeout (a loaded CI machine)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-            yield browser
-            browser.close()
-            connections.close_all()  # the greenlet's own connection, before the test DB goes
+        yield _worker_chromium.enter()
     finally:
-        expect.set_options(timeout=5_000)  # Playwright's default
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        try:
+            _worker_chromium.leave()
+        finally:
+            # Playwright runs callbacks in greenlets with contexts of their own, so ORM calls
+            # made there hold connections of their own; close them before the test DB goes.
+            connections.close_all()
+            expect.set_options(timeout=5_000)  # Playwright's default
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def browser_page(chromium):  # type: ignore[no-untyped-def]
+    """A phone-sized page of a headless Debian chromium (tests/test_browser.py)."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
 
 
 @pytest.fixture

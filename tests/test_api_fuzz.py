@@ -34,6 +34,7 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from hypothesis.strategies._internal import regex as hypothesis_regex
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
@@ -129,12 +130,35 @@ def _from_regex_once(
 
 
 _REGEX_STRATEGIES: dict[tuple[Any, bool, str], st.SearchStrategy[str]] = {}
+_plain_regex_part = hypothesis_regex._strategy
+
+
+def _character_class_once(
+    codes: Any, context: Any, is_unicode: bool, *, alphabet: Any
+) -> st.SearchStrategy[Any]:
+    """Hypothesis's strategy for one part of a parsed pattern, a character class built once
+    per class, flags and alphabet. Hypothesis builds a class one code point at a time, and
+    the name pattern's classes name a million unassigned code points: about 7 CPU seconds
+    each. Schemathesis folds each field's length limits into the pattern, so every name
+    field is a new pattern with the same classes; without this every one of them paid
+    again (seven operations took 440 CPU seconds between them). A class's strategy is a
+    value: the same class gives the same strategy."""
+    if not (is_unicode and isinstance(codes, tuple) and codes[0] == hypothesis_regex.sre.IN):
+        return _plain_regex_part(codes, context, is_unicode, alphabet=alphabet)
+    key = (tuple(codes[1]), int(context.flags), repr(alphabet))
+    if key not in _CHARACTER_CLASSES:
+        _CHARACTER_CLASSES[key] = _plain_regex_part(codes, context, is_unicode, alphabet=alphabet)
+    return _CHARACTER_CLASSES[key]
+
+
+_CHARACTER_CLASSES: dict[tuple[Any, int, str], st.SearchStrategy[Any]] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
 def regex_strategies_built_once() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(st, "from_regex", _from_regex_once)
+        patch.setattr(hypothesis_regex, "_strategy", _character_class_once)
         yield
 
 
