@@ -210,7 +210,7 @@ class ReportInput(serializers.Serializer):
         "winner, bids, chose_first, first, ether, swaps, end; docs/api.md). Checked by the "
         "game's rules; a game that records none refuses it.",
     )
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    reason = TextField(required=False, allow_blank=True, max_length=500)
     confirm_override = serializers.BooleanField(
         required=False,
         default=False,
@@ -434,7 +434,7 @@ class CallOutput(serializers.ModelSerializer):
 
 
 class CallInput(serializers.Serializer):
-    question = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    question = TextField(required=False, allow_blank=True, max_length=500)
 
 
 class EscalateInput(serializers.Serializer):
@@ -446,10 +446,8 @@ class NoteInput(serializers.Serializer):
 
 
 class RulingInput(serializers.Serializer):
-    text = serializers.CharField(max_length=5000)
-    citations = serializers.ListField(
-        child=serializers.CharField(max_length=80), required=False, max_length=20
-    )
+    text = TextField(max_length=5000)
+    citations = serializers.ListField(child=TextField(max_length=80), required=False, max_length=20)
     record = serializers.JSONField(required=False, allow_null=True)
     result = serializers.JSONField(required=False, allow_null=True)
     decision = serializers.ChoiceField(
@@ -480,7 +478,7 @@ class PenaltyInput(serializers.Serializer):
         allow_null=True,
         help_text="Default: the catalogue's suggestion, upgraded when the infraction repeats.",
     )
-    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    note = TextField(required=False, allow_blank=True, max_length=2000)
 
 
 class PenaltyOutput(serializers.Serializer):

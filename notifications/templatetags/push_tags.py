@@ -15,7 +15,9 @@ register = template.Library()
 @register.inclusion_tag("notifications/_push_control.html", takes_context=True)
 def push_control(context: template.Context) -> dict[str, Any]:
     request = context.get("request")
-    user = getattr(request, "user", None)
+    # The template's own `user`: the event page's stored copy renders with a stand-in reader
+    # (tournaments.event_page), whose request carries no account.
+    user = context.get("user", getattr(request, "user", None))
     on = push.enabled()
     return {
         "request": request,

@@ -423,7 +423,7 @@ def test_the_adjudication_card_search_reads_only_the_events_catalog(demo_catalog
     scene = open_call_scene()
     client = logged_in(scene["judge"])
     demo = client.post(adjudication_url(scene["call"]), {"op": "search", "q": demo_name})
-    assert demo.status_code == 200 and demo.context["search_results"] == []
+    assert demo.status_code == 200 and list(demo.context["search_results"]) == []
     real = client.post(adjudication_url(scene["call"]), {"op": "search", "q": "Test Hero"})
     assert [r["label"].split(" · ")[0] for r in real.context["search_results"]] == ["Test Hero"]
 

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from tests.matches.test_stages_run import Run
-from tests.matches.test_team_stages import StagedTeamEvent, _lower_id_wins
+from tests.matches.stage_support import Run
+from tests.matches.team_stage_support import StagedTeamEvent, lower_id_wins
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ def test_the_team_standings_page_picks_a_stage() -> None:
         team_count=3,
     )
     for _ in range(3):
-        ev.play_round(_lower_id_wins)
+        ev.play_round(lower_id_wins)
     html = Client().get(f"/events/{ev.slug}/standings/teams/?stage=1").content.decode()
     assert "Team 1" in html and "After round 3." in html
     assert Client().get(f"/events/{ev.slug}/standings/teams/?stage=2").status_code == 404

@@ -12,114 +12,10 @@ from django.db.models import Q
 from rest_framework.test import APIClient
 
 from matches.models import TeamMatch
-from tests.factories import OrganiserFactory, RegistrationFactory, UserFactory
-from tests.scenarios import client_for
+from tests.matches.team_stage_support import TEAMS, StagedTeamEvent, lower_id_wins
 from tournaments import teams
-from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
-
-TEAMS = 5  # an odd count: a team sits out each round-robin round
-
-
-class StagedTeamEvent:
-    def __init__(
-        self,
-        stages: list[dict[str, Any]] | None,
-        team_count: int = TEAMS,
-        team: dict[str, Any] | None = None,
-    ) -> None:
-        """An APEX Madness event (teams of 4, a Head Coach), or one with ``team`` instead."""
-        size = team["players"] if team else 4
-        self.organiser = OrganiserFactory()
-        self.org = client_for(self.organiser)
-        response = self.org.post(
-            "/api/events/",
-            {
-                "name": "APEX Madness Invitational",
-                "game": "boba",
-                "mode": "rookie",
-                "format_key": "apex_madness",
-                "match_structure": "bo3",
-                "starts_at": "2026-12-01T10:00:00Z",
-                "require_legal_decklist": False,
-                **({"team": team} if team else {"team_rules": {"preset": "apex_madness"}}),
-                **({"stages": stages} if stages else {"top_cut_size": 2}),
-            },
-            format="json",
-        )
-        assert response.status_code == 201, response.json()
-        self.slug = response.json()["slug"]
-        self._transition("registration_open")
-        self.event = Tournament.objects.get(slug=self.slug)
-        self.rosters: dict[int, list[Registration]] = {}
-        for i in range(team_count):
-            regs = [
-                RegistrationFactory(tournament=self.event, player=UserFactory())
-                for _ in range(size)
-            ]
-            made = self.org.post(
-                f"/api/events/{self.slug}/teams/",
-                {
-                    "name": f"Team {i + 1}",
-                    "members": [r.pk for r in regs],
-                    **({} if team and not team.get("head_coach") else {"head_coach": regs[-1].pk}),
-                },
-                format="json",
-            )
-            assert made.status_code == 201, made.json()
-            self.rosters[made.json()["id"]] = regs
-        self._transition("registration_closed")
-        self._transition("running")
-
-    def _transition(self, to: str) -> None:
-        response = self.org.post(
-            f"/api/events/{self.slug}/transition/", {"to": to, "no_shows": "keep"}, format="json"
-        )
-        assert response.status_code == 200, response.json()
-
-    def play_round(self, winner_of: Any) -> dict[str, Any]:
-        """Pair, field every team's roster, publish, and report every board (organiser's
-        entry): ``winner_of(team_match)`` gives the boards' results, side a's games first."""
-        paired = self.org.post(f"/api/events/{self.slug}/rounds/", {}, format="json")
-        assert paired.status_code == 201, paired.json()
-        number = paired.json()["number"]
-        for tm in paired.json()["matches"]:
-            if tm["b"] is None:
-                continue
-            for side in ("a", "b"):
-                lineup = self.org.post(
-                    f"/api/team-matches/{tm['id']}/lineup/",
-                    {"team": tm[side], "players": [r.pk for r in self.rosters[tm[side]]]},
-                    format="json",
-                )
-                assert lineup.status_code == 200, lineup.json()
-        published = self.org.post(
-            f"/api/events/{self.slug}/rounds/{number}/publish/", {}, format="json"
-        )
-        assert published.status_code == 200, published.json()
-        for tm in self.round(number)["matches"]:
-            if tm["b"] is None:
-                continue
-            for board, games in zip(tm["boards"], winner_of(tm), strict=True):
-                self.report(board["id"], games)
-        return self.round(number)
-
-    def report(self, match_id: int, games: list[int]) -> None:
-        response = self.org.post(
-            f"/api/matches/{match_id}/report/", {"games": games, "reason": "slip"}, format="json"
-        )
-        assert response.status_code == 200, response.json()
-
-    def round(self, number: int) -> dict[str, Any]:
-        return dict(self.org.get(f"/api/events/{self.slug}/rounds/{number}/").json())
-
-
-def _lower_id_wins(tm: dict[str, Any]) -> list[list[int]]:
-    """The team with the lower id wins three boards of four."""
-    a_wins = tm["a"] < tm["b"]
-    won, lost = [2, 0, 0], [0, 2, 0]
-    return [won if a_wins else lost] * 3 + [lost if a_wins else won]
 
 
 def test_formats_apex_madness_round_robin_then_a_top_4_of_teams_places_teams() -> None:
@@ -141,7 +37,7 @@ def test_formats_apex_madness_round_robin_then_a_top_4_of_teams_places_teams() -
     # A round robin of 5 teams: 5 rounds, every pair of teams meets once, one sits out.
     met: set[frozenset[int]] = set()
     for _ in range(TEAMS):
-        played = ev.play_round(_lower_id_wins)
+        played = ev.play_round(lower_id_wins)
         assert played["stage"] == "round_robin" and played["status"] == "finished"
         pairs = [frozenset((tm["a"], tm["b"])) for tm in played["matches"]]
         assert len(pairs) == 2 and not set(pairs) & met
@@ -164,7 +60,7 @@ def test_formats_apex_madness_round_robin_then_a_top_4_of_teams_places_teams() -
     def semis(tm: dict[str, Any]) -> list[list[int]]:
         if {tm["a"], tm["b"]} == {team_ids[0], team_ids[3]}:
             return [[2, 0, 0], [2, 0, 0], [0, 2, 0], [0, 2, 0]]
-        return _lower_id_wins(tm)
+        return lower_id_wins(tm)
 
     semi = ev.play_round(semis)
     assert semi["name"] == "Semifinals" and semi["stage"] == "top_cut"
@@ -179,7 +75,7 @@ def test_formats_apex_madness_round_robin_then_a_top_4_of_teams_places_teams() -
     assert placings["final"] is False
     assert all("team" in row and "registration" not in row for row in placings["rows"])
 
-    final = ev.play_round(_lower_id_wins)
+    final = ev.play_round(lower_id_wins)
     assert final["name"] == "Final"
     assert {final["matches"][0]["a"], final["matches"][0]["b"]} == {team_ids[1], team_ids[3]}
     ev.event.refresh_from_db()
@@ -239,10 +135,10 @@ def test_a_swiss_of_teams_then_a_final_of_teams() -> None:
         team_count=4,
     )
     for _ in range(2):
-        assert ev.play_round(_lower_id_wins)["status"] == "finished"
+        assert ev.play_round(lower_id_wins)["status"] == "finished"
     started = ev.org.post(f"/api/events/{ev.slug}/stages/2/start/", {}, format="json")
     assert started.status_code == 200, started.json()
-    final = ev.play_round(_lower_id_wins)
+    final = ev.play_round(lower_id_wins)
     assert final["name"] == "Final"
     assert TeamMatch.objects.filter(round__number=final["number"]).count() == 1
     placings = APIClient().get(f"/api/events/{ev.slug}/placings/").json()
@@ -252,7 +148,7 @@ def test_a_swiss_of_teams_then_a_final_of_teams() -> None:
 def test_the_top_cut_endpoint_starts_a_bracket_of_teams_in_an_event_without_stages() -> None:
     ev = StagedTeamEvent(None, team_count=4)
     for _ in range(2):
-        assert ev.play_round(_lower_id_wins)["status"] == "finished"
+        assert ev.play_round(lower_id_wins)["status"] == "finished"
     cut = ev.org.post(f"/api/events/{ev.slug}/top-cut/", {}, format="json")
     assert cut.status_code in (200, 201), cut.json()
     team_ids = sorted(ev.rosters)

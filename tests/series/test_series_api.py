@@ -12,37 +12,11 @@ from matches.models import Match
 from series.models import Series
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
 from tests.scenarios import client_for, pair_and_publish_through_api
+from tests.series.series_support import POINTS, finished_event
 from tournaments.models import AuditEntry, Tournament
 from tournaments.status import EventStatus
 
 pytestmark = pytest.mark.django_db
-
-POINTS = {"1": 10, "2": 8, "3-4": 6, "played": 1}
-
-
-def _finished_event(organiser: Any, players: list[Any], name: str) -> Tournament:
-    """A two-round Swiss of ``players`` run through the API; side a wins every match; then
-    finished by the organiser."""
-    event = TournamentFactory(
-        organisers=[organiser], status=EventStatus.RUNNING.value, planned_rounds=2, name=name
-    )
-    for player in players:
-        RegistrationFactory(tournament=event, player=player)
-    staff = client_for(organiser)
-    for _ in range(2):
-        round_ = pair_and_publish_through_api(event, organiser)
-        for match in round_["matches"]:
-            if match["b"] is None:
-                continue
-            answer = staff.post(
-                f"/api/matches/{match['id']}/report/", {"games": [1, 0, 0]}, format="json"
-            )
-            assert answer.status_code == 200, answer.content
-    finished = staff.post(
-        f"/api/events/{event.slug}/transition/", {"to": "finished"}, format="json"
-    )
-    assert finished.status_code == 200, finished.content
-    return event
 
 
 def _placings_points(event: Tournament) -> dict[str, int]:
@@ -67,9 +41,9 @@ def test_series_season_leaderboard_follows_placings_and_a_late_correction(
     assert series["events"] == [] and series["points"] == POINTS
     slug = series["slug"]
     events = [
-        _finished_event(organiser, players[:4], "Week 1"),
-        _finished_event(organiser, players[1:5], "Week 2"),
-        _finished_event(organiser, players[:4], "Week 3"),
+        finished_event(organiser, players[:4], "Week 1"),
+        finished_event(organiser, players[1:5], "Week 2"),
+        finished_event(organiser, players[:4], "Week 3"),
     ]
     for event in events:
         with django_capture_on_commit_callbacks(execute=True):
@@ -199,7 +173,7 @@ def test_series_page_and_csv_show_each_players_events_and_points(
     slug = staff.post("/api/series/", {"name": "League", "points": POINTS}, format="json").json()[
         "slug"
     ]
-    event = _finished_event(organiser, players, "Night 1")
+    event = finished_event(organiser, players, "Night 1")
     with django_capture_on_commit_callbacks(execute=True):
         staff.post(f"/api/series/{slug}/events/", {"event": event.slug}, format="json")
     page = Client().get(f"/series/{slug}/")
@@ -241,7 +215,7 @@ def test_series_close_invites_the_top_with_byes_that_pairing_respects(
     slug = staff.post("/api/series/", {"name": "Circuit", "points": POINTS}, format="json").json()[
         "slug"
     ]
-    week = _finished_event(organiser, players, "Qualifier")
+    week = finished_event(organiser, players, "Qualifier")
     with django_capture_on_commit_callbacks(execute=True):
         staff.post(f"/api/series/{slug}/events/", {"event": week.slug}, format="json")
     championship = TournamentFactory(

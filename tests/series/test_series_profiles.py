@@ -20,7 +20,7 @@ from series import selectors as series_selectors
 from series.models import Series
 from tests.factories import OrganiserFactory, UserFactory, logged_in
 from tests.scenarios import client_for, finished_swiss, running_top_cut
-from tests.series.test_series_api import POINTS, _finished_event
+from tests.series.series_support import POINTS, finished_event
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def _series_of(organiser: Any, players_: list[Any], name: str = "Store season") 
     slug = staff.post("/api/series/", {"name": name, "points": POINTS}, format="json").json()[
         "slug"
     ]
-    event = _finished_event(organiser, players_, f"{name} week 1")
+    event = finished_event(organiser, players_, f"{name} week 1")
     assert (
         staff.post(f"/api/series/{slug}/events/", {"event": event.slug}, format="json").status_code
         == 200
@@ -109,7 +109,7 @@ def test_the_leaderboard_version_follows_the_events_placings_versions_in_fixed_q
     with CaptureQueriesContext(connection) as one_event:
         first = series_selectors.leaderboard_version(series)
     for week in (2, 3):
-        event = _finished_event(organiser, people, f"Week {week}")
+        event = finished_event(organiser, people, f"Week {week}")
         client_for(organiser).post(
             f"/api/series/{series.slug}/events/", {"event": event.slug}, format="json"
         )

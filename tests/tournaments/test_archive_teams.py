@@ -15,7 +15,7 @@ from eventdata.archive import ArchiveError
 from eventdata.archive_selectors import event_archive
 from eventdata.archive_services import archive_import
 from matches.models import Lineup, Match, TeamMatch
-from tests.matches.test_team_stages import StagedTeamEvent
+from tests.matches.team_stage_support import StagedTeamEvent
 from tests.tournaments.archive_scenes import delete_event
 from tournaments.models import Team, TeamMember, Tournament
 
