@@ -204,7 +204,8 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, page, organiser, anonymous, my-match, anonymous-round, anonymous-round-full",
+        help="round, round-full, page, organiser, anonymous, my-match, anonymous-round, "
+        "anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -222,6 +223,17 @@ def main() -> int:
             "round API, 50 players",
             [
                 wsgi_get(f"/api/events/{slug}/rounds/{number}/", sessions[u.pk], JSON)
+                for u in sample
+            ],
+        ),
+        # The same signed-in requests through Django's handler alone (the A/B of "round":
+        # config.fast_path answers a signed-in player's round from the session cache).
+        "round-full": (
+            "round API, 50 players (full stack)",
+            [
+                wsgi_get(
+                    f"/api/events/{slug}/rounds/{number}/", sessions[u.pk], JSON, full_stack=True
+                )
                 for u in sample
             ],
         ),

@@ -209,11 +209,13 @@ class _StandInRegistration:
 
 @dataclass(frozen=True)
 class _StandInRequest:
-    """What the templates read of the request: its path (the log-in link's `next`) and the
-    one session flag the header shows."""
+    """What the templates read of the request: its path (the log-in link's `next`), the
+    one session flag the header shows, and the reader (the push control asks whether they
+    are signed in)."""
 
     path: str
     session: dict[str, Any]
+    user: _StandInUser
 
 
 def _written(value: Any) -> str:
@@ -279,7 +281,9 @@ def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str
     shown = {
         **context,
         "user": stand_in_user,
-        "request": _StandInRequest(request.path, {"judge_desk": _judge_desk(request)}),
+        "request": _StandInRequest(
+            request.path, {"judge_desk": _judge_desk(request)}, stand_in_user
+        ),
         "csrf_token": CSRF,
         "messages": (),
         "services_degraded": redis_is_down(),
