@@ -31,7 +31,8 @@ from config.fast_path import FastPath
 from matches.fast_routes import ROUTES
 from tests import scenarios
 from tests.scenarios import PublishedRound
-from tests.test_fast_path import Answer, call
+from tests.support import Answer
+from tests.support import call_wsgi as call
 
 pytestmark = pytest.mark.django_db
 
