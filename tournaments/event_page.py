@@ -311,15 +311,31 @@ def _judge_desk(request: HttpRequest) -> bool:
     return bool(request.session.get("judge_desk"))
 
 
+_PLAIN = (int, float, bool, str, type(None))
+
+
+_ATTNAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _attnames(model: Any) -> tuple[str, ...]:
+    """A model's column attributes, in order (asked for every row of every request)."""
+    names = _ATTNAMES.get(model)
+    if names is None:
+        names = _ATTNAMES[model] = tuple(f.attname for f in model._meta.concrete_fields)
+    return names
+
+
 def _rows(value: Any) -> Any:
     """`value` as plain data for the state's digest: model rows by their field values."""
+    if isinstance(value, _PLAIN):  # the most common, and never a model row
+        return value
     if hasattr(value, "_meta"):
-        return [(f.attname, _rows(getattr(value, f.attname))) for f in value._meta.concrete_fields]
+        return [(name, _rows(getattr(value, name))) for name in _attnames(type(value))]
     if isinstance(value, dict):
         return sorted((str(k), _rows(v)) for k, v in value.items())
     if isinstance(value, list | tuple):
         return [_rows(v) for v in value]
-    return value if isinstance(value, int | float | bool | str | type(None)) else str(value)
+    return str(value)
 
 
 def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
