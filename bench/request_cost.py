@@ -10,7 +10,10 @@ match", are called through the WSGI application (every middleware, as gunicorn c
 a player's real session cookie, DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
 redis://127.0.0.1:6379/15). The round is also read anonymously, each reader from its own
 address: `--only anonymous-round` goes through config.fast_path (answered before the
-middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B). Printed per kind: CPU of this process per request
+middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B).
+`--only round` (a signed-in player's round: config.fast_path answers it once the session and
+the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
+player's event page. Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy

@@ -70,7 +70,8 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 # The headers of one answer, not of its kind: each answer sets its own.
 OWN_HEADERS = frozenset({"etag", "last-modified", "content-length", "content-encoding"})
-# At most this many kinds of answer are kept (routes x 2 statuses x languages x 2 schemes).
+# At most this many kinds of answer are kept (routes x 2 statuses x languages x 2 schemes x
+# signed in or not).
 MAX_KINDS = 512
 
 
