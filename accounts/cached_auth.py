@@ -19,12 +19,14 @@ too), in the same cache that holds the sessions.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
@@ -37,6 +39,37 @@ def user_key(user_id: object) -> str:
     return f"auth-user:{user_id}"
 
 
+def verified_copy(session: SessionBase) -> Any | None:
+    """The cached copy of the session's account when the session verifies against it (a
+    backend the site still uses, the password's hash), else None (no copy, another hash:
+    Django's `get_user` decides). Reads the cache only, never the account's row."""
+    user_id = session.get(SESSION_KEY)
+    if user_id is None:
+        return None
+    session_hash = session.get(HASH_SESSION_KEY)
+    if session_hash and session.get(BACKEND_SESSION_KEY) in settings.AUTHENTICATION_BACKENDS:
+        user = cache.get(user_key(user_id))
+        if user is not None and constant_time_compare(session_hash, user.get_session_auth_hash()):
+            return user
+    return None
+
+
+def signed_in(session_key: str) -> tuple[SessionBase, Any] | None:
+    """The session a session cookie names and its account, as SessionMiddleware and
+    `cached_user` would find them, when the account's copy verifies against the session;
+    None for anything else (no such session, an expired one, no copy, another hash), which
+    the full stack then answers with its own checks and side effects (config.fast_path).
+    Loads the session as the middleware does (the session cache, else the database row while
+    it has not expired); changes nothing (SESSION_SAVE_EVERY_REQUEST is off: reading a
+    session never saves it nor sets its cookie)."""
+    if not session_key or settings.SESSION_SAVE_EVERY_REQUEST:
+        return None
+    engine = import_module(settings.SESSION_ENGINE)
+    session: SessionBase = engine.SessionStore(session_key)
+    user = verified_copy(session)
+    return None if user is None else (session, user)
+
+
 def cached_user(request: HttpRequest) -> Any:
     """The request's account: the cached copy when the session verifies against it, else
     Django's `get_user` (which then fills the cache)."""
@@ -44,11 +77,9 @@ def cached_user(request: HttpRequest) -> Any:
     user_id = session.get(SESSION_KEY)
     if user_id is None:
         return auth.get_user(request)  # anonymous: no query either way
-    session_hash = session.get(HASH_SESSION_KEY)
-    if session_hash and session.get(BACKEND_SESSION_KEY) in settings.AUTHENTICATION_BACKENDS:
-        user = cache.get(user_key(user_id))
-        if user is not None and constant_time_compare(session_hash, user.get_session_auth_hash()):
-            return user
+    user = verified_copy(session)
+    if user is not None:
+        return user
     user = auth.get_user(request)
     if user.is_authenticated and str(user.pk) == str(user_id):
         cache.set(user_key(user.pk), user, USER_SECONDS)

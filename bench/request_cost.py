@@ -10,7 +10,10 @@ match", are called through the WSGI application (every middleware, as gunicorn c
 a player's real session cookie, DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
 redis://127.0.0.1:6379/15). The round is also read anonymously, each reader from its own
 address: `--only anonymous-round` goes through config.fast_path (answered before the
-middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B). Printed per kind: CPU of this process per request
+middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B).
+`--only round` (a signed-in player's round: config.fast_path answers it once the session and
+the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
+player's event page. Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -204,7 +207,8 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, page, organiser, anonymous, my-match, anonymous-round, anonymous-round-full",
+        help="round, round-full, page, organiser, anonymous, my-match, anonymous-round, "
+        "anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -222,6 +226,17 @@ def main() -> int:
             "round API, 50 players",
             [
                 wsgi_get(f"/api/events/{slug}/rounds/{number}/", sessions[u.pk], JSON)
+                for u in sample
+            ],
+        ),
+        # The same signed-in requests through Django's handler alone (the A/B of "round":
+        # config.fast_path answers a signed-in player's round from the session cache).
+        "round-full": (
+            "round API, 50 players (full stack)",
+            [
+                wsgi_get(
+                    f"/api/events/{slug}/rounds/{number}/", sessions[u.pk], JSON, full_stack=True
+                )
                 for u in sample
             ],
         ),

@@ -17,8 +17,20 @@ requests of that kind get those headers with their own copy's ``ETag``, ``Last-M
 ``private`` or carries no ``ETag`` is never kept (tests/test_fast_path.py compares both
 paths' headers).
 
+A signed-in reader (a session cookie, and the CSRF cookie at most) is answered the same way
+on a route that says so (`Route.signed_in`: the published round, whose answer is the same
+copy for everyone who may read it): the session is loaded as SessionMiddleware loads it, and
+the account is the one accounts.cached_auth keeps, when it verifies against the session (the
+session's backend and password hash); the limits count the account, as DRF's do; the kept
+headers are those the full stack sent a signed-in reader (``private``, never a cookie), kept
+apart from the anonymous ones. Nothing is written: reading a session never saves it
+(SESSION_SAVE_EVERY_REQUEST is off; with it on, every signed-in request is the full
+stack's), so its expiry is what the full stack leaves it. A session the cache cannot verify
+(none, expired, flushed, a changed password, an account not cached yet) is the full stack's.
+
 Everything else goes to the full stack, as before: another method, a query string, an
-``Authorization`` header, any cookie but the CSRF cookie (a session, a language, messages),
+``Authorization`` header, any cookie but the CSRF and session cookies (a language, messages),
+a session cookie on a route that does not take signed-in readers,
 a host Django would refuse, an HTTP request that would be redirected to HTTPS, a path no
 route matches, a route's own refusal (a round that is not published, a refused throttle), a
 copy that is not stored yet or is of an older version (the full stack renders it once,
@@ -58,7 +70,8 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 # The headers of one answer, not of its kind: each answer sets its own.
 OWN_HEADERS = frozenset({"etag", "last-modified", "content-length", "content-encoding"})
-# At most this many kinds of answer are kept (routes x 2 statuses x languages x 2 schemes).
+# At most this many kinds of answer are kept (routes x 2 statuses x languages x 2 schemes x
+# signed in or not).
 MAX_KINDS = 512
 
 
@@ -79,23 +92,35 @@ class Route:
     `find(request, **groups)` reads the database and names the copy (None: the full stack
     answers); `admit(request)` is asked only when the copy is there to answer, and counts the
     request against the limits the full stack applies (False: the full stack answers, and
-    refuses it)."""
+    refuses it). With `signed_in`, a signed-in reader's GET may be answered too: the route
+    promises that `find` names the copy the full stack gives that reader (whoever they are,
+    staff included), and the answer carries the headers the full stack sends signed-in
+    readers (``private``)."""
 
     name: str
     pattern: re.Pattern[str]
     find: Callable[..., Found | None]
     admit: Callable[[HttpRequest], bool] = lambda request: True
+    signed_in: bool = False
 
 
-Kind = tuple[str, int, str, bool]  # route, status, language, HTTPS
+# The session and account a session cookie signs in, when the cache verifies them cheaply
+# (accounts.cached_auth.signed_in, given by config/wsgi.py: config's helpers sit below
+# accounts); None leaves the request to the full stack.
+SignIn = Callable[[str], tuple[Any, Any] | None]
+
+Kind = tuple[str, int, str, bool, bool]  # route, status, language, HTTPS, signed in
 
 
 class FastPath:
     """The WSGI application: `application` (Django's handler) behind the fast path."""
 
-    def __init__(self, application: WSGIApp, routes: Sequence[Route]) -> None:
+    def __init__(
+        self, application: WSGIApp, routes: Sequence[Route], sign_in: SignIn | None = None
+    ) -> None:
         self.application = application
         self.routes = tuple(routes)
+        self.sign_in = sign_in
         self._headers: dict[Kind, tuple[tuple[str, str], ...]] = {}
         self._lock = threading.Lock()
         self.answered = 0  # requests answered here (tests, the bench)
@@ -104,10 +129,10 @@ class FastPath:
         matched = self._candidate(environ)
         if matched is None:
             return self.application(environ, start_response)
-        route, groups = matched
+        route, groups, session_key = matched
         signals.request_started.send(sender=WSGIHandler, environ=environ)
         try:
-            request, kind_of = self._request(environ)
+            request, kind_of = self._request(environ, session_key)
             found = route.find(request, **groups) if request is not None else None
             if found is None or request is None:
                 return self.application(environ, start_response)
@@ -125,51 +150,71 @@ class FastPath:
 
     # --- which requests --------------------------------------------------------------------
 
-    def _candidate(self, environ: dict[str, Any]) -> tuple[Route, dict[str, str]] | None:
-        """A route for an anonymous GET without a query string (no database, no cache)."""
+    def _candidate(self, environ: dict[str, Any]) -> tuple[Route, dict[str, str], str] | None:
+        """A route for a GET without a query string, anonymous or with a session cookie
+        alone (no database, no cache), and the session cookie's value ("" without one)."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
             return None
         if "HTTP_AUTHORIZATION" in environ:
             return None
+        session_key = ""
         cookies = environ.get("HTTP_COOKIE")
-        if cookies and set(parse_cookie(cookies)) - {settings.CSRF_COOKIE_NAME}:
-            return None
+        if cookies:
+            parsed = parse_cookie(cookies)
+            if set(parsed) - {settings.CSRF_COOKIE_NAME, settings.SESSION_COOKIE_NAME}:
+                return None
+            if settings.SESSION_COOKIE_NAME in parsed:
+                session_key = parsed[settings.SESSION_COOKIE_NAME]
+                if not session_key or self.sign_in is None:
+                    return None
         path = environ.get("PATH_INFO", "")
         for route in self.routes:
             match = route.pattern.fullmatch(path)
             if match is not None:
-                return route, match.groupdict()
+                if session_key and not route.signed_in:
+                    return None
+                return route, match.groupdict(), session_key
         return None
 
-    def _request(self, environ: dict[str, Any]) -> tuple[HttpRequest | None, tuple[str, bool]]:
-        """The request as the view would see it (anonymous), and what its headers depend on;
-        None when the full stack would refuse or redirect it."""
+    def _request(
+        self, environ: dict[str, Any], session_key: str = ""
+    ) -> tuple[HttpRequest | None, tuple[str, bool, bool]]:
+        """The request as the view would see it (anonymous, or signed in by its session
+        cookie), and what its headers depend on; None when the full stack would refuse or
+        redirect it, or when the session is not one the cache verifies (the full stack
+        decides: an expired session, a changed password, an account not cached)."""
         request = WSGIRequest(environ)
         try:
             request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware checks it
         except DisallowedHost:
-            return None, ("", False)
+            return None, ("", False, False)
         secure = request.is_secure()
         if settings.SECURE_SSL_REDIRECT and not secure:
-            return None, ("", False)
-        request.user = AnonymousUser()
+            return None, ("", False, False)
+        if session_key:
+            assert self.sign_in is not None  # _candidate checked it
+            found = self.sign_in(session_key)
+            if found is None:
+                return None, ("", False, False)
+            request.session, request.user = found
+        else:
+            request.user = AnonymousUser()
         language = translation.get_language_from_request(request)
-        return request, (language, secure)
+        return request, (language, secure, bool(session_key))
 
     # --- answering ---------------------------------------------------------------------------
 
     def _answer(
-        self, request: HttpRequest, route: Route, kind_of: tuple[str, bool], found: Found
+        self, request: HttpRequest, route: Route, kind_of: tuple[str, bool, bool], found: Found
     ) -> HttpResponse | None:
-        language, secure = kind_of
         etag = published.etag_for(found.version)
         last_modified = published.safe_last_modified(found.changed_at)
         if published.not_modified(request, etag, last_modified):
-            headers = self._headers.get((route.name, 304, language, secure))
+            headers = self._headers.get((route.name, 304, *kind_of))
             if headers is None or not route.admit(request):
                 return None
             return _response(304, b"", headers, etag, last_modified, None)
-        headers = self._headers.get((route.name, 200, language, secure))
+        headers = self._headers.get((route.name, 200, *kind_of))
         if headers is None:
             return None
         copy = published.existing(found.name, version=found.version, max_age=found.max_age)
@@ -180,18 +225,21 @@ class FastPath:
         return _response(200, copy.body, headers, etag, last_modified, None)
 
     def _keeping(
-        self, route: Route, kind_of: tuple[str, bool], start_response: StartResponse
+        self, route: Route, kind_of: tuple[str, bool, bool], start_response: StartResponse
     ) -> StartResponse:
-        """start_response, keeping the full stack's headers for answers of this kind."""
+        """start_response, keeping the full stack's headers for answers of this kind: a
+        signed-in reader's only when they say ``private``, an anonymous one's only when not."""
+        signed_in = kind_of[2]
 
         def keep(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             code = int(status.split(" ", 1)[0])
             names = {name.lower(): value for name, value in headers}
+            private = "private" in names.get("cache-control", "private")
             keepable = (
                 code in (200, 304)
                 and "etag" in names
                 and "set-cookie" not in names
-                and "private" not in names.get("cache-control", "private")
+                and private == signed_in
             )
             kind = (route.name, code, *kind_of)
             if keepable and kind not in self._headers:

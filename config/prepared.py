@@ -63,6 +63,10 @@ class _Prepared:
     fields_end: int
     populators: list[Any]
     annotations: dict[str, int]
+    # What results_iter would work out again for every call: the columns' converters (the
+    # connection's, fixed for this compiler), and whether a composite field needs its own step.
+    converters: dict[int, Any]
+    composite: bool
 
 
 _local = threading.local()
@@ -122,6 +126,7 @@ def _prepare(build: Callable[..., QuerySet[M]], args: tuple[Any, ...]) -> _Prepa
     if klass_info is None:
         return None
     select = compiler.select
+    columns = [s[0] for s in select[0 : compiler.col_count]]
     select_fields = klass_info["select_fields"]
     start, end = select_fields[0], select_fields[-1] + 1
     return _Prepared(
@@ -136,6 +141,8 @@ def _prepare(build: Callable[..., QuerySet[M]], args: tuple[Any, ...]) -> _Prepa
         fields_end=end,
         populators=get_related_populators(klass_info, select, db),
         annotations=dict(compiler.annotation_col_map or {}),
+        converters=compiler.get_converters(columns),
+        composite=compiler.has_composite_fields(columns),
     )
 
 
@@ -174,7 +181,14 @@ def fetch(name: str, build: Callable[..., QuerySet[M]], *args: str | int) -> lis
     db = compiler.using
     start, end = prepared.fields_start, prepared.fields_end
     found: list[M] = []
-    for row in compiler.results_iter(results=[rows]):
+    converted: Any
+    if prepared.composite:
+        converted = compiler.results_iter(results=[rows])
+    elif prepared.converters:
+        converted = compiler.apply_converters(rows, prepared.converters)
+    else:
+        converted = rows
+    for row in converted:
         obj = model.from_db(db, prepared.init_list, row[start:end])
         for populator in prepared.populators:
             populator.populate(row, obj)

@@ -114,8 +114,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponseBa
 
 
 def _fast_find(request: HttpRequest, slug: str, number: str) -> Found | None:
-    """The round's copy for config.fast_path (an anonymous GET, before Django's middleware):
-    the same checks and the same copy as `round_detail` above."""
+    """The round's copy for config.fast_path (a GET, anonymous or signed in, before Django's
+    middleware): the same checks and the same copy as `round_detail` above."""
     if not answered_here(request):
         return None
     round_ = _public_round(slug, int(number))
@@ -130,4 +130,7 @@ FAST_ROUTE = Route(
     pattern=re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/rounds/(?P<number>[0-9]{1,9})/"),
     find=_fast_find,
     admit=throttles_allow,
+    # The public copy is every reader's (round_detail above serves it to a signed-in
+    # reader, staff included, with `private`): a session cookie changes only the headers.
+    signed_in=True,
 )

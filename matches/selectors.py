@@ -19,6 +19,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from config import prepared
 from config.published import version_of
 from engine.games import get_game
 from matches.models import (
@@ -45,6 +46,28 @@ def rounds_visible(user: Any, tournament: Tournament) -> QuerySet[Round]:
     if permissions.is_staff_of(user, tournament):
         return qs
     return qs.filter(status__in=VISIBLE_TO_PLAYERS)
+
+
+def _rounds_of(tournament_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(tournament_id=tournament_id).order_by("number")
+
+
+def _player_rounds_of(tournament_id: int) -> QuerySet[Round]:
+    return _rounds_of(tournament_id).filter(status__in=VISIBLE_TO_PLAYERS)
+
+
+def rounds_visible_list(user: Any, tournament: Tournament) -> list[Round]:
+    """``list(rounds_visible(user, tournament))``, each round's `tournament` the one given, its
+    SQL compiled once per process (config.prepared): everybody loads the event page at once."""
+    if type(tournament.pk) is not int:
+        rounds = list(rounds_visible(user, tournament))
+    elif permissions.is_staff_of(user, tournament):
+        rounds = prepared.fetch("rounds-of-event", _rounds_of, tournament.pk)
+    else:
+        rounds = prepared.fetch("player-rounds-of-event", _player_rounds_of, tournament.pk)
+    for r in rounds:
+        r.tournament = tournament
+    return rounds
 
 
 def round_visible(user: Any, tournament: Tournament, number: int) -> Round:

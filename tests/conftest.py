@@ -93,12 +93,16 @@ def _no_outbox_backlog_from_another_test():  # type: ignore[no-untyped-def]
 def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     """SQLite gives a rolled-back test's ids to the next test, so a page copy in the
     in-memory cache could answer for another test's event; PostgreSQL never reuses an id
-    in a run (and the run's cache keys are its own: config/settings/test.py)."""
+    in a run (and the run's cache keys are its own: config/settings/test.py). The copies each
+    process keeps in memory (config.published.LOCAL) are named by those ids too."""
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
+    from config import published
+
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
+    published.LOCAL.clear()
     yield
 
 

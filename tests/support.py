@@ -7,6 +7,7 @@ Locally a missing service or ../shared skips such a test with the reason; in CI
 from __future__ import annotations
 
 import ast
+import gzip
 import json
 import os
 import re
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from notifications import delivery as sending
 
@@ -352,3 +353,47 @@ class FakeHttp:
 
     def bodies(self) -> list[dict[str, Any]]:
         return [json.loads(r.data) for r in self.requests]  # type: ignore[arg-type]
+
+
+# --- WSGI calls (the fast path's tests) ------------------------------------------------
+
+
+class Answer:
+    def __init__(self, status: str, headers: list[tuple[str, str]], body: bytes) -> None:
+        self.status = int(status.split(" ", 1)[0])
+        self.headers = headers
+        self.body = body
+
+    def header(self, name: str) -> str | None:
+        return {k.lower(): v for k, v in self.headers}.get(name.lower())
+
+    def header_set(self) -> dict[str, str]:
+        return {k.lower(): v for k, v in self.headers}
+
+    def json(self) -> Any:
+        body = self.body
+        if self.header("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        return json.loads(body)
+
+
+def call_wsgi(app: Any, path: str, secure: bool = False, **headers: str) -> Answer:
+    """One request through a WSGI application, as gunicorn makes it."""
+    request = RequestFactory().get(path, secure=secure, **headers)
+    environ = dict(request.environ)
+    if "?" in path:
+        environ["QUERY_STRING"] = path.split("?", 1)[1]
+        environ["PATH_INFO"] = path.split("?", 1)[0]
+    got: dict[str, Any] = {}
+
+    def start_response(status: str, response_headers: list[tuple[str, str]], *_: Any) -> None:
+        got["status"], got["headers"] = status, response_headers
+
+    result = app(environ, start_response)
+    try:
+        body = b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return Answer(got["status"], got["headers"], body)

@@ -9,10 +9,7 @@ must not answer goes to the full stack.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from django.conf import settings
@@ -20,7 +17,7 @@ from django.core import signals
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
-from django.test import RequestFactory, override_settings
+from django.test import override_settings
 
 from config import published
 from config.fast_path import FastPath
@@ -35,6 +32,7 @@ from tests.scenarios import (
     pair_and_publish,
     running_event,
 )
+from tests.support import call_wsgi as call
 
 pytestmark = pytest.mark.django_db
 
@@ -54,47 +52,6 @@ def _one_transaction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)
         cache.clear()
-
-
-class Answer:
-    def __init__(self, status: str, headers: list[tuple[str, str]], body: bytes) -> None:
-        self.status = int(status.split(" ", 1)[0])
-        self.headers = headers
-        self.body = body
-
-    def header(self, name: str) -> str | None:
-        return {k.lower(): v for k, v in self.headers}.get(name.lower())
-
-    def header_set(self) -> dict[str, str]:
-        return {k.lower(): v for k, v in self.headers}
-
-    def json(self) -> Any:
-        body = self.body
-        if self.header("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
-        return json.loads(body)
-
-
-def call(app: Any, path: str, secure: bool = False, **headers: str) -> Answer:
-    """One request through a WSGI application, as gunicorn makes it."""
-    request = RequestFactory().get(path, secure=secure, **headers)
-    environ = dict(request.environ)
-    if "?" in path:
-        environ["QUERY_STRING"] = path.split("?", 1)[1]
-        environ["PATH_INFO"] = path.split("?", 1)[0]
-    got: dict[str, Any] = {}
-
-    def start_response(status: str, response_headers: list[tuple[str, str]], *_: Any) -> None:
-        got["status"], got["headers"] = status, response_headers
-
-    result = app(environ, start_response)
-    try:
-        body = b"".join(result)
-    finally:
-        close = getattr(result, "close", None)
-        if close is not None:
-            close()
-    return Answer(got["status"], got["headers"], body)
 
 
 @pytest.fixture

@@ -209,11 +209,13 @@ class _StandInRegistration:
 
 @dataclass(frozen=True)
 class _StandInRequest:
-    """What the templates read of the request: its path (the log-in link's `next`) and the
-    one session flag the header shows."""
+    """What the templates read of the request: its path (the log-in link's `next`), the
+    one session flag the header shows, and the reader (the push control asks whether they
+    are signed in)."""
 
     path: str
     session: dict[str, Any]
+    user: _StandInUser
 
 
 def _written(value: Any) -> str:
@@ -279,7 +281,9 @@ def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str
     shown = {
         **context,
         "user": stand_in_user,
-        "request": _StandInRequest(request.path, {"judge_desk": _judge_desk(request)}),
+        "request": _StandInRequest(
+            request.path, {"judge_desk": _judge_desk(request)}, stand_in_user
+        ),
         "csrf_token": CSRF,
         "messages": (),
         "services_degraded": redis_is_down(),
@@ -307,15 +311,31 @@ def _judge_desk(request: HttpRequest) -> bool:
     return bool(request.session.get("judge_desk"))
 
 
+_PLAIN = (int, float, bool, str, type(None))
+
+
+_ATTNAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _attnames(model: Any) -> tuple[str, ...]:
+    """A model's column attributes, in order (asked for every row of every request)."""
+    names = _ATTNAMES.get(model)
+    if names is None:
+        names = _ATTNAMES[model] = tuple(f.attname for f in model._meta.concrete_fields)
+    return names
+
+
 def _rows(value: Any) -> Any:
     """`value` as plain data for the state's digest: model rows by their field values."""
+    if isinstance(value, _PLAIN):  # the most common, and never a model row
+        return value
     if hasattr(value, "_meta"):
-        return [(f.attname, _rows(getattr(value, f.attname))) for f in value._meta.concrete_fields]
+        return [(name, _rows(getattr(value, name))) for name in _attnames(type(value))]
     if isinstance(value, dict):
         return sorted((str(k), _rows(v)) for k, v in value.items())
     if isinstance(value, list | tuple):
         return [_rows(v) for v in value]
-    return value if isinstance(value, int | float | bool | str | type(None)) else str(value)
+    return str(value)
 
 
 def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:

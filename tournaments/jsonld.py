@@ -11,9 +11,12 @@ import json
 import zoneinfo
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from config import prepared
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
 
@@ -43,8 +46,21 @@ def _organizer(event: Tournament, base_url: str) -> Any:
             "name": organisation.name,
             "url": base_url + reverse("organisations:organisation", args=[organisation.slug]),
         }
-    names = [u.public_name for u in event.organisers.all()]
-    return [{"@type": "Person", "name": name} for name in names]
+    return [{"@type": "Person", "name": name} for name in _organiser_names(event)]
+
+
+def _organisers_of(event_id: int) -> QuerySet[Any]:
+    # The query `event.organisers.all()` makes (the same join, the same order).
+    return get_user_model().objects.filter(organised_events__id=event_id)
+
+
+def _organiser_names(event: Tournament) -> list[str]:
+    prefetched = getattr(event, "_prefetched_objects_cache", {})
+    if "organisers" in prefetched or type(event.pk) is not int:
+        return [u.public_name for u in event.organisers.all()]
+    # Its SQL compiled once per process (config.prepared): everybody loads the event page.
+    organisers: list[Any] = prepared.fetch("event-organisers", _organisers_of, event.pk)
+    return [u.public_name for u in organisers]
 
 
 def event_jsonld(event: Tournament, base_url: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections, router
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
@@ -126,9 +127,22 @@ def registration_list(*, actor: Any, tournament: Tournament) -> QuerySet[Registr
     raise Forbidden(_("Log in to see registrations."))
 
 
+def _registration_of(tournament_id: int, player_id: int) -> QuerySet[Registration]:
+    # As `tournament.registrations.filter(player=user).first()`: the model's order, one row.
+    return Registration.objects.filter(tournament_id=tournament_id, player_id=player_id)[:1]
+
+
 def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
     if not permissions.is_authenticated(user):
         return None
+    if type(user.pk) is int and type(tournament.pk) is int:
+        # Its SQL compiled once per process (config.prepared): every signed-in player loads
+        # the event page when a round is published.
+        found = prepared.fetch("registration-for", _registration_of, tournament.pk, user.pk)
+        registration = found[0] if found else None
+        if registration is not None:
+            registration.tournament = tournament  # as the related manager sets it
+        return registration
     return tournament.registrations.filter(player=user).first()
 
 
@@ -148,11 +162,21 @@ def event_stages(tournament: Tournament) -> list[dict[str, Any]]:
     return [row.to_json() for row in stage_rows(tournament)]
 
 
+def _stages_of(tournament_id: int) -> QuerySet[Stage]:
+    return Stage.objects.filter(tournament_id=tournament_id).order_by("number")
+
+
 def stage_rows(tournament: Tournament) -> list[Stage]:
     """The event's stage rows in order. An event made without the services (an old archive's,
     a test's factory) has none yet: its legacy stages (``legacy_stages(top_cut_size)``), unsaved,
     stand in for them."""
-    rows = list(tournament.stages.order_by("number"))
+    if type(tournament.pk) is int:
+        # Its SQL compiled once per process (config.prepared): the event page reads it.
+        rows = prepared.fetch("stage-rows", _stages_of, tournament.pk)
+        for row in rows:
+            row.tournament = tournament  # as the related manager sets it
+    else:
+        rows = list(tournament.stages.order_by("number"))
     if rows:
         return rows
     return [
@@ -174,16 +198,39 @@ STAGE_STATUS_LABELS = {
 }
 
 
+def rounds_per_stage(tournament: Tournament) -> dict[int, int]:
+    """Stage number -> how many rounds the event has in it (every round, whatever its status).
+
+    The ORM's ``rounds.values("stage_number").annotate(n=Count("id"))``, as SQL written once:
+    everybody loads the event page when a round is published, and building that query cost
+    more than the database's answer."""
+    model = tournament.rounds.model
+    if type(tournament.pk) is not int:
+        return dict(
+            tournament.rounds.values("stage_number")
+            .annotate(n=Count("id"))
+            .values_list("stage_number", "n")
+        )
+    meta = model._meta
+    connection = connections[router.db_for_read(model)]
+    quote = connection.ops.quote_name
+    stage = quote(meta.get_field("stage_number").column)
+    event = quote(meta.get_field("tournament").column)
+    sql = (
+        f"SELECT {stage}, COUNT({quote(meta.pk.column)}) FROM {quote(meta.db_table)} "
+        f"WHERE {event} = %s GROUP BY {stage}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk])
+        return {number: count for number, count in cursor.fetchall()}
+
+
 def stage_timeline(tournament: Tournament) -> list[dict[str, Any]]:
     """The event's stages as the dashboard and round control draw them (a timeline): name,
     kind, status, rounds played (and planned once known), and whether it may start now (the
     organiser's start button: pending, the event running, its sources finished). Two queries."""
     rows = stage_rows(tournament)
-    played = dict(
-        tournament.rounds.values("stage_number")
-        .annotate(n=Count("id"))
-        .values_list("stage_number", "n")
-    )
+    played = rounds_per_stage(tournament)
     running = tournament.status in (EventStatus.RUNNING, EventStatus.TOP_CUT)
     finished = {row.number for row in rows if row.status == "finished"}
     out = []

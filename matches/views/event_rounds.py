@@ -26,9 +26,7 @@ SCHEDULE_BREAK_MINUTES = 10  # between rounds, for the estimated start times
 def rounds_section(request: HttpRequest, event: Tournament, registered: int) -> dict[str, Any]:
     """The rounds, the current timer and the schedule for tournaments' event page: one query
     for the rounds (no per-round queries)."""
-    rounds = list(selectors.rounds_visible(request.user, event).order_by("number"))
-    for r in rounds:
-        r.tournament = event
+    rounds = selectors.rounds_visible_list(request.user, event)
     current = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
     latest_published = next(
         (r.number for r in reversed(rounds) if r.status in VISIBLE_TO_PLAYERS), None
