@@ -94,7 +94,8 @@ def stage_history(
     gone.update(p.id for p in own.players if p.dropped)
     players: dict[str, Player] = {p.id: p for p in carried.players}
     for p in own.players:
-        players.setdefault(p.id, replace(p, late_entry_round=carried.next_round))
+        if p.id not in players:
+            players[p.id] = replace(p, late_entry_round=carried.next_round)
     out = [
         replace(player, dropped=True) if not player.dropped and pid in gone else player
         for pid, player in players.items()
