@@ -52,7 +52,8 @@ def current_round(tournament: Tournament) -> Round | None:
 
 @dataclass(frozen=True)
 class SwissHistory:
-    """An event's Swiss rounds as the pure cores take them, ids as strings."""
+    """An event's Swiss rounds as the pure cores take them, ids as strings. ``registrations``:
+    everyone's, with accounts; a history read ``for_pairing`` holds the candidates' only."""
 
     players: tuple[Player, ...]
     rounds: tuple[tuple[MatchRecord, ...], ...]
@@ -156,8 +157,8 @@ def swiss_history(
             rounds_qs = rounds_qs.filter(number__lte=upto)
         numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
     # Plain tuples, not model instances: 8,000 matches of a large event load in milliseconds.
-    # The details come as the database's text: a large event's matches share a few hundred
-    # distinct ones, so each is decoded and scored once (match_score of the same JSON).
+    # The details come as the database's text: a flight's 3,072 BoBA matches share a few
+    # dozen distinct ones, so each is decoded and scored once (match_score of the same JSON).
     rows = (
         # A team event's deciding game is left out: the standings core takes a player once a
         # round, and a Head Coach may have played a board too (docs/teams.md).
