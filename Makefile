@@ -56,6 +56,7 @@ bench: install
 	$(PY) bench/live.py
 	$(PY) bench/series.py
 	$(PY) bench/stages.py
+	$(PY) bench/teams.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

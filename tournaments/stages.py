@@ -777,10 +777,15 @@ def carried_history(
                         )
             rounds[offset + k].extend(matches)
         for player in history.players:
-            shifted = replace(
-                player,
-                late_entry_round=player.late_entry_round + offset,
-                bye_rounds=tuple(r + offset for r in player.bye_rounds),
+            # Unshifted (a stage from round 1, as flights are): the same player, not a copy.
+            shifted = (
+                player
+                if offset == 0
+                else replace(
+                    player,
+                    late_entry_round=player.late_entry_round + offset,
+                    bye_rounds=tuple(r + offset for r in player.bye_rounds),
+                )
             )
             earlier = players.get(player.id)
             # The first stage a player played keeps his entry; the latest one his table.
@@ -792,7 +797,8 @@ def carried_history(
         raise StageError("admitted", "a player is listed twice")
     out: list[Player] = []
     for pid, player in players.items():
-        out.append(replace(player, dropped=pid not in admitted_set))
+        dropped = pid not in admitted_set
+        out.append(player if player.dropped == dropped else replace(player, dropped=dropped))
     for pid in admitted:
         if pid not in players:
             # Entered by hand without earlier rounds: joins at zero on the stage's first round.

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, TextField
+from django.db.models.functions import Cast
 
 from engine.games import get_game
 from matches.models import (
@@ -50,7 +52,8 @@ def current_round(tournament: Tournament) -> Round | None:
 
 @dataclass(frozen=True)
 class SwissHistory:
-    """An event's Swiss rounds as the pure cores take them, ids as strings."""
+    """An event's Swiss rounds as the pure cores take them, ids as strings. ``registrations``:
+    everyone's, with accounts; a history read ``for_pairing`` holds the candidates' only."""
 
     players: tuple[Player, ...]
     rounds: tuple[tuple[MatchRecord, ...], ...]
@@ -74,23 +77,45 @@ def _record(
     )
 
 
-def _player(registration: Registration, tournament: Tournament) -> Player:
+@dataclass(frozen=True)
+class _PlayerRules:
+    """What the event adds to a registration's player: read once per history, not per player."""
+
+    seeded: bool
+    late_losses: bool
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> _PlayerRules:
+        return cls(
+            seeded=tournament.first_round_pairing == FirstRoundPairing.SEEDED,
+            late_losses=tournament.late_entry_policy == LateEntryPolicy.LOSS,
+        )
+
+
+def _player_of(
+    rules: _PlayerRules,
+    pk: int,
+    dropped_at: object,
+    late_entry_round: int | None,
+    fixed_table: int | None,
+    seed: float | None,
+    bye_rounds: Sequence[int] | None,
+) -> Player:
+    """A registration's player from its pairing fields (_PAIRING_VALUES' order), read from a
+    model instance or a row of plain values."""
     return Player(
-        id=str(registration.pk),
-        dropped=registration.dropped,
-        late_entry_round=registration.late_entry_round or 1,
-        fixed_table=registration.fixed_table,
+        id=str(pk),
+        dropped=dropped_at is not None,
+        late_entry_round=late_entry_round or 1,
+        fixed_table=fixed_table,
         # Round 1 top half against bottom half only when the event pairs it by seed.
-        seeding=registration.seed
-        if tournament.first_round_pairing == FirstRoundPairing.SEEDED
-        else None,
-        bye_rounds=tuple(int(r) for r in registration.bye_rounds or ()),
-        late_entry_losses=tournament.late_entry_policy == LateEntryPolicy.LOSS
-        and (registration.late_entry_round or 1) > 1,
+        seeding=seed if rules.seeded else None,
+        bye_rounds=tuple(int(r) for r in bye_rounds or ()),
+        late_entry_losses=rules.late_losses and (late_entry_round or 1) > 1,
     )
 
 
-# What pairing reads of a registration (_player; the event, which a related manager sets on
+# What pairing reads of a registration (_player_of; the event, which a related manager sets on
 # what it loads): the rest, and the account, only cost time when 8,192 of them are loaded.
 _PAIRING_FIELDS = (
     "id",
@@ -101,6 +126,8 @@ _PAIRING_FIELDS = (
     "seed",
     "bye_rounds",
 )
+# The same as plain values (_player_of's order), for the players pairing only reads.
+_PAIRING_VALUES = ("id", "dropped_at", "late_entry_round", "fixed_table", "seed", "bye_rounds")
 
 
 def swiss_history(
@@ -117,8 +144,9 @@ def swiss_history(
 
     ``extra`` registrations (those about to be paired) join the players. One query for the
     matches, one for the registrations. ``for_pairing``: ``extra`` are the
-    :func:`pairing_candidates`, and the registrations carry only what pairing reads (no
-    account, so no names): the same players, loaded faster.
+    :func:`pairing_candidates`, and the other players are read as plain values (no model
+    instance, no account, so no names): the same players, loaded faster; ``registrations``
+    then holds the ``extra`` registrations only (pairing reads the players, not them).
     """
     if round_numbers is not None:
         # A stage's own rounds (matches.services.stages): the caller chose them.
@@ -129,6 +157,8 @@ def swiss_history(
             rounds_qs = rounds_qs.filter(number__lte=upto)
         numbers = list(rounds_qs.order_by("number").values_list("number", flat=True))
     # Plain tuples, not model instances: 8,000 matches of a large event load in milliseconds.
+    # The details come as the database's text: a flight's 3,072 BoBA matches share a few
+    # dozen distinct ones, so each is decoded and scored once (match_score of the same JSON).
     rows = (
         # A team event's deciding game is left out: the standings core takes a player once a
         # round, and a Head Coach may have played a board too (docs/teams.md).
@@ -136,31 +166,61 @@ def swiss_history(
             round__tournament=tournament, round__number__in=numbers, is_decider=False
         )
         .order_by("round__number", "table", "id")
+        .annotate(details_text=Cast("game_details", TextField()))
         .values_list(
-            "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "game_details"
+            "round__number", "a_id", "b_id", "games_a", "games_b", "games_drawn", "details_text"
         )
     )
     rules = get_game(tournament.game).match_rules()
+    scores: dict[str | None, tuple[int, int] | None] = {None: rules.match_score(None)}
     by_round: dict[int, list[MatchRecord]] = {n: [] for n in numbers}
     ids: set[int] = {r.pk for r in extra}
     for number, a, b, games_a, games_b, drawn, details in rows:
         games = (games_a, games_b, drawn or 0) if games_a is not None else None
-        by_round[number].append(_record(a, b, games, rules.match_score(details)))
+        if details not in scores:
+            scores[details] = rules.match_score(json.loads(details))
+        by_round[number].append(_record(a, b, games, scores[details]))
         ids.add(a)
         if b is not None:
             ids.add(b)
+    player_rules = _PlayerRules.of(tournament)
     if for_pairing:
         # The players about to be paired were just loaded (pairing_candidates), with what
-        # pairing reads: only those who played before and are not paired now are missing.
+        # pairing reads: only those who played before and are not paired now are missing,
+        # read as plain values (thousands of them in a day 2 drawn from flights).
         registrations = {r.pk: r for r in extra}
+        by_id = {
+            pk: _player_of(
+                player_rules,
+                r.pk,
+                r.dropped_at,
+                r.late_entry_round,
+                r.fixed_table,
+                r.seed,
+                r.bye_rounds,
+            )
+            for pk, r in registrations.items()
+        }
         missing = ids - registrations.keys()
         if missing:
-            people = Registration.objects.filter(pk__in=missing).only(*_PAIRING_FIELDS)
-            registrations.update((r.pk, r) for r in people)
+            values = Registration.objects.filter(pk__in=missing).values_list(*_PAIRING_VALUES)
+            by_id.update((row[0], _player_of(player_rules, *row)) for row in values)
+        players = tuple(by_id[pk] for pk in sorted(by_id))
     else:
         people = Registration.objects.filter(pk__in=ids).select_related("player")
         registrations = {r.pk: r for r in people}
-    players = tuple(_player(registrations[pk], tournament) for pk in sorted(registrations))
+        players = tuple(
+            _player_of(
+                player_rules,
+                r.pk,
+                r.dropped_at,
+                r.late_entry_round,
+                r.fixed_table,
+                r.seed,
+                r.bye_rounds,
+            )
+            for r in (registrations[pk] for pk in sorted(registrations))
+        )
     return SwissHistory(players, tuple(tuple(by_round[n]) for n in numbers), registrations)
 
 

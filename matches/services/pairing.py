@@ -329,7 +329,7 @@ def _pair_swiss_round(tournament: Tournament, round_: Round, row: Stage) -> None
             row.save(update_fields=["players"])
     pairable = {str(r.pk) for r in candidates}
     # Only the registrations being paired now are active; everyone else in the history is out.
-    players = [p if p.id in pairable else _as_dropped(p) for p in history.players]
+    players = [p if p.id in pairable or p.dropped else _as_dropped(p) for p in history.players]
     result = swiss.pair_round(
         players,
         history.rounds,

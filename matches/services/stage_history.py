@@ -45,9 +45,13 @@ def _own_history(
     if not row.to_rule().sources and row.number == 1:
         return history
     # A stage entered from earlier ones starts everyone on its round 1: the registration's
-    # late entry and byes count the first stage's rounds.
+    # late entry and byes count the first stage's rounds. (Most players have neither: they
+    # are kept as they are, which is the same player and saves thousands of copies.)
     players = tuple(
-        replace(p, late_entry_round=1, bye_rounds=(), seeding=None) for p in history.players
+        p
+        if p.late_entry_round == 1 and not p.bye_rounds and p.seeding is None
+        else replace(p, late_entry_round=1, bye_rounds=(), seeding=None)
+        for p in history.players
     )
     return SwissHistory(players, history.rounds, history.registrations)
 
@@ -71,10 +75,14 @@ def stage_history(
     by_number = {r.number: r for r in rows}
     histories: dict[int, stage_rules.StageHistory] = {}
     registrations: dict[int, Any] = {}
+    # Who has dropped, by player id: every history's player carries his registration's
+    # drop (history._player_of), so no registration needs reading again for it.
+    gone: set[str] = set()
     for source in stage_rules.stages_feeding(rules, row.number):
-        # Pairing reads the lean registrations (no account): 8,192 of them load fast.
+        # Pairing reads the players as plain values (no account): 8,192 of them load fast.
         own = _own_history(tournament, by_number[source], for_pairing=for_pairing)
         registrations.update(own.registrations)
+        gone.update(p.id for p in own.players if p.dropped)
         histories[source] = stage_rules.StageHistory(source, own.players, own.rounds)
     admitted = [str(p) for p in row.players or ()]
     try:
@@ -83,14 +91,15 @@ def stage_history(
         raise ServiceError(f"{exc.field}: {exc.message}", field="stage") from None
     own = _own_history(tournament, row, upto=upto, extra=extra, for_pairing=for_pairing)
     registrations.update(own.registrations)
+    gone.update(p.id for p in own.players if p.dropped)
     players: dict[str, Player] = {p.id: p for p in carried.players}
     for p in own.players:
-        players.setdefault(p.id, replace(p, late_entry_round=carried.next_round))
-    out = []
-    for pid, player in players.items():
-        registration = registrations.get(int(pid))
-        gone = registration is not None and registration.dropped_at is not None
-        out.append(replace(player, dropped=player.dropped or gone))
+        if p.id not in players:
+            players[p.id] = replace(p, late_entry_round=carried.next_round)
+    out = [
+        replace(player, dropped=True) if not player.dropped and pid in gone else player
+        for pid, player in players.items()
+    ]
     return SwissHistory(
         tuple(sorted(out, key=lambda p: int(p.id))),
         (*carried.rounds, *own.rounds),

@@ -22,11 +22,10 @@ from config.errors import ServiceError
 from matches.models import MatchStatus, Round, RoundStage, RoundStatus, TeamMatch
 from matches.services.teams import (
     TeamPair,
-    event_teams,
     team_match_record,
     team_round_write,
     team_rules,
-    team_value,
+    team_values,
 )
 from tournaments import brackets, swiss, teams, tiebreakers
 from tournaments import stages as stage_rules
@@ -95,7 +94,7 @@ def _stage_rows(
     rules = team_rules(tournament)
     numbers, rounds = stage_team_rounds(tournament, row, upto)
     members = {str(t) for t in stage_teams(tournament, row)}
-    values = [team_value(t) for t in event_teams(tournament)]
+    values = list(team_values(tournament).values())
     computed = teams.team_standings(values, rounds, rules.team, tournament.tiebreakers)
     kept = [r for r in computed if r.player_id in members]
     out: list[StandingRow] = []

@@ -12,8 +12,11 @@ from django.db.models import Q
 from rest_framework.test import APIClient
 
 from matches.models import TeamMatch
+from matches.services.teams import team_value, team_values
+from tests.factories import RegistrationFactory, UserFactory
 from tests.matches.team_stage_support import TEAMS, StagedTeamEvent, lower_id_wins
 from tournaments import teams
+from tournaments.models import Team, TeamMember
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +224,21 @@ def test_event_structures_a_team_bracket_that_could_end_drawn_is_refused_naming_
     assert refused.status_code == 400, refused.json()
     assert refused.json()["field"] == "team.head_coach"
     assert "Head Coach" in refused.json()["detail"]
+
+
+def test_team_values_read_as_plain_values_are_the_teams_the_models_make() -> None:
+    """Publishing and team standings read the teams as plain values (services.team_values):
+    the same teams, members in the order they joined, as team_value of each model row."""
+    staged = StagedTeamEvent(None, team_count=3)
+    first = Team.objects.filter(tournament=staged.event).order_by("id").first()
+    assert first is not None
+    late = RegistrationFactory(tournament=staged.event, player=UserFactory())
+    TeamMember.objects.create(team=first, registration=late)  # joined last: listed last
+    Team.objects.filter(pk=first.pk).update(head_coach=None)
+
+    values = team_values(staged.event)
+    rows = Team.objects.filter(tournament=staged.event).prefetch_related("members").order_by("id")
+    assert list(values) == [t.pk for t in rows]
+    assert list(values.values()) == [team_value(t) for t in rows]
+    assert values[first.pk].members[-1] == str(late.pk)
+    assert values[first.pk].head_coach is None
