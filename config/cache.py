@@ -17,6 +17,7 @@ stale outlives the outage in this process's view.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -308,7 +309,25 @@ class ResilientRedisCache(RedisCache):  # type: ignore[misc]  # Django is untype
         return int(result)
 
     def clear(self) -> bool:
-        return self._guarded(lambda: super(ResilientRedisCache, self).clear(), False)
+        return self._guarded(self._clear_own_keys, False)
+
+    def _clear_own_keys(self) -> bool:
+        """Delete this cache's keys only: Django's clear() empties the whole Redis database,
+        which may hold another site's keys (a shared managed Redis), or another test
+        worker's throttle counts (each worker has its own KEY_PREFIX)."""
+        if not self.key_prefix:
+            return bool(super().clear())
+        client = self._cache.get_client(write=True)
+        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.key_prefix) + ":*"
+        batch: list[Any] = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.delete(*batch)
+                batch = []
+        if batch:
+            client.delete(*batch)
+        return True
 
 
 def redis_is_down() -> bool:

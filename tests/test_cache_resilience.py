@@ -63,3 +63,21 @@ def test_the_banner_says_notifications_are_delayed_only_while_redis_is_down(
     assert "Notifications are delayed" not in client.get("/").content.decode()
     cache.get("anything")  # this process finds Redis down
     assert "Notifications are delayed" in client.get("/").content.decode()
+
+
+def test_clearing_the_cache_leaves_other_prefixes_keys_in_redis(require_redis: str) -> None:
+    """Django's clear() empties the whole Redis database: another site's keys on a shared
+    Redis, or another test worker's throttle counts, went with it."""
+    from config.cache import ResilientRedisCache
+
+    ours = ResilientRedisCache(require_redis, {"KEY_PREFIX": "clear-ours"})
+    theirs = ResilientRedisCache(require_redis, {"KEY_PREFIX": "clear-theirs"})
+    for n in range(3):
+        ours.set(f"k{n}", n)
+    theirs.set("kept", "yes")
+    try:
+        assert ours.clear() is True
+        assert [ours.get(f"k{n}") for n in range(3)] == [None, None, None]
+        assert theirs.get("kept") == "yes"
+    finally:
+        theirs.delete("kept")
