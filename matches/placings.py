@@ -323,6 +323,12 @@ def _bracket_outcome(stage: _PlayedStage) -> StageOutcome:
         SINGLE_ELIMINATION if stage.kind == SINGLE_ELIMINATION else "double_elimination"
     )
     state = _played_out(kind, seeds, matches)
+    return _outcome_of(stage, seeds, state)
+
+
+def _outcome_of(stage: _PlayedStage, seeds: Sequence[int], state: Any) -> StageOutcome:
+    """A played bracket's outcome (players' or teams'): who went out where, and its champion.
+    A bracket is over when it has its champion, and not before, whatever its row says."""
     eliminated = tuple(
         Elimination(
             int(gone.player),
@@ -334,7 +340,6 @@ def _bracket_outcome(stage: _PlayedStage) -> StageOutcome:
         for gone in state.eliminations
     )
     champion = int(state.champion) if state.champion is not None else None
-    # A bracket is over when it has its champion, and not before, whatever its row says.
     status: StageStatus = "finished" if champion is not None else "running"
     return StageOutcome(
         stage.number,
@@ -396,27 +401,7 @@ def _team_bracket_outcome(tournament: Tournament, stage: _PlayedStage) -> StageO
     if len(seeds) < 2:
         return StageOutcome(stage.number, stage.kind, "pending", stage.sources)
     state = team_stages.team_bracket_of(tournament, _stage_row(tournament, stage.number))
-    eliminated = tuple(
-        Elimination(
-            int(gone.player),
-            _GRAND_FINAL_INDEX + gone.ref.round
-            if gone.ref.side == "grand_final"
-            else gone.ref.round,
-            gone.name,
-        )
-        for gone in state.eliminations
-    )
-    champion = int(state.champion) if state.champion is not None else None
-    status: StageStatus = "finished" if champion is not None else "running"
-    return StageOutcome(
-        stage.number,
-        stage.kind,
-        status,
-        stage.sources,
-        seeds=tuple(seeds),
-        eliminated=eliminated,
-        champion=champion,
-    )
+    return _outcome_of(stage, seeds, state)
 
 
 def stage_outcomes(tournament: Tournament) -> list[StageOutcome]:
