@@ -17,7 +17,6 @@ same ``content`` with structured fields beside it.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import socket
@@ -40,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from accounts.names import unsafe_characters
 from config.errors import ServiceError
-from notifications import signing
+from notifications import push, signing
 from notifications.models import (
     MAX_WEBHOOK_URL,
     Channel,
@@ -50,6 +49,7 @@ from notifications.models import (
     SentVia,
     email_sent_via,
 )
+from notifications.transport import DeliveryError, is_private_ip, plain_host
 
 logger = logging.getLogger(__name__)
 
@@ -112,57 +112,16 @@ def check_webhook_url(value: Any) -> str:
             _("webhook_url: https on its standard port (443) only."), field="webhook_url"
         )
     host = (parts.hostname or "").lower()
-    if not _plain_host(host):
+    if not plain_host(host):
         raise ServiceError(
             _("webhook_url: the host name may hold only letters, digits, dots and hyphens."),
             field="webhook_url",
         )
-    if host == "localhost" or host.endswith(".localhost") or _is_private_ip(host):
+    if host == "localhost" or host.endswith(".localhost") or is_private_ip(host):
         raise ServiceError(
             _("webhook_url: the address must be on the public internet."), field="webhook_url"
         )
     return url
-
-
-def _plain_host(host: str) -> bool:
-    """A host name that reads as it is: after IDNA encoding only letters, digits, dots and
-    hyphens (no bidirectional controls, invisible characters or spaces to disguise it), or an
-    IP address."""
-    if host.startswith("[") or _is_ip(host):
-        return True
-    try:
-        ascii_host = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return False
-    return bool(ascii_host) and all(c.isascii() and (c.isalnum() or c in ".-") for c in ascii_host)
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
-
-
-def _is_private_ip(host: str) -> bool:
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return not address.is_global
-
-
-class DeliveryError(Exception):
-    """A message could not be sent; ``permanent`` ones are not tried again."""
-
-    def __init__(
-        self, message: str, *, permanent: bool = False, retry_after: float | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.permanent = permanent
-        self.retry_after = retry_after
 
 
 def backoff(attempt: int) -> int:
@@ -269,10 +228,7 @@ def sweep(now: datetime | None = None, limit: int = 1000) -> list[int]:
 
 def _send(delivery: Delivery) -> None:
     if delivery.channel == Channel.PUSH:
-        # Imported here: notifications.push builds on this module's checks and errors.
-        from notifications.push import send_to_player
-
-        send_to_player(delivery)
+        push.send_to_player(delivery)
         return
     if delivery.channel == Channel.EMAIL:
         user = delivery.recipient
@@ -358,7 +314,7 @@ def post_webhook(
             addresses = _resolve(parts.hostname)
         except OSError as exc:
             raise DeliveryError(f"DNS: {exc}") from None
-        if not addresses or any(_is_private_ip(a) for a in addresses):
+        if not addresses or any(is_private_ip(a) for a in addresses):
             raise DeliveryError(
                 _("The webhook's host is not on the public internet."), permanent=True
             )

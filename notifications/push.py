@@ -29,8 +29,8 @@ from py_vapid import VapidException
 from pywebpush import WebPushException, webpush
 
 from config.errors import ServiceError
-from notifications.delivery import DeliveryError, _is_private_ip, _plain_host
 from notifications.models import MAX_PUSH_ENDPOINT, MAX_PUSH_KEY, Delivery, PushSubscription
+from notifications.transport import DeliveryError, is_private_ip, plain_host
 
 PUSH_TIMEOUT_SECONDS = 5.0
 # How long a push service keeps a message for a phone that is off: a pairing is stale after
@@ -138,10 +138,10 @@ def check_endpoint(value: Any) -> str:
         or not host
         or "@" in parts.netloc
         or port not in (None, 443)
-        or not _plain_host(host)
+        or not plain_host(host)
         or host == "localhost"
         or host.endswith(".localhost")
-        or _is_private_ip(host)
+        or is_private_ip(host)
     ):
         raise ServiceError(
             _("endpoint: an https address of a push service on the public internet."),
@@ -164,7 +164,7 @@ def _check_public_host(url: str) -> None:
         addresses = [str(i[4][0]) for i in socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)]
     except OSError as exc:
         raise DeliveryError(f"DNS: {exc}") from None
-    if not addresses or any(_is_private_ip(a) for a in addresses):
+    if not addresses or any(is_private_ip(a) for a in addresses):
         raise DeliveryError(_("The push service is not on the public internet."), permanent=True)
 
 
