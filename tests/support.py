@@ -7,6 +7,7 @@ Locally a missing service or ../shared skips such a test with the reason; in CI
 from __future__ import annotations
 
 import ast
+import contextlib
 import gzip
 import json
 import os
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
@@ -397,3 +398,27 @@ def call_wsgi(app: Any, path: str, secure: bool = False, **headers: str) -> Answ
         if close is not None:
             close()
     return Answer(got["status"], got["headers"], body)
+
+
+@contextlib.contextmanager
+def wsgi_calls_in_the_tests_transaction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """For tests that call a WSGI app directly (the fast path's): as Django's test client
+    does, the request signals must not close the test's connection (its transaction holds the
+    test's rows); Last-Modified is given from the first request on, so two answers compared a
+    moment apart never straddle its margin; and the cache starts and ends empty."""
+    from django.core import signals
+    from django.core.cache import cache
+    from django.db import close_old_connections
+
+    from config import published
+
+    monkeypatch.setattr(published, "LAST_MODIFIED_MARGIN", 0.0)
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    cache.clear()
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+        cache.clear()

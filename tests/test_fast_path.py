@@ -13,13 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from django.core import signals
-from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
 from django.test import override_settings
 
-from config import published
 from config.fast_path import FastPath
 from matches import services
 from matches.fast_routes import ROUTES
@@ -33,25 +29,15 @@ from tests.scenarios import (
     running_event,
 )
 from tests.support import call_wsgi as call
+from tests.support import wsgi_calls_in_the_tests_transaction
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def _one_transaction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As Django's test client does: the request signals must not close the test's
-    connection (its transaction holds the test's rows). Last-Modified from the first
-    request on, so two answers compared a moment apart never straddle its margin."""
-    monkeypatch.setattr(published, "LAST_MODIFIED_MARGIN", 0.0)
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    cache.clear()
-    try:
+    with wsgi_calls_in_the_tests_transaction(monkeypatch):
         yield
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
-        cache.clear()
 
 
 @pytest.fixture

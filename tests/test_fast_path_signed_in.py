@@ -18,10 +18,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.core import signals
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
 from django.test import Client, override_settings
 from django.utils import timezone
 
@@ -31,7 +29,7 @@ from config.fast_path import FastPath
 from matches.fast_routes import ROUTES
 from tests import scenarios
 from tests.scenarios import PublishedRound
-from tests.support import Answer
+from tests.support import Answer, wsgi_calls_in_the_tests_transaction
 from tests.support import call_wsgi as call
 
 pytestmark = pytest.mark.django_db
@@ -39,18 +37,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _one_transaction_for_signed_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As tests/test_fast_path.py: the request signals keep the test's connection, and
-    Last-Modified is given from the first request on."""
-    monkeypatch.setattr(published, "LAST_MODIFIED_MARGIN", 0.0)
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    cache.clear()
-    try:
+    with wsgi_calls_in_the_tests_transaction(monkeypatch):
         yield
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
-        cache.clear()
 
 
 @pytest.fixture
