@@ -11,6 +11,10 @@ does not own decklists or notifications, and never imports the apps that do.
   player's message) commit or roll back with the drop.
 - ``provide_dashboard_section(section)``: an app above adds a section (HTML) to the organiser
   dashboard and the round control (weekends: one entry per deck, "new side event like this one").
+- ``OrganisationRoles``: the app that owns organisations provides one, through
+  ``provide_organisation_roles``: a person's roles at the events of an organisation. It is
+  defined in ``tournaments.organisation_roles``, below the models that read it, and
+  re-exported here.
 """
 
 from __future__ import annotations
@@ -24,6 +28,11 @@ from django.http import HttpRequest
 
 from engine.games import DeckEvaluation
 from tournaments.models import Registration, Tournament
+from tournaments.organisation_roles import OrganisationRoles as OrganisationRoles
+from tournaments.organisation_roles import organisation_roles as organisation_roles
+from tournaments.organisation_roles import (
+    provide_organisation_roles as provide_organisation_roles,
+)
 
 player_dropped = Signal()
 
@@ -98,30 +107,6 @@ def provide_dashboard_section(section: DashboardSection) -> None:
 def dashboard_sections(request: HttpRequest, event: Tournament) -> list[str]:
     """The HTML of every provided section for this event, empty ones left out."""
     return [html for section in _dashboard_sections if (html := section(request, event))]
-
-
-class OrganisationRoles(Protocol):
-    def roles(self, user: Any, organisation_id: int) -> frozenset[str]:
-        """The person's roles in the organisation: some of "organiser", "judge",
-        "scorekeeper" (an owner is an organiser)."""
-        ...
-
-    def staffed_organisations(self, user: Any) -> Any:
-        """A queryset of the ids of the organisations where the person has any role."""
-        ...
-
-
-_organisation_roles: OrganisationRoles | None = None
-
-
-def provide_organisation_roles(provider: OrganisationRoles) -> None:
-    global _organisation_roles
-    _organisation_roles = provider
-
-
-def organisation_roles() -> OrganisationRoles | None:
-    """None when no app provides organisations: events then have event staff only."""
-    return _organisation_roles
 
 
 RegistrationCheck = Callable[[Tournament, Any], None]

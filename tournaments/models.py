@@ -24,6 +24,7 @@ from accounts.validators import validate_name
 from engine.games import GAMES, default_game, game_choices, get_game
 from tournaments import stages as stage_rules
 from tournaments import teams, tiebreakers
+from tournaments.organisation_roles import organisation_roles
 from tournaments.status import LABELS, PUBLIC, EventStatus
 
 STATUS_CHOICES = [(s.value, LABELS[s]) for s in EventStatus]
@@ -82,8 +83,6 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
         public = Q(status__in=[s.value for s in PUBLIC])
         if user is not None and user.is_authenticated:
             staff = Q(organisers=user) | Q(judges=user)
-            from tournaments.extensions import organisation_roles  # extensions imports models
-
             provider = organisation_roles()
             if provider is not None:
                 # The drafts of the organisations the person helps run.
