@@ -1,5 +1,6 @@
 """The game plugin types: what a game tells the site (GamePlugin) and the values it hands
-over (Text, DeckSection, ReplaySummary, GameDetails, DetailField, ...).
+over (DeckSection, ReplaySummary, GameDetails, DetailField, ...). The messages for people
+(`Text`, `N_`, `PlayerRef`, `Score`, `for_reader`) are `engine.text`'s, re-exported here.
 
 A game's own modules (engine/boba/, engine/bos/) import these types; the registry of games
 (engine.games) imports the games. Every value here is frozen: the site reads it, never
@@ -16,37 +17,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from engine.errors import BattledeskError
 from engine.frozen import Frozen, FrozenMap, FrozenRows, freeze, freeze_map, freeze_rows, thaw
+from engine.text import N_ as N_
+from engine.text import PlayerRef as PlayerRef
+from engine.text import Score as Score
+from engine.text import Text as Text
+from engine.text import for_reader as for_reader
 
 if TYPE_CHECKING:
     from engine.tiebreaker_entry import TiebreakerEntry
-
-
-def N_(message: str) -> str:
-    """Mark an engine string for translation without translating it (no Django here): the
-    site renders `Text` with gettext, and `makemessages -k N_` collects these strings."""
-    return message
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A message for people: an English message id plus its parameters, translated by the
-    site (`gettext(message) % params`). `literal` text (names, numbers) is shown as is."""
-
-    message: str
-    params: tuple[tuple[str, object], ...] = ()
-    literal: bool = False
-
-    @classmethod
-    def of(cls, message: str, **params: object) -> Text:
-        return cls(message, tuple(params.items()))
-
-    @classmethod
-    def plain(cls, text: str) -> Text:
-        return cls(text, (), True)
-
-    def render(self, translate: Callable[[str], str] = lambda m: m) -> str:
-        text = self.message if self.literal else translate(self.message)
-        return text % dict(self.params) if self.params else text
 
 
 TableCell = Text | str | int
@@ -518,34 +496,6 @@ class DetailField:
     from_game: int = 1
     own_only: bool = False
     choices: tuple[tuple[str, Text], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRef:
-    """A `Text` parameter naming a player by side ("a" or "b"): pages show the name."""
-
-    side: str
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """A `Text` parameter: a count of a's and of b's, shown from the reader's side ("2-1")."""
-
-    a: int
-    b: int
-
-
-def for_reader(text: Text, names: Mapping[str, str], reader: str | None) -> Text:
-    """`text` with its `PlayerRef` parameters as the players' names (`names`: "a" and "b")
-    and its `Score`s from `reader`'s side ("a", "b"; None: a's first)."""
-    params: list[tuple[str, object]] = []
-    for key, value in text.params:
-        if isinstance(value, PlayerRef):
-            value = names.get(value.side, value.side)
-        elif isinstance(value, Score):
-            value = f"{value.b}\u2013{value.a}" if reader == "b" else f"{value.a}\u2013{value.b}"
-        params.append((key, value))
-    return Text(text.message, tuple(params), text.literal)
 
 
 _DETAILS_FIELD = re.compile(

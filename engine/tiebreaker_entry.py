@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.plugin import Text
+from engine.text import Text
 
 Column = Sequence[float] | Sequence[int]
 Columns = Mapping[str, Column]
