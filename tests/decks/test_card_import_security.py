@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from decks import services
+from decks import card_imports, services
 from decks.models import CardImport
 from tests.factories import OrganiserFactory, UserFactory, logged_in
 
@@ -86,7 +86,7 @@ def test_security_5_a_crashing_import_task_is_marked_failed_with_its_reason(
     def crash(**_kwargs: object) -> None:
         raise MemoryError("the worker ran out")
 
-    monkeypatch.setattr(services, "import_cards", crash)
+    monkeypatch.setattr(card_imports, "import_cards", crash)
     with django_capture_on_commit_callbacks(execute=True):
         card_import = services.card_import_start(
             actor=OrganiserFactory(), game="boba", files=[("c.csv", CSV)]
