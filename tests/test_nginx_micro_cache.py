@@ -11,11 +11,6 @@ language cookie, a 404 are never cached; a change shows once the second is over.
 from __future__ import annotations
 
 import http.client
-import os
-import shutil
-import signal
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,8 +20,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from matches import services
+from tests.nginx_support import Nginx, nginx_binary, user_line
 from tests.scenarios import PublishedRound, published_round
-from tests.support import REPO_ROOT, missing_service
+from tests.support import REPO_ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,12 +45,6 @@ http {{
 # How long a changed round may take to show through the cache: its second, then one fetch
 # (a bound for a loaded machine, never a measured figure).
 CHANGE_SHOWS_WITHIN_S = 15.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def site_conf(upstream_port: int, port: int, cache: Path) -> str:
@@ -81,52 +71,17 @@ class Answer:
         return self.headers.get("x-cache-status", "")
 
 
-class Proxy:
-    def __init__(self, folder: Path, upstream_port: int) -> None:
-        self.folder = folder
-        self.port = _free_port()
+class Proxy(Nginx):
+    """nginx with the documented site file (docs/deploy/nginx.conf) in front of the test's
+    live server."""
+
+    def __init__(self, binary: str, folder: Path, upstream_port: int) -> None:
+        super().__init__(binary, folder)
         (folder / "cache").mkdir()
         (folder / "battledesk.conf").write_text(
             site_conf(upstream_port, self.port, folder / "cache")
         )
-        # As root, nginx's workers would switch to a user that cannot write this folder.
-        user = "user root;\n" if os.geteuid() == 0 else ""
-        (folder / "nginx.conf").write_text(MAIN_CONF.format(user=user, tmp=folder))
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, binary: str) -> None:
-        self.process = subprocess.Popen(
-            [
-                *(binary, "-p", str(self.folder), "-e", str(self.folder / "error.log")),
-                *("-c", str(self.folder / "nginx.conf"), "-g", "daemon off;"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=(self.folder / "nginx.stderr").open("wb"),
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"nginx exited:\n{self.error_log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError(f"nginx never listened on {self.port}:\n{self.error_log()}")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-
-    def error_log(self) -> str:
-        parts = [self.folder / "error.log", self.folder / "nginx.stderr"]
-        return "\n".join(p.read_text(errors="replace") for p in parts if p.exists())
+        (folder / "nginx.conf").write_text(MAIN_CONF.format(user=user_line(), tmp=folder))
 
     def get(self, path: str, **headers: str) -> Answer:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -139,13 +94,11 @@ class Proxy:
 
 @pytest.fixture
 def proxy(live_server: Any, tmp_path: Path) -> Iterator[Proxy]:
-    binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.path.exists(binary):
-        missing_service(f"needs nginx at {binary} (apt-get install nginx)")
+    binary = nginx_binary()
     port = urlsplit(live_server.url).port
     assert port is not None
-    running = Proxy(tmp_path, port)
-    running.start(binary)
+    running = Proxy(binary, tmp_path, port)
+    running.start()
     try:
         yield running
     finally:

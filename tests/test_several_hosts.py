@@ -16,9 +16,7 @@ from __future__ import annotations
 import http.client
 import os
 import random
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -39,7 +37,8 @@ from rest_framework.authtoken.models import Token
 from matches import services
 from matches.models import RoundStatus
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
-from tests.support import REPO_ROOT, missing_service
+from tests.nginx_support import Nginx, free_port, nginx_binary, user_line
+from tests.support import REPO_ROOT
 from tournaments.status import EventStatus
 
 # The hosts share the machine's Redis (cache and Celery broker) with test_file_storage.py's
@@ -56,12 +55,6 @@ KILL_B_AT = 8.0
 AFTER_KILL = 3.0
 MAX_RUN_SECONDS = 45.0
 REQUEST_TIMEOUT_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
@@ -195,62 +188,16 @@ http {{
 """
 
 
-class Balancer:
-    """nginx in the foreground, everything of its own (configuration, pid, logs, temporary
-    files) in one folder."""
+class Balancer(Nginx):
+    """nginx balancing over the two hosts (NGINX_CONF)."""
 
     def __init__(self, binary: str, folder: Path, port_a: int, port_b: int) -> None:
-        self.binary = binary
-        self.folder = folder
-        self.port = free_port()
-        # As root, nginx's workers would switch to an unprivileged user that cannot write this
-        # folder: they stay root here (a test on loopback, not a deployment).
-        user = "user root;\n" if os.geteuid() == 0 else ""
+        super().__init__(binary, folder)
         (folder / "nginx.conf").write_text(
-            NGINX_CONF.format(user=user, tmp=folder, port=self.port, port_a=port_a, port_b=port_b)
+            NGINX_CONF.format(
+                user=user_line(), tmp=folder, port=self.port, port_a=port_a, port_b=port_b
+            )
         )
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                self.binary,
-                "-p",
-                str(self.folder),
-                "-e",
-                str(self.folder / "error.log"),
-                "-c",
-                str(self.folder / "nginx.conf"),
-                "-g",
-                "daemon off;",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=(self.folder / "nginx.stderr").open("wb"),
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"nginx exited:\n{self.error_log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError(f"nginx never listened on {self.port}:\n{self.error_log()}")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)  # nginx's graceful shutdown
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-
-    def error_log(self) -> str:
-        parts = [self.folder / "error.log", self.folder / "nginx.stderr"]
-        return "\n".join(p.read_text(errors="replace") for p in parts if p.exists())
 
 
 @dataclass
@@ -302,9 +249,7 @@ def published_round_with_players() -> tuple[str, list[tuple[str, dict[str, str]]
 
 @pytest.fixture
 def site(require_postgres: None, require_redis: str, tmp_path: Path) -> Iterator[Site]:
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.path.exists(nginx):
-        missing_service(f"needs nginx at {nginx} (apt-get install nginx)")
+    nginx = nginx_binary()
     _, requests = published_round_with_players()
 
     s = connection.settings_dict
