@@ -1,6 +1,6 @@
 """Write side of the event archive: restore an archive (`archive_import`), section by section
 on `eventdata.archive_writer.ArchiveWriter` (the fields, the checks, the report). The archives
-kept after every finished round are `eventdata.archive_storage`'s (`archive_store_round`, run by
+kept after every finished round are `eventdata.archive_store`'s (`archive_store_round`, run by
 the Celery task in eventdata/tasks.py), re-exported here.
 
 An import runs in one transaction under the event's row lock: it is all written or nothing
@@ -33,12 +33,12 @@ from decks.models import (
 from decks.selectors import default_catalog
 from eventdata import archive
 from eventdata.archive import ArchiveError
-from eventdata.archive_storage import ARCHIVE_DIR as ARCHIVE_DIR
-from eventdata.archive_storage import StoredArchive as StoredArchive
-from eventdata.archive_storage import archive_store_round as archive_store_round
-from eventdata.archive_storage import round_archive_name as round_archive_name
-from eventdata.archive_storage import stored_archive_path as stored_archive_path
-from eventdata.archive_storage import stored_archives as stored_archives
+from eventdata.archive_store import ARCHIVE_DIR as ARCHIVE_DIR
+from eventdata.archive_store import StoredArchive as StoredArchive
+from eventdata.archive_store import archive_store_round as archive_store_round
+from eventdata.archive_store import round_archive_name as round_archive_name
+from eventdata.archive_store import stored_archive_path as stored_archive_path
+from eventdata.archive_store import stored_archives as stored_archives
 from eventdata.archive_writer import ArchiveWriter, times_as_given
 from eventdata.archive_writer import ImportReport as ImportReport
 from matches.models import (

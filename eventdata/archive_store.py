@@ -1,7 +1,6 @@
-"""The archives kept after every finished round (`archive_store_round`, run by the Celery task
-in eventdata/tasks.py) and the list an organiser downloads them from. `eventdata.archive_services`
-re-exports these names.
-"""
+"""The event archives kept after every finished round (`archive_store_round`, run by the Celery
+task in eventdata/tasks.py), listed and found for the organiser's download (the dashboard, the
+archive page and the API)."""
 
 from __future__ import annotations
 
