@@ -29,6 +29,7 @@ def test_scan_catches_a_django_import(tmp_path: Path) -> None:
 
 PURE_MODULES = (
     "tournaments/swiss.py",
+    "tournaments/swiss_graph.py",
     "tournaments/standings.py",
     "tournaments/standings_types.py",
     "tournaments/standings_history.py",

@@ -333,9 +333,9 @@ def test_repeated_pairing_of_the_same_input_is_the_same() -> None:
 def test_edge_weights_fit_rustworkx_128_bit_integers(n_players: int, spread: int) -> None:
     """Every weight level is scaled by the draw's span; the largest weight must stay below
     2**127 or rustworkx cannot take it (it refuses larger integers)."""
-    from tournaments.swiss import _Problem
+    from tournaments.swiss_graph import PairingProblem
 
-    problem = object.__new__(_Problem)
+    problem = object.__new__(PairingProblem)
     problem.players = [Player(str(i)) for i in range(n_players)]
     problem.points = sorted((i * spread // (n_players - 1) for i in range(n_players)), reverse=True)
     problem.rank = list(range(1, n_players + 1))
