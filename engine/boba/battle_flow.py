@@ -4,23 +4,24 @@ tie breaker, CR 4.3.2), honors, trophies, the draws due after it, the end of the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from .cards import Hero
 from .ongoing import OngoingRules
 from .position import _reaches
-from .resolve import fire
 from .results import BattleResult, Outcome
 from .rules import BATTLES, OTHER, TROPHIES_TO_WIN, super_tie_breaker_applies
 
-if TYPE_CHECKING:
-    from .state import GameState
-
 
 class BattleFlow(OngoingRules):
-    """Battle flow: the steps that follow by themselves once the decisions are made."""
+    """Battle flow: the steps that follow by themselves once the decisions are made.
+
+    The triggered abilities an event sets off are the resolver's to run: the game
+    (:class:`~engine.boba.state.GameState`) runs them through :meth:`fire_triggers`."""
 
     __slots__ = ()
+
+    def fire_triggers(self, event: str, actor: int | None) -> None:
+        """Run the triggered abilities that ``event`` (caused by ``actor``) sets off."""
+        raise NotImplementedError
 
     def _start_battle(self) -> None:
         for ps in self.p:
@@ -29,7 +30,7 @@ class BattleFlow(OngoingRules):
         b = self.battle
         if self.ongoing or self.triggers:
             self.drop(lambda o: max(o.battles, default=0) < b)
-            fire(cast("GameState", self), "battle_start", None, None)
+            self.fire_triggers("battle_start", None)
         if self.mode == "rookie":
             self._reveal_heroes()
         else:
@@ -42,7 +43,7 @@ class BattleFlow(OngoingRules):
             ps.revealed.append(ps.lineup[slot])
         if self.triggers:
             for pi in (self.honors, OTHER[self.honors]):
-                fire(cast("GameState", self), "reveal", pi, None)
+                self.fire_triggers("reveal", pi)
         if self.mode == "playmaker":
             self.phase = "play"
             self.turn = self.honors
@@ -95,11 +96,11 @@ class BattleFlow(OngoingRules):
         if self.triggers:
             self.phase = "resolving"
             if winner is None:
-                fire(cast("GameState", self), "draw_battle", None, None)
+                self.fire_triggers("draw_battle", None)
             else:
-                fire(cast("GameState", self), "win", winner, None)
-                fire(cast("GameState", self), "lose", OTHER[winner], None)
-            fire(cast("GameState", self), "battle_end", None, None)
+                self.fire_triggers("win", winner)
+                self.fire_triggers("lose", OTHER[winner])
+            self.fire_triggers("battle_end", None)
         if winner is not None and (self.ongoing or self.triggers):
             self._end_until(winner)
         if self.honors_next is not None:
@@ -170,7 +171,7 @@ class BattleFlow(OngoingRules):
 
     def _fire(self, event: str, actor: int | None) -> None:
         if self.triggers:
-            fire(cast("GameState", self), event, actor, None)
+            self.fire_triggers(event, actor)
 
 
 def _compare(pa: int, pb: int, wa: str, wb: str, use_super: bool) -> tuple[int | None, str]:

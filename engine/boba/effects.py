@@ -36,14 +36,13 @@ action's ``choices`` object under the keys documented per step.
 
 Each word (step kind, condition, count) is one registry entry holding its documentation, its
 checker and its handler: counts and conditions in :mod:`engine.boba.vocabulary`, step kinds
-in :mod:`engine.boba.steps`. This module validates effects with those entries (and keeps the
-value sets and the names other modules import); :mod:`engine.boba.resolve` resolves them.
+in :mod:`engine.boba.steps`. :mod:`engine.boba.effect_checks` validates effects with those
+entries (and keeps the value sets the step kinds accept); :mod:`engine.boba.resolve` resolves
+them. This module is the vocabulary's face: it re-exports the names other modules import and
+loads the step kinds, so whatever validates or resolves through it finds them.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from .checks import (
     COUNT_PARAMS,
@@ -60,7 +59,21 @@ from .checks import (
     check_text,
     check_weapon,
 )
-from .checks import fail as _fail
+from .effect_checks import CANCEL_WHAT as CANCEL_WHAT
+from .effect_checks import EVENTS as EVENTS
+from .effect_checks import PREVENTS as PREVENTS
+from .effect_checks import RECOVERY_RULES as RECOVERY_RULES
+from .effect_checks import RULES as RULES
+from .effect_checks import RUN_FROM as RUN_FROM
+from .effect_checks import SEARCHABLE as SEARCHABLE
+from .effect_checks import SHUFFLE_WHAT as SHUFFLE_WHAT
+from .effect_checks import ZONES_DISCARD_FROM as ZONES_DISCARD_FROM
+from .effect_checks import ZONES_HERO_FROM as ZONES_HERO_FROM
+from .effect_checks import check_play_extras as check_play_extras
+from .effect_checks import check_step as check_step
+from .effect_checks import check_steps as check_steps
+from .effect_checks import step_kind as step_kind
+from .effect_checks import validate_effect as validate_effect
 from .vocabulary import (
     COMPARE_OPS,
     CONDITION_WORDS,
@@ -70,7 +83,6 @@ from .vocabulary import (
     check_amount,
     check_amount_or_all,
     check_condition,
-    parse_step,
 )
 
 __all__ = [
@@ -117,51 +129,6 @@ __all__ = [
 COUNTS: dict[str, str] = {name: word.doc for name, word in COUNT_WORDS.items()}
 COND_KINDS: dict[str, str] = {name: word.doc for name, word in CONDITION_WORDS.items()}
 
-EVENTS = (
-    "win",  # the battle ends and `who` won it
-    "lose",  # the battle ends and `who` lost it
-    "draw_battle",  # the battle ends in a draw
-    "battle_end",  # the battle ends, whatever the result
-    "battle_start",  # a battle (within `battles`) starts, before substitution
-    "reveal",  # the hero of `who` is revealed in a battle within `battles`
-    "coin",  # a coin is flipped (by anyone)
-    "die",  # a die is rolled (by anyone)
-    "play_run",  # `who` runs a Play
-    "play_phase_end",  # both players have passed in the play phase
-)
-
-PREVENTS = (
-    "substitute",
-    "run_plays",
-    "draw_plays",
-    "recover",
-    "power_loss",  # the hero can't lose power
-    "power_loss_from_opp",  # the hero can't have power reduced by an opponent's Play
-    "opp_effects",  # the hero can't be affected in any way by the opponent's Plays
-    "skip_substitution",  # the player must substitute when able (pass is illegal)
-)
-
-# Ongoing rules on hot dog recovery (the `recovery` step): redirect (what `who` would recover
-# goes to the runner instead), cap (at most `amount` per player per battle), extra (`amount`
-# more each time a player recovers any).
-RECOVERY_RULES = ("redirect", "cap", "extra")
-
-ZONES_DISCARD_FROM = (
-    "last_drawn",
-    "hand",
-    "hand_heroes",
-    "hand_plays",
-    "hero_deck_top",
-    "playbook_top",
-    "hot_dogs",
-)
-ZONES_HERO_FROM = ("hand", "discard", "hero_deck_top", "future")
-SEARCHABLE = ("heroes", "plays", "discard_heroes", "used_plays")
-SHUFFLE_WHAT = ("hand_plays", "hand_heroes", "used_plays", "discard", "discard_heroes")
-RULES = ("zero_hot_dogs_lose",)
-CANCEL_WHAT = ("ongoing", "rest_of_game", "opp_plays_this_battle", "triggering_play")
-RUN_FROM = ("playbook_top", "playbook", "hand", "last_drawn")
-
 
 # One step kind's entry (name, doc, fields, checkers, handler): the registry's StepWord.
 StepKind = StepWord
@@ -170,70 +137,6 @@ StepKind = StepWord
 STEP_KINDS: dict[str, StepWord] = STEP_WORDS
 
 
-# ---------------------------------------------------------------- steps
-
-
-def check_steps(v: Any, path: str) -> None:
-    if not isinstance(v, list):
-        _fail(path, "must be a list of steps")
-    for i, step in enumerate(v):
-        check_step(step, f"{path}[{i}]")
-
-
-def check_step(v: Any, path: str) -> None:
-    """Validate one step against its registered word (raises EffectError naming the path)."""
-    if not isinstance(v, dict):
-        _fail(path, "a step must be an object")
-    kinds = [k for k in v if k in STEP_WORDS]
-    if len(kinds) != 1:
-        _fail(path, f"a step needs exactly one kind key, one of {', '.join(STEP_WORDS)}")
-    kind = kinds[0]
-    word = STEP_WORDS[kind]
-    word.check(v[kind], f"{path}.{kind}")
-    extras = word.field_checks
-    for key, val in v.items():
-        if key == kind:
-            continue
-        sub = f"{path}.{key}"
-        if key == "if":
-            check_condition(val, sub)
-        elif key == "required":
-            check_bool(val, sub)
-        elif key in extras:
-            extras[key](val, sub)
-        else:
-            _fail(sub, f"unknown field of a {kind} step")
-    if word.whole is not None:
-        word.whole(v, path)
-
-
-def validate_effect(effect: Any, path: str = "effect") -> tuple[dict[str, Any], ...]:
-    """Check an effect against the vocabulary; return its steps or raise EffectError."""
-    check_steps(effect, path)
-    return tuple(effect)
-
-
-def step_kind(step: Mapping[str, Any]) -> str:
-    """The kind of a validated step."""
-    return parse_step(step).kind
-
-
-def check_play_extras(data: Mapping[str, Any], path: str) -> None:
-    """Validate `requires` and `cost_if` on a play definition."""
-    if "requires" in data:
-        check_condition(data["requires"], f"{path}.requires")
-    if "cost_if" in data:
-        entries = data["cost_if"]
-        if not isinstance(entries, list):
-            _fail(f"{path}.cost_if", "must be a list of {if, cost}")
-        for i, e in enumerate(entries):
-            sub = f"{path}.cost_if[{i}]"
-            if not isinstance(e, dict):
-                _fail(sub, "must be {if, cost}")
-            check_condition(e.get("if"), f"{sub}.if")
-            check_int(e.get("cost"), f"{sub}.cost")
-
-
-# The step kinds register from engine/boba/steps.py (their handlers need the resolver, which
-# needs this module's constants): loaded last, so that any use of this module finds them.
+# The step kinds register from engine/boba/steps.py (they stand above the validator and the
+# resolver): loaded here, so that any use of this module finds them.
 from . import steps as _steps  # noqa: E402, F401

@@ -4,21 +4,32 @@ prevented, hot dogs (what can be spent, paid, recovered), costs and limits on pl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import Play
 from .position import Position, _reaches
-from .resolve import Context, aura_amount
+from .results import Ongoing
 from .rules import OTHER, SUBSTITUTION_COST, weapon_in
-
-if TYPE_CHECKING:
-    from .state import GameState
 
 
 class OngoingRules(Position):
-    """Queries and hot dog moves under the ongoing effects in play."""
+    """Queries and hot dog moves under the ongoing effects in play.
+
+    What an ongoing effect amounts to and whether a condition holds are the resolver's
+    answers (:mod:`engine.boba.resolve`, which reads this position): the game
+    (:class:`~engine.boba.state.GameState`) gives them through :meth:`aura_amount` and
+    :meth:`holds`, so this layer stands below the resolver."""
 
     __slots__ = ()
+
+    def aura_amount(self, o: Ongoing, pi: int) -> int | None:
+        """The power an ongoing effect gives player pi's active hero now (None: none)."""
+        raise NotImplementedError
+
+    def holds(self, pi: int, play: Play | None, cond: Mapping[str, Any]) -> bool:
+        """Whether condition ``cond`` holds now, seen from player pi running ``play``."""
+        raise NotImplementedError
 
     def weapon(self, pi: int, battle: int | None = None) -> str:
         """The active hero's weapon type after weapon-changing effects."""
@@ -46,7 +57,7 @@ class OngoingRules(Position):
         applied: dict[str, list[dict[str, Any]]] = {}
         for o in self.ongoing:
             if o.kind == "power" and self.battle in o.battles:
-                amount = aura_amount(cast("GameState", self), o, pi)
+                amount = self.aura_amount(o, pi)
                 if amount is not None:
                     same_play = applied.setdefault(o.key, [])
                     if o.step in same_play:
@@ -189,18 +200,15 @@ class OngoingRules(Position):
             last = self._last_used(pi)
             cost = last.cost if last is not None and last.cost is not None else 0
         if play.cost_if:
-            ctx = Context(cast("GameState", self), pi, play)
             for entry in play.cost_if:
-                if ctx.cond(entry["if"]):
+                if self.holds(pi, play, entry["if"]):
                     cost = entry["cost"]
                     break
         for o in self.ongoing:
             if o.kind == "cost" and self.battle in o.battles and _reaches(o, pi, o.step, "who"):
                 if "card" in o.step and o.step["card"] != play.id:
                     continue
-                if "while" in o.step and not Context(cast("GameState", self), o.owner, None).cond(
-                    o.step["while"]
-                ):
+                if "while" in o.step and not self.holds(o.owner, None, o.step["while"]):
                     continue
                 left = self.uses.get(o.instance)
                 if left is not None and left <= 0:
@@ -250,9 +258,7 @@ class OngoingRules(Position):
         limit = self.max_plays(pi)
         if limit is not None and len(self.p[pi].plays_battle) >= limit:
             return "play_limit_reached"
-        if play.requires is not None and not Context(cast("GameState", self), pi, play).cond(
-            play.requires
-        ):
+        if play.requires is not None and not self.holds(pi, play, play.requires):
             return "play_condition_not_met"
         if self.play_cost(pi, play) > self.spendable(pi):
             return "insufficient_hot_dogs"

@@ -13,17 +13,16 @@ Names are normalised (case, surrounding spaces, curly quotes) so a record may sa
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from .effects import EffectError, check_play_extras, validate_effect
+from .play_names import base_name as base_name
+from .play_names import normalise_name as normalise_name
 
 LIBRARY_PATH = Path(__file__).with_name("play_library.json")
-
-_VARIANT_SUFFIX = re.compile(r"\s*-?\s*htd\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +36,6 @@ class PlayDefinition:
     requires: dict[str, Any] | None = None
     cost_if: tuple[dict[str, Any], ...] = ()
     bonus: bool = False
-
-
-def normalise_name(name: str) -> str:
-    """Case- and punctuation-insensitive key for a play name."""
-    name = name.replace("\u2019", "'").replace("\u2018", "'")
-    return " ".join(name.lower().split())
-
-
-def base_name(name: str) -> str:
-    """The base Play's name for a variant name ("Loan Sharked - htd" -> "Loan Sharked")."""
-    return _VARIANT_SUFFIX.sub("", name).strip()
 
 
 def _definition(name: str, data: dict[str, Any], base: str) -> PlayDefinition:

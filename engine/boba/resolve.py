@@ -1,34 +1,29 @@
 """What each effect step does (CR 5): the resolver behind :mod:`engine.boba.effects`.
 
-A :class:`Context` answers counts and conditions for one player (the play's owner); a
-:class:`Resolver` runs a list of steps for one play under the "if able" rule (CR 5.2.1),
-reading coins and dice from the action's ``random``, cards from hidden zones from its
-``drawn`` and decisions from its ``choices``. Missing outcomes raise IllegalActionError with
+A :class:`~engine.boba.context.Context` answers counts and conditions for one player (the
+play's owner). Here: the registry of step kinds (:class:`StepWord`, :func:`step_word`,
+:func:`parse_step`) and the :class:`Resolver`, which runs a list of steps for one play under
+the "if able" rule (CR 5.2.1), reading coins and dice from the action's ``random``, cards from
+hidden zones from its ``drawn`` and decisions from its ``choices``. It reads the position as a
+:class:`~engine.boba.battle_flow.BattleFlow` (the game is always a
+:class:`~engine.boba.state.GameState`, which asks it for the layers below). Missing outcomes raise IllegalActionError with
 ``needs`` set (the generator fills them in); outcomes left over are illegal too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action
+from .battle_flow import BattleFlow
 from .cards import Hero, Play
-from .checks import WEAPONS
+from .checks import Checker, fail
+from .context import Context, Cursor, Spec, _invalid
 from .errors import IllegalActionError, Need
 from .results import Ongoing
-from .rules import BATTLES, HOT_DOGS, OTHER, PLAYERS, weapon_in
-from .vocabulary import (
-    CONDITION_WORDS,
-    COUNT_WORDS,
-    ParsedStep,
-    condition_kind,
-    parse_step,
-    parsed_steps,
-)
-
-if TYPE_CHECKING:
-    from .state import GameState
+from .rules import BATTLES, OTHER, PLAYERS, weapon_in
 
 MAX_DEPTH = 4  # nested runs, copies and triggers
 _REST = ("rest", "later")  # durations that run to the end of the game
@@ -43,156 +38,11 @@ def _who(me: int, who: str, actor: int | None = None) -> tuple[int, ...]:
     return (me,) if who == "own" else (OTHER[me],)
 
 
-class Cursor:
-    """The outcomes an action supplies, consumed in order."""
-
-    __slots__ = ("choices", "di", "drawn", "option_i", "random", "ri")
-
-    def __init__(self, action: Action | None) -> None:
-        self.random: tuple[str | int, ...] = action.random if action else ()
-        self.drawn: tuple[str, ...] = action.drawn if action else ()
-        self.choices: dict[str, Any] = action.choices if action else {}
-        self.ri = 0
-        self.di = 0
-        self.option_i = 0
-
-
-class Context:
-    """Counts and conditions seen from player ``me`` while ``play`` resolves."""
-
-    __slots__ = (
-        "actor",
-        "before_cost",
-        "coin",
-        "cur",
-        "dice",
-        "discarded",
-        "discarded_ids",
-        "discarded_weapon",
-        "drawn_cost",
-        "drawn_power",
-        "drawn_weapon",
-        "heads",
-        "last_drawn",
-        "me",
-        "opp",
-        "opp_dice",
-        "paid",
-        "play",
-        "result",
-        "revealed_powers",
-        "s",
-        "shuffled",
-        "tails",
-        "target",
-    )
-
-    def __init__(
-        self, s: GameState, me: int, play: Play | None, cursor: Cursor | None = None
-    ) -> None:
-        self.s = s
-        self.me = me
-        self.opp = OTHER[me]
-        self.play = play
-        self.cur = cursor or Cursor(None)
-        self.heads = 0
-        self.tails = 0
-        self.coin: str | None = None
-        self.dice: list[int] = []
-        self.opp_dice: list[int] = []
-        self.paid = 0
-        self.discarded = 0
-        self.drawn_power = 0
-        self.drawn_cost = 0
-        self.drawn_weapon: str | None = None
-        self.discarded_weapon: str | None = None
-        self.discarded_ids: list[str] = []
-        self.last_drawn: str | None = None
-        self.shuffled = 0
-        self.before_cost = 0
-        self.target: int | None = None  # the hero an amount or aura is being applied to
-        self.actor: int | None = None  # inside triggers: the player who caused the event
-        self.result: str | None = None  # inside battle-end triggers: won/lost/draw for me
-        self.revealed_powers: dict[int, int] = {}  # player -> last hero revealed/drawn power
-
-    def choice(self, key: str) -> Any:
-        """The action's choice for ``key``; a record whose ``choices`` is a bare value (not an
-        object) answers every question with it."""
-        c = self.cur.choices
-        return c[key] if key in c else c.get("*")
-
-    # ---------------------------------------------------------------- amounts
-
-    def amount(self, v: Any) -> int:
-        if isinstance(v, int):
-            return v
-        if v in ("all", "any"):
-            return HOT_DOGS
-        if "choice" in v:
-            base = self.choice(v["choice"])
-            if not isinstance(base, int) or isinstance(base, bool):
-                raise _invalid(
-                    v["choice"], f"choices.{v['choice']} must be a number.", (1, 2, 3, 4, 5, 6)
-                )
-        else:
-            base = self.count(v)
-        n: int = base * int(v.get("times", 1)) + int(v.get("plus", 0))
-        if "max" in v:
-            n = min(n, v["max"])
-        if "min" in v:
-            n = max(n, v["min"])
-        return n
-
-    def weapon_param(self, v: Any, pi: int) -> Any:
-        if v == "active":
-            return self.s.weapon(self.me)
-        if v == "chosen":
-            w = self.choice("weapon")
-            if w not in WEAPONS:
-                raise _invalid("weapon", "choices.weapon must name a weapon type.", WEAPONS)
-            return w
-        if v == "same":
-            return self.s.weapon(OTHER[pi])
-        if v == "discarded":
-            return self.discarded_weapon
-        if v == "drawn":
-            return self.drawn_weapon
-        return v
-
-    def whose(self, spec: Any) -> int:
-        w = spec.get("whose") if isinstance(spec, dict) else None
-        if w is None or w == "own":
-            return self.me
-        if w == "opp":
-            return self.opp
-        if w == "target":
-            return self.me if self.target is None else self.target
-        return self.me if self.actor is None else self.actor
-
-    def count(self, spec: Mapping[str, Any]) -> int:
-        """The value of the count ``spec`` names (the registry's evaluator)."""
-        word = COUNT_WORDS.get(spec["count"])
-        if word is None:
-            raise IllegalActionError(
-                "unknown_count", "CR 5.1.1", f"Unknown count {spec['count']!r}."
-            )
-        return word.evaluate(self, spec, self.whose(spec))
-
-    # ---------------------------------------------------------------- conditions
-
-    def cond(self, c: Mapping[str, Any]) -> bool:
-        """Whether condition ``c`` holds now (the registry's evaluator; unknown: False)."""
-        kind = condition_kind(c)
-        if kind is None:
-            return False
-        return CONDITION_WORDS[kind].holds(self, c, self.whose(c))
-
-
 def _cost(card: Any) -> int:
     return card.cost or 0 if isinstance(card, Play) else 0
 
 
-def _battles(s: GameState, spec: Any, chosen: Any) -> frozenset[int]:
+def _battles(s: BattleFlow, spec: Any, chosen: Any) -> frozenset[int]:
     b = s.battle
     if spec is None or spec == "this":
         return frozenset((b,))
@@ -216,10 +66,105 @@ def _battles(s: GameState, spec: Any, chosen: Any) -> frozenset[int]:
     return frozenset(b + k for k in spec if b + k <= BATTLES)
 
 
-def _invalid(key: str, message: str, options: tuple[Any, ...] = ()) -> IllegalActionError:
-    return IllegalActionError(
-        "invalid_choice", "CR 5.1.1", message, Need("choice", key, options) if options else None
-    )
+# ---------------------------------------------------------------- the step words
+# The registry of step kinds: the words register from engine/boba/steps.py (their handlers
+# need the resolver), which engine.boba.effects loads; the game's record reader imports
+# effects, so a game never resolves without them.
+
+
+@dataclass(frozen=True, slots=True)
+class StepWord:
+    """A step kind: ``check`` validates its main value, ``field_checks`` the extra fields it
+    accepts (``fields`` their names), ``whole`` (optional) the step as a whole; ``handler``
+    does it (True: done in full, for CR 5.2.3 A)."""
+
+    name: str
+    doc: str
+    check: Checker
+    field_checks: Mapping[str, Checker]
+    handler: Callable[[Resolver, Spec], bool]
+    whole: Callable[[Spec, str], None] | None = None
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(self.field_checks)
+
+
+STEP_WORDS: dict[str, StepWord] = {}
+
+
+def step_word(
+    name: str,
+    doc: str,
+    check: Checker,
+    fields: Mapping[str, Checker] | None = None,
+    whole: Callable[[Spec, str], None] | None = None,
+) -> Callable[[Callable[[Resolver, Spec], bool]], Callable[[Resolver, Spec], bool]]:
+    """Register the decorated handler as the step kind ``name`` (the function is returned
+    unchanged)."""
+
+    def register(handler: Callable[[Resolver, Spec], bool]) -> Callable[[Resolver, Spec], bool]:
+        STEP_WORDS[name] = StepWord(name, doc, check, dict(fields or {}), handler, whole)
+        return handler
+
+    return register
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedStep:
+    """A validated step, read once: its word (kind and handler), its ``if`` condition, whether
+    it is ``required`` (CR 5.2.3 A), and the step object its handler reads."""
+
+    kind: str
+    word: StepWord
+    step: Spec
+    cond: Spec | None
+    required: bool
+
+
+def parse_step(step: Spec) -> ParsedStep:
+    """Read one validated step (its kind is its one registered key)."""
+    for key in step:
+        word = STEP_WORDS.get(key)
+        if word is not None:
+            cond = step.get("if")
+            return ParsedStep(key, word, step, cond, bool(step.get("required")))
+    fail("step", "no kind")
+
+
+_PARSED: dict[int, tuple[object, tuple[ParsedStep, ...]]] = {}
+_PARSED_MAX = 4096
+_NESTED = ("then", "else", "do")  # keys whose value is a list of steps (and choose's options)
+
+
+def parsed_steps(steps: Any) -> tuple[ParsedStep, ...]:
+    """The steps of an effect, parsed once per effect: a play's effect (a tuple, as
+    :func:`~engine.boba.effects.validate_effect` returns it) is parsed with the step lists
+    nested in it on first use and kept; any other list (an ongoing effect's bound ``do``) is
+    parsed when it runs."""
+    key = id(steps)
+    hit = _PARSED.get(key)
+    if hit is not None and hit[0] is steps:
+        return hit[1]
+    out = tuple(parse_step(st) for st in steps)
+    if isinstance(steps, tuple):
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = (steps, out)
+        _keep_nested(out)
+    return out
+
+
+def _keep_nested(parsed: tuple[ParsedStep, ...]) -> None:
+    """Parse and keep the step lists nested in a kept effect (they live as long as it)."""
+    for p in parsed:
+        nested: list[Any] = [p.step[k] for k in _NESTED if isinstance(p.step.get(k), list)]
+        if p.kind == "choose" and isinstance(p.step["choose"], dict):
+            nested += p.step["choose"].values()
+        for steps in nested:
+            out = tuple(parse_step(st) for st in steps)
+            _PARSED[id(steps)] = (steps, out)
+            _keep_nested(out)
 
 
 class Resolver(Context):
@@ -229,7 +174,7 @@ class Resolver(Context):
 
     def __init__(
         self,
-        s: GameState,
+        s: BattleFlow,
         me: int,
         play: Play | None,
         cursor: Cursor,
@@ -565,11 +510,11 @@ class Resolver(Context):
         return done
 
 
-def _nullify_source(s: GameState, source: str) -> None:
+def _nullify_source(s: BattleFlow, source: str) -> None:
     s.drop(lambda o: o.source == source)
 
 
-def start_play(s: GameState, me: int, play: Play) -> None:
+def start_play(s: BattleFlow, me: int, play: Play) -> None:
     """Bookkeeping when a play is run: counts, and a new instance ends the old (CR 5.1.7)."""
     ps = s.p[me]
     ps.plays_battle.append(play.id)
@@ -579,7 +524,7 @@ def start_play(s: GameState, me: int, play: Play) -> None:
         s.drop(lambda o: o.owner == me and o.key == key)
 
 
-def run_play(s: GameState, me: int, play: Play, action: Action, before_cost: int = 0) -> None:
+def run_play(s: BattleFlow, me: int, play: Play, action: Action, before_cost: int = 0) -> None:
     """Resolve a play whose cost is paid (CR 5.3.2); the card then goes to the discard."""
     start_play(s, me, play)
     cur = Cursor(action)
@@ -624,7 +569,7 @@ def _outcomes(later: Any) -> Cursor:
     return cur
 
 
-def _inverted(s: GameState, pi: int) -> bool:
+def _inverted(s: BattleFlow, pi: int) -> bool:
     for o in s.ongoing:
         if o.kind == "invert" and s.battle in o.battles:
             who = o.step.get("who", "own")
@@ -634,7 +579,7 @@ def _inverted(s: GameState, pi: int) -> bool:
 
 
 def fire(
-    s: GameState, event: str, actor: int | None, parent: Resolver | None, hero_only: bool = False
+    s: BattleFlow, event: str, actor: int | None, parent: Resolver | None, hero_only: bool = False
 ) -> None:
     """Run the triggers (``on`` effects) listening for ``event`` now. ``actor`` is the player
     the event is about (the winner, the loser, the one who flipped, ran or revealed). A
@@ -700,7 +645,7 @@ def _run_detached(r: Resolver, steps: Any) -> None:
             continue
 
 
-def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
+def aura_amount(s: BattleFlow, o: Ongoing, pi: int) -> int | None:
     """What an ongoing power effect adds to pi's active hero now (None: it doesn't reach)."""
     step = o.step
     target = step.get("target", "own")
@@ -725,8 +670,3 @@ def aura_amount(s: GameState, o: Ongoing, pi: int) -> int | None:
     ):
         return None
     return amount
-
-
-# The step words' handlers (engine/boba/steps.py) register themselves in the vocabulary; they
-# need the resolver above, so they are loaded last.
-from . import steps as _steps  # noqa: E402, F401

@@ -35,17 +35,20 @@ dogs included) and :class:`~engine.boba.position.Position` (the data and its boo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine import game_state
 
+from . import resolve
 from .actions import Action
 from .battle_flow import BattleFlow, _compare
 from .cards import Hero, Play
+from .context import Context
 from .errors import IllegalActionError, Need
 from .record import Record
 from .resolve import run_play
-from .results import Outcome, SuddenDeathRound
+from .results import Ongoing, Outcome, SuddenDeathRound
 from .rules import (
     HOT_DOGS,
     OTHER,
@@ -69,6 +72,19 @@ class GameState(BattleFlow):
     """A BoBA game position. Build one with :meth:`initial`."""
 
     __slots__ = ()
+
+    # ------------------------------------------------------------------ the resolver's answers
+    # The layers below ask them of the game (OngoingRules.aura_amount and holds,
+    # BattleFlow.fire_triggers): the resolver reads the whole position.
+
+    def aura_amount(self, o: Ongoing, pi: int) -> int | None:
+        return resolve.aura_amount(self, o, pi)
+
+    def holds(self, pi: int, play: Play | None, cond: Mapping[str, Any]) -> bool:
+        return Context(self, pi, play).cond(cond)
+
+    def fire_triggers(self, event: str, actor: int | None) -> None:
+        resolve.fire(self, event, actor, None)
 
     # ------------------------------------------------------------------ construction
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .cards import Hero, Play
 from .checks import (
+    WHO,
     check_bool,
     check_int,
     check_int_list,
@@ -14,17 +15,17 @@ from .checks import (
     fail,
     one_of,
 )
-from .effects import (
+from .context import _invalid
+from .effect_checks import (
     SEARCHABLE,
-    WHO,
     ZONES_DISCARD_FROM,
 )
 from .errors import IllegalActionError
+from .play_names import base_name, normalise_name
 from .resolve import (
     ALL,
     Resolver,
     _cost,
-    _invalid,
     _nullify_source,
     _who,
     fire,
@@ -42,8 +43,6 @@ _WHO = one_of(WHO)
 
 def _play_key(name: str) -> str:
     """A play's base name, normalised: "called shot - HTD" and "Called Shot" match."""
-    from .play_library import base_name, normalise_name  # imports effects: loaded by then
-
     return normalise_name(base_name(name))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from .cards import Hero, Play
 from .checks import (
+    WHO,
     EffectError,
     check_battles,
     check_bool,
@@ -19,13 +20,13 @@ from .checks import (
     fail,
     one_of,
 )
-from .effects import (
+from .context import Cursor, _invalid
+from .effect_checks import (
     CANCEL_WHAT,
     EVENTS,
     PREVENTS,
     RUN_FROM,
     SHUFFLE_WHAT,
-    WHO,
     ZONES_HERO_FROM,
     check_steps,
     validate_effect,
@@ -35,10 +36,8 @@ from .resolve import (
     _DETACHED_EVENTS,
     _REST,
     MAX_DEPTH,
-    Cursor,
     Resolver,
     _cost,
-    _invalid,
     _nullify_source,
     _who,
     fire,

@@ -4,6 +4,7 @@ exchanged, and the battle's rules (registered from :mod:`engine.boba.steps`, whi
 from __future__ import annotations
 
 from .checks import (
+    WHO,
     check_battles,
     check_bool,
     check_int,
@@ -11,15 +12,14 @@ from .checks import (
     check_weapon,
     one_of,
 )
-from .effects import (
+from .context import _invalid
+from .effect_checks import (
     RECOVERY_RULES,
     RULES,
-    WHO,
 )
 from .errors import IllegalActionError
 from .resolve import (
     Resolver,
-    _invalid,
     _who,
 )
 from .rules import OTHER, PLAYERS, weapon_in

@@ -1,23 +1,27 @@
-"""The Play effect vocabulary as a registry: one entry per word.
+"""The Play effect vocabulary: one registered entry per count and condition word.
 
 A *count* (what an amount scales with, what a count condition compares) is one
-:class:`CountWord`: its documentation and its ``evaluate`` (the number, seen from a player). A
-*condition* is one :class:`ConditionWord`: its documentation, its ``check`` (validation of the
-condition object, raising :class:`~engine.boba.checks.EffectError` with the path) and its
-``holds`` (whether it holds now). Adding a word is writing its entry here, in one place:
-:mod:`engine.boba.effects` validates with the entries, :mod:`engine.boba.resolve` evaluates
-with them, and ``tests/engine/boba/test_docs.py`` checks docs/game-record.md documents each.
+:class:`~engine.boba.context.CountWord`: its documentation and its ``evaluate`` (the number,
+seen from a player). A *condition* is one :class:`~engine.boba.context.ConditionWord`: its
+documentation, its ``check`` (validation of the condition object, raising
+:class:`~engine.boba.checks.EffectError` with the path) and its ``holds`` (whether it holds
+now). The registries and their types are :mod:`engine.boba.context`'s, beside the
+:class:`~engine.boba.context.Context` that evaluates them; the step kinds' registry is
+:mod:`engine.boba.resolve`'s, beside the resolver that runs them. This module re-exports both,
+so ``from engine.boba.vocabulary import step_word`` keeps working. Adding a word is writing its
+entry here, in one place: :mod:`engine.boba.effects` validates with the entries,
+:mod:`engine.boba.resolve` evaluates with them, and ``tests/engine/boba/test_docs.py`` checks
+docs/game-record.md documents each.
 
-Evaluators take the :class:`~engine.boba.resolve.Context` a play resolves in (counts and
+Evaluators take the :class:`~engine.boba.context.Context` a play resolves in (counts and
 conditions seen from its player ``me``), the word's JSON object and ``pi``, the player the word
 is about (its ``whose``, default the play's owner).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from .cards import Hero, Play
 from .checks import (
@@ -34,60 +38,22 @@ from .checks import (
     one_of,
     only,
 )
+from .context import CONDITION_WORDS as CONDITION_WORDS
+from .context import COUNT_WORDS as COUNT_WORDS
+from .context import ConditionWord as ConditionWord
+from .context import Context as Context
+from .context import CountWord as CountWord
+from .context import Spec as Spec
+from .context import condition as condition
+from .context import condition_kind as condition_kind
+from .context import count as count
+from .resolve import STEP_WORDS as STEP_WORDS
+from .resolve import ParsedStep as ParsedStep
+from .resolve import StepWord as StepWord
+from .resolve import parse_step as parse_step
+from .resolve import parsed_steps as parsed_steps
+from .resolve import step_word as step_word
 from .rules import BATTLES, weapon_in
-
-if TYPE_CHECKING:
-    from .resolve import Context
-
-Spec = Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class CountWord:
-    """A count: ``evaluate(ctx, spec, pi)`` is its value for player ``pi``."""
-
-    name: str
-    doc: str
-    evaluate: Callable[[Context, Spec, int], int]
-
-
-@dataclass(frozen=True, slots=True)
-class ConditionWord:
-    """A condition: ``check(cond, path)`` validates the whole condition object;
-    ``holds(ctx, cond, pi)`` says whether it holds for player ``pi``."""
-
-    name: str
-    doc: str
-    check: Callable[[Spec, str], None]
-    holds: Callable[[Context, Spec, int], bool]
-
-
-COUNT_WORDS: dict[str, CountWord] = {}
-CONDITION_WORDS: dict[str, ConditionWord] = {}
-
-
-def count(name: str, doc: str) -> Callable[[Callable[[Context, Spec, int], int]], CountWord]:
-    """Register the decorated evaluator as the count ``name``."""
-
-    def register(evaluate: Callable[[Context, Spec, int], int]) -> CountWord:
-        word = CountWord(name, doc, evaluate)
-        COUNT_WORDS[name] = word
-        return word
-
-    return register
-
-
-def condition(
-    name: str, doc: str, check: Callable[[Spec, str], None]
-) -> Callable[[Callable[[Context, Spec, int], bool]], ConditionWord]:
-    """Register the decorated evaluator as the condition ``name``, validated by ``check``."""
-
-    def register(holds: Callable[[Context, Spec, int], bool]) -> ConditionWord:
-        word = ConditionWord(name, doc, check, holds)
-        CONDITION_WORDS[name] = word
-        return word
-
-    return register
 
 
 def _cost(card: Any) -> int:
@@ -368,17 +334,6 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
     ">=": lambda a, b: a >= b,
     ">": lambda a, b: a > b,
 }
-
-
-def condition_kind(c: Spec) -> str | None:
-    """The word of a condition object: ``count`` first (a count condition may carry count
-    parameters, ``weapon`` among them), else its one registered key."""
-    if "count" in c:
-        return "count"
-    for key in c:
-        if key in CONDITION_WORDS:
-            return key
-    return None
 
 
 def check_condition(v: Any, path: str) -> None:
@@ -669,108 +624,3 @@ def _any(ctx: Context, c: Spec, pi: int) -> bool:
 @condition("not", "the condition does not hold", _checking("not", check_condition))
 def _not(ctx: Context, c: Spec, pi: int) -> bool:
     return not ctx.cond(c["not"])
-
-
-# ================================================================= steps
-# The step words register from engine/boba/steps.py (their handlers need the resolver):
-# importing engine.boba.effects (or engine.boba.resolve) loads them.
-
-if TYPE_CHECKING:
-    from .resolve import Resolver
-
-
-@dataclass(frozen=True, slots=True)
-class StepWord:
-    """A step kind: ``check`` validates its main value, ``field_checks`` the extra fields it
-    accepts (``fields`` their names), ``whole`` (optional) the step as a whole; ``handler``
-    does it (True: done in full, for CR 5.2.3 A)."""
-
-    name: str
-    doc: str
-    check: Checker
-    field_checks: Mapping[str, Checker]
-    handler: Callable[[Resolver, Spec], bool]
-    whole: Callable[[Spec, str], None] | None = None
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return tuple(self.field_checks)
-
-
-STEP_WORDS: dict[str, StepWord] = {}
-
-
-def step_word(
-    name: str,
-    doc: str,
-    check: Checker,
-    fields: Mapping[str, Checker] | None = None,
-    whole: Callable[[Spec, str], None] | None = None,
-) -> Callable[[Callable[[Resolver, Spec], bool]], Callable[[Resolver, Spec], bool]]:
-    """Register the decorated handler as the step kind ``name`` (the function is returned
-    unchanged)."""
-
-    def register(handler: Callable[[Resolver, Spec], bool]) -> Callable[[Resolver, Spec], bool]:
-        STEP_WORDS[name] = StepWord(name, doc, check, dict(fields or {}), handler, whole)
-        return handler
-
-    return register
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedStep:
-    """A validated step, read once: its word (kind and handler), its ``if`` condition, whether
-    it is ``required`` (CR 5.2.3 A), and the step object its handler reads."""
-
-    kind: str
-    word: StepWord
-    step: Spec
-    cond: Spec | None
-    required: bool
-
-
-def parse_step(step: Spec) -> ParsedStep:
-    """Read one validated step (its kind is its one registered key)."""
-    if not STEP_WORDS:
-        from . import steps  # noqa: F401  (registers the step words)
-    for key in step:
-        word = STEP_WORDS.get(key)
-        if word is not None:
-            cond = step.get("if")
-            return ParsedStep(key, word, step, cond, bool(step.get("required")))
-    fail("step", "no kind")
-
-
-_PARSED: dict[int, tuple[object, tuple[ParsedStep, ...]]] = {}
-_PARSED_MAX = 4096
-_NESTED = ("then", "else", "do")  # keys whose value is a list of steps (and choose's options)
-
-
-def parsed_steps(steps: Any) -> tuple[ParsedStep, ...]:
-    """The steps of an effect, parsed once per effect: a play's effect (a tuple, as
-    :func:`~engine.boba.effects.validate_effect` returns it) is parsed with the step lists
-    nested in it on first use and kept; any other list (an ongoing effect's bound ``do``) is
-    parsed when it runs."""
-    key = id(steps)
-    hit = _PARSED.get(key)
-    if hit is not None and hit[0] is steps:
-        return hit[1]
-    out = tuple(parse_step(st) for st in steps)
-    if isinstance(steps, tuple):
-        if len(_PARSED) >= _PARSED_MAX:
-            _PARSED.clear()
-        _PARSED[key] = (steps, out)
-        _keep_nested(out)
-    return out
-
-
-def _keep_nested(parsed: tuple[ParsedStep, ...]) -> None:
-    """Parse and keep the step lists nested in a kept effect (they live as long as it)."""
-    for p in parsed:
-        nested: list[Any] = [p.step[k] for k in _NESTED if isinstance(p.step.get(k), list)]
-        if p.kind == "choose" and isinstance(p.step["choose"], dict):
-            nested += p.step["choose"].values()
-        for steps in nested:
-            out = tuple(parse_step(st) for st in steps)
-            _PARSED[id(steps)] = (steps, out)
-            _keep_nested(out)

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from engine.boba import ENGINE_VERSION, vocabulary
+from engine.boba import ENGINE_VERSION, resolve
 from engine.boba import state as state_module
 from engine.boba.__main__ import main
 from engine.boba.replay import describe, replay, replay_text, what_if
@@ -132,9 +132,9 @@ def test_a_step_handler_raising_keyerror_is_an_internal_error(
     def boom(*_args: Any) -> bool:
         raise KeyError("target")
 
-    for name, word in list(vocabulary.STEP_WORDS.items()):
-        monkeypatch.setitem(vocabulary.STEP_WORDS, name, replace(word, handler=boom))
-    monkeypatch.setattr(vocabulary, "_PARSED", {})  # parsed steps hold their word
+    for name, word in list(resolve.STEP_WORDS.items()):
+        monkeypatch.setitem(resolve.STEP_WORDS, name, replace(word, handler=boom))
+    monkeypatch.setattr(resolve, "_PARSED", {})  # parsed steps hold their word
     assert main(["replay", str(FULL_GAME), "--json"]) == 3
     err = json.loads(capsys.readouterr().out)["error"]
     assert err["code"] == "internal_error" and err["exception"] == "KeyError: 'target'"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.boba import vocabulary
+from engine.boba import resolve
 from engine.boba.effects import EffectError, check_step
 from engine.boba.play_library import library_names, lookup_play
 from engine.boba.replay import replay
@@ -37,7 +37,7 @@ def test_nested_step_lists_of_a_kept_effect_are_parsed_with_it() -> None:
             for key in ("then", "else", "do"):
                 inner = p.step.get(key)
                 if isinstance(inner, list):
-                    assert vocabulary._PARSED[id(inner)][0] is inner, (name, key)
+                    assert resolve._PARSED[id(inner)][0] is inner, (name, key)
                     nested += 1
     assert nested > 10
 
@@ -51,14 +51,14 @@ def test_a_parsed_step_carries_its_word_condition_and_requirement() -> None:
 
 def test_running_a_play_parses_its_effect_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real = vocabulary.parse_step
+    real = resolve.parse_step
 
     def counting(st: Any) -> Any:
         calls.append(next(iter(st)))
         return real(st)
 
-    monkeypatch.setattr(vocabulary, "parse_step", counting)
-    monkeypatch.setattr(vocabulary, "_PARSED", {})
+    monkeypatch.setattr(resolve, "parse_step", counting)
+    monkeypatch.setattr(resolve, "_PARSED", {})
     plays = {"p1": {"kind": "play", "name": "Test Boost", "cost": 0, "effect": [{"power": 10}]}}
     for _ in range(2):
         rec = make_record(
