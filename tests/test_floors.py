@@ -14,7 +14,10 @@ This test reads every module with ``ast`` (never importing it) and fails on:
   where ``x`` is not the importer's own app (``ALLOWED_PRIVATE``);
 - two modules of different apps in one import circle (module-level imports, which are the
   ones that run when a module is loaded; ``ALLOWED_CIRCLES`` lists the cross-app imports that
-  close today's circles).
+  close today's circles);
+- any import circle between modules, one app's included, counting every import: one inside
+  a function or under TYPE_CHECKING hides a circle, it does not break it
+  (``ALLOWED_MODULE_CIRCLES``).
 
 Each allow-list only shrinks: an entry whose import is gone fails the test until it is removed.
 Migrations are exempt (they freeze whatever the models were).
@@ -82,6 +85,9 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {}
 # (importer module, imported module): reason. Cross-app module-level imports inside a circle.
 ALLOWED_CIRCLES: dict[tuple[str, str], str] = {}
+# The modules of a circle (any imports, one app's included): reason. Circles that cannot be
+# broken by moving the shared piece down into its own module.
+ALLOWED_MODULE_CIRCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -283,20 +289,50 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
     return components
 
 
-def cross_app_circle_imports() -> dict[tuple[str, str], list[Import]]:
-    """(importer, imported) of different apps, both in one circle of module-level imports."""
+def import_graph(
+    *, load_time_only: bool
+) -> tuple[dict[str, set[str]], dict[tuple[str, str], list[Import]]]:
+    """module -> the project modules it imports, and the imports behind each arrow: only the
+    module-level ones (``load_time_only``: those that run when a module is loaded), or every
+    one (inside a function and type-only too)."""
     graph: dict[str, set[str]] = {module: set() for module in project_modules()}
     edges: dict[tuple[str, str], list[Import]] = defaultdict(list)
     for item in all_imports():
-        if item.module_level and item.module in graph and item.module != item.importer:
+        if load_time_only and not item.module_level:
+            continue
+        if item.module in graph and item.module != item.importer:
             graph[item.importer].add(item.module)
             edges[(item.importer, item.module)].append(item)
+    return graph, edges
+
+
+def cross_app_circle_imports() -> dict[tuple[str, str], list[Import]]:
+    """(importer, imported) of different apps, both in one circle of module-level imports."""
+    graph, edges = import_graph(load_time_only=True)
     circles: dict[tuple[str, str], list[Import]] = {}
     for component in _strongly_connected(graph):
         for importer in component:
             for imported in graph[importer] & component:
                 if app_of(importer) != app_of(imported):
                     circles[(importer, imported)] = edges[(importer, imported)]
+    return circles
+
+
+def module_circles() -> dict[frozenset[str], list[Import]]:
+    """Every circle of modules, one app's included, and the imports that close it. Every
+    import counts: one inside a function or under TYPE_CHECKING still makes each module
+    depend on the other (moving an import into a function hides a circle, it does not
+    break it)."""
+    graph, edges = import_graph(load_time_only=False)
+    circles: dict[frozenset[str], list[Import]] = {}
+    for component in _strongly_connected(graph):
+        if len(component) > 1:
+            circles[frozenset(component)] = [
+                item
+                for importer in sorted(component)
+                for imported in sorted(graph[importer] & component)
+                for item in edges[(importer, imported)]
+            ]
     return circles
 
 
@@ -375,6 +411,46 @@ def test_no_import_circle_joins_two_apps() -> None:
         "Module-level imports between apps that close an import circle",
         "ALLOWED_CIRCLES",
     )
+
+
+def test_no_import_circle_between_modules() -> None:
+    found = module_circles()
+    new = {
+        members: items for members, items in found.items() if members not in ALLOWED_MODULE_CIRCLES
+    }
+    gone = [members for members in ALLOWED_MODULE_CIRCLES if members not in found]
+    message = [
+        f"A circle of {len(members)} modules: {', '.join(sorted(members))}\n"
+        + "\n".join(
+            f"  {item.importer} -> {item.module}"
+            + (f" ({item.name})" if item.name else "")
+            + f"  {_where(item)}"
+            for item in items
+        )
+        for members, items in sorted(new.items(), key=lambda pair: sorted(pair[0]))
+    ]
+    if gone:
+        message.append(
+            "These entries of ALLOWED_MODULE_CIRCLES no longer happen; remove them (the list only "
+            "shrinks):\n" + "\n".join(f"  {', '.join(sorted(members))}" for members in gone)
+        )
+    assert not message, (
+        "Import circles between modules (move the piece both need down into a module of its "
+        "own; an import inside a function or under TYPE_CHECKING counts too):\n\n"
+        + "\n\n".join(message)
+    )
+
+
+def test_the_module_circle_finder_counts_imports_inside_functions_and_type_only_ones() -> None:
+    """Guards the reader behind the circle test: an import inside a function and one under
+    TYPE_CHECKING are arrows of the whole graph but not of the load-time one."""
+    inside_a_function = next(item for item in all_imports() if not item.module_level)
+    every, _ = import_graph(load_time_only=False)
+    at_load, _ = import_graph(load_time_only=True)
+    assert inside_a_function.module in every[inside_a_function.importer]
+    assert sum(map(len, every.values())) > sum(map(len, at_load.values()))
+    type_only = {item.module for item in imports_of("engine.plugin") if not item.module_level}
+    assert type_only <= every["engine.plugin"]
 
 
 def python_files() -> list[Path]:
