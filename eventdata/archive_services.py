@@ -1,5 +1,5 @@
-"""Write side of the event archive: restore an archive (`archive_import`) and keep one after
-every finished round (`archive_store_round`, run by the Celery task in eventdata/tasks.py).
+"""Write side of the event archive: restore an archive (`archive_import`). The archives kept
+after every finished round are eventdata/archive_store.py's.
 
 An import runs in one transaction under the event's row lock: it is all written or nothing
 is. Every object is found by its natural key (the event by slug, people by player id then
@@ -19,8 +19,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 
@@ -40,7 +38,7 @@ from engine.errors import json_problem
 from engine.games import BEST_OF_ONE, GameDetailsError, ResultContext, get_game
 from eventdata import archive
 from eventdata.archive import ArchiveError
-from eventdata.archive_selectors import archived_fields, event_archive, is_user_field
+from eventdata.archive_selectors import archived_fields, is_user_field
 from matches.models import (
     ClockEvent,
     JudgeCall,
@@ -60,8 +58,6 @@ from tournaments.brackets import single_round_label
 from tournaments.models import AuditEntry, Registration, Stage, Team, TeamMember, Tournament
 from tournaments.services import new_claim_code
 from tournaments.stages import legacy_stages
-
-ARCHIVE_DIR = "archives"
 
 
 @dataclass
@@ -941,58 +937,3 @@ def archive_import(data: str | bytes | Mapping[str, Any], *, dry_run: bool = Fal
         message = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
         raise ArchiveError(f"the database refused it, nothing was imported ({message})") from None
     return report
-
-
-# -- kept archives ---------------------------------------------------------------------------
-
-
-def round_archive_name(slug: str, stage: str, number: int) -> str:
-    return f"{ARCHIVE_DIR}/{slug}/round-{stage}-{number}.json"
-
-
-def archive_store_round(*, round_id: int) -> str | None:
-    """Keep the event's archive as it was when this round finished (idempotent: a round's
-    archive is written once and kept). Returns its storage name, or None for a round that is
-    gone or not finished."""
-    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if round_ is None or round_.status != RoundStatus.FINISHED:
-        return None
-    name = round_archive_name(round_.tournament.slug, round_.stage, round_.number)
-    if default_storage.exists(name):
-        return name
-    text = archive.dumps(event_archive(round_.tournament))
-    saved: str = default_storage.save(name, ContentFile(text.encode("utf-8")))
-    return saved
-
-
-@dataclass(frozen=True)
-class StoredArchive:
-    name: str
-    size: int
-
-
-def stored_archives(event: Tournament) -> list[StoredArchive]:
-    """The archives kept for this event (after each round), oldest round first."""
-    folder = f"{ARCHIVE_DIR}/{event.slug}"
-    try:
-        _dirs, files = default_storage.listdir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    out = []
-    for name in files:
-        if name.endswith(".json"):
-            out.append(StoredArchive(name=name, size=default_storage.size(f"{folder}/{name}")))
-
-    def order(a: StoredArchive) -> tuple[int, int, str]:
-        stem = a.name.removesuffix(".json").split("-")
-        number = int(stem[-1]) if stem[-1].isdigit() else 0
-        return (0 if "swiss" in a.name else 1, number, a.name)
-
-    return sorted(out, key=order)
-
-
-def stored_archive_path(event: Tournament, name: str) -> str | None:
-    """The storage name of one kept archive of this event, or None (no path tricks)."""
-    if name not in {a.name for a in stored_archives(event)}:
-        return None
-    return f"{ARCHIVE_DIR}/{event.slug}/{name}"
