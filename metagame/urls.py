@@ -3,12 +3,13 @@ than tournaments' ``events/<slug>/`` pages, and this module is included before t
 
 from django.urls import path
 
-from metagame import views
+from metagame import coverage_views, views
 
 app_name = "metagame"
 
 urlpatterns = [
-    path("events/<slug:slug>/coverage/", views.coverage, name="coverage"),
+    path("events/<slug:slug>/coverage/", coverage_views.coverage, name="coverage"),
+    path("events/<slug:slug>/coverage/live/", coverage_views.coverage_live, name="coverage_live"),
     path("events/<slug:slug>/metagame/", views.event_metagame, name="event_metagame"),
     path(
         "events/<slug:slug>/metagame/archetypes/",
