@@ -180,5 +180,6 @@ def series_metagame(request: HttpRequest, slug: str) -> HttpResponse:
         "series": series,
         "metagame": present(data, "series-metagame-chart", _("Archetypes across the series")),
         "events": series_events(series),
+        "may_define": services.may_manage(request.user, series=series),
     }
     return render(request, "metagame/series_metagame.html", context)

@@ -168,6 +168,8 @@ PAGES: list[tuple[Any, ...]] = [
     (PLAYER, "/calendar/"),
     (ANONYMOUS, "/orgs/{organisation}/"),
     (ORGANISER, "/orgs/{organisation}/manage/"),
+    (ORGANISER, "/orgs/{organisation}/archetypes/"),
+    (ORGANISER, "/series/{series}/archetypes/"),
     (ANONYMOUS, "/series/{series}/"),
     (ANONYMOUS, "/series/{series}/metagame/"),
     (ANONYMOUS, "/events/{slug}/overlays/"),
@@ -313,6 +315,7 @@ def demo_organisation_and_series(event: Any, organiser: Any) -> tuple[Any, Any]:
     from django.utils import timezone
 
     from decks import services as deck_services
+    from metagame import services as metagame_services
     from organisations import services as org_services
     from series import services as series_services
 
@@ -336,6 +339,10 @@ def demo_organisation_and_series(event: Any, organiser: Any) -> tuple[Any, Any]:
         organisation=organisation,
     )
     series_services.series_add_event(actor=organiser, series=series, event=event)
+    for scope in ({"series": series}, {"organisation": organisation}):
+        metagame_services.archetype_create(
+            actor=organiser, name="Heavy hitters", rule={"card": "Play X"}, game=event.game, **scope
+        )
     series_services.refresh(series_id=series.pk)
     return organisation, series
 
