@@ -10,10 +10,8 @@ organisation's owners and organisers (and site administrators); anyone else gets
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -22,22 +20,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.errors import Forbidden, ServiceError
+from config.pages import attempt
 from engine.games import GAMES
 from metagame import services
 from metagame.models import Archetype
-from metagame.views import MAX_RULE_TEXT, _priority
+from metagame.views import RULE_EXAMPLE, archetype_form
 from organisations.models import Organisation
 from series.models import Series
 
-RULE_EXAMPLE = json.dumps(
-    {
-        "all": [
-            {"card": "Play X"},
-            {"count": {"section": "heroes", "power": {"gte": 130}}, "min": 20},
-        ]
-    }
-)
 SCOPES = {"series": Series, "organisation": Organisation}
 PAGE = {"series": "metagame:series_archetypes", "organisation": "metagame:organisation_archetypes"}
 
@@ -51,31 +41,6 @@ def _require(request: HttpRequest, kind: str, owner: Any) -> None:
         raise PermissionDenied(
             _("Only the organisers of this series or organisation may change its archetypes.")
         )
-
-
-def _attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> None:
-    """config.pages.attempt, with the refused field named in the message ("priority: ...")."""
-    try:
-        action()
-    except Forbidden as exc:
-        raise PermissionDenied(exc.message) from None
-    except ServiceError as exc:
-        named = exc.field and not exc.message.startswith(f"{exc.field}:")
-        messages.error(request, f"{exc.field}: {exc.message}" if named else exc.message)
-        return
-    messages.success(request, success)
-
-
-def _rule(request: HttpRequest) -> object | None:
-    """The rule from the form's JSON text, or None after saying what is wrong with it."""
-    text = request.POST.get("rule", "")
-    if len(text) <= MAX_RULE_TEXT:
-        try:
-            return json.loads(text)
-        except ValueError:
-            pass
-    messages.error(request, _("rule: not valid JSON (see the example)."))
-    return None
 
 
 @login_required
@@ -111,19 +76,15 @@ def archetypes_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 def archetype_add(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     owner = _owner(kind, slug)
     _require(request, kind, owner)
-    rule = _rule(request)
-    if rule is not None:
-        _attempt(
+    fields = archetype_form(request)
+    if fields is not None:
+        attempt(
             request,
             lambda: services.archetype_create(
-                actor=request.user,
-                name=request.POST.get("name", ""),
-                rule=rule,
-                priority=_priority(request.POST.get("priority", "100")),
-                game=request.POST.get("game", ""),
-                **{kind: owner},
+                actor=request.user, game=request.POST.get("game", ""), **fields, **{kind: owner}
             ),
             _("Archetype added."),
+            name_field=True,
         )
     return redirect(PAGE[kind], slug=slug)
 
@@ -131,27 +92,21 @@ def archetype_add(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 @require_POST
 @login_required
 def archetype_change(request: HttpRequest, slug: str, kind: str, pk: int) -> HttpResponse:
+    """Change an archetype (its name, rule and priority), or delete it (``delete``)."""
     owner = _owner(kind, slug)
     _require(request, kind, owner)
     archetype = get_object_or_404(Archetype, pk=pk, **{kind: owner})
     if request.POST.get("delete"):
-        _attempt(
+        attempt(
             request,
             lambda: services.archetype_delete(actor=request.user, archetype=archetype),
             _("Archetype deleted."),
         )
-        return redirect(PAGE[kind], slug=slug)
-    rule = _rule(request)
-    if rule is not None:
-        _attempt(
+    elif (fields := archetype_form(request)) is not None:
+        attempt(
             request,
-            lambda: services.archetype_update(
-                actor=request.user,
-                archetype=archetype,
-                name=request.POST.get("name", ""),
-                rule=rule,
-                priority=_priority(request.POST.get("priority", "100")),
-            ),
+            lambda: services.archetype_update(actor=request.user, archetype=archetype, **fields),
             _("Archetype changed."),
+            name_field=True,
         )
     return redirect(PAGE[kind], slug=slug)

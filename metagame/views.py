@@ -98,15 +98,32 @@ def event_metagame(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if is_organiser:
         context["suggestions"] = selectors.event_suggestions(event)
-        context["rule_example"] = json.dumps(
-            {
-                "all": [
-                    {"card": "Play X"},
-                    {"count": {"section": "heroes", "power": {"gte": 130}}, "min": 20},
-                ]
-            }
-        )
+        context["rule_example"] = RULE_EXAMPLE
     return render(request, "metagame/event_metagame.html", context)
+
+
+RULE_EXAMPLE = json.dumps(
+    {
+        "all": [
+            {"card": "Play X"},
+            {"count": {"section": "heroes", "power": {"gte": 130}}, "min": 20},
+        ]
+    }
+)
+
+
+def archetype_form(request: HttpRequest) -> dict[str, object] | None:
+    """An archetype form's name, rule and priority (templates/metagame/_archetype_fields.html),
+    or None after telling the person that the rule is not JSON."""
+    rule = _rule_from_text(request.POST.get("rule", ""))
+    if rule is None:
+        messages.error(request, _("rule: not valid JSON (see the example)."))
+        return None
+    return {
+        "name": request.POST.get("name", ""),
+        "rule": rule,
+        "priority": _priority(request.POST.get("priority", "100")),
+    }
 
 
 def _rule_from_text(text: str) -> object:
@@ -126,9 +143,7 @@ def _priority(text: str) -> object:
 @login_required
 def event_archetype_add(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    text = request.POST.get("rule", "")
-    rule = _rule_from_text(text)
-    if "cards" in request.POST and not text:
+    if "cards" in request.POST and not request.POST.get("rule", ""):
         cards = [c for c in request.POST.getlist("cards") if c.strip()]
         attempt(
             request,
@@ -141,20 +156,14 @@ def event_archetype_add(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             _("Archetype added."),
         )
-    elif rule is None:
-        if not services.may_manage(request.user, tournament=event):
-            raise PermissionDenied
-        messages.error(request, _("rule: not valid JSON (see the example)."))
-    else:
+        return redirect("metagame:event_metagame", slug=event.slug)
+    if not services.may_manage(request.user, tournament=event):
+        raise PermissionDenied
+    fields = archetype_form(request)
+    if fields is not None:
         attempt(
             request,
-            lambda: services.archetype_create(
-                actor=request.user,
-                tournament=event,
-                name=request.POST.get("name", ""),
-                rule=rule,
-                priority=_priority(request.POST.get("priority", "100")),
-            ),
+            lambda: services.archetype_create(actor=request.user, tournament=event, **fields),
             _("Archetype added."),
         )
     return redirect("metagame:event_metagame", slug=event.slug)

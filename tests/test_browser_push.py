@@ -29,11 +29,12 @@ NOTIFICATIONS = """navigator.serviceWorker.ready
   .then((shown) => shown.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"""
 
 
-def test_the_service_worker_shows_a_pushed_message(  # type: ignore[no-untyped-def]
-    live_server, open_page: Callable[..., Any], settings: Any
-) -> None:
-    from playwright.sync_api import expect
-
+def player_on_my_match(
+    live_server: Any, open_page: Callable[..., Any], settings: Any
+) -> tuple[Any, list[Any], Any, str]:
+    """Push switched on (a new VAPID key pair), round 1 of a running event published, and its
+    first player's phone on "my match" with notifications allowed: (event, registrations,
+    page, the VAPID public key)."""
     public, private = new_key_pair()
     settings.VAPID_PUBLIC_KEY = public
     settings.VAPID_PRIVATE_KEY = private
@@ -41,8 +42,17 @@ def test_the_service_worker_shows_a_pushed_message(  # type: ignore[no-untyped-d
     pair_and_publish(event, organiser)
     page = open_page(regs[0].player)
     page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.goto(f"{live_server.url}/events/{event.slug}/my-match/")
+    return event, regs, page, public
+
+
+def test_the_service_worker_shows_a_pushed_message(  # type: ignore[no-untyped-def]
+    live_server, open_page: Callable[..., Any], settings: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    event, _regs, page, _public = player_on_my_match(live_server, open_page, settings)
     my_match = f"/events/{event.slug}/my-match/"
-    page.goto(live_server.url + my_match)
 
     # push.js found the worker and no subscription yet: it offers one.
     expect(page.get_by_role("button", name="Notify me on this phone")).to_be_visible()
@@ -123,10 +133,7 @@ RENEW = """async ([oldEndpoint, fresh]) => {
   Object.defineProperty(self.registration.pushManager, "subscribe", {
     configurable: true,
     value: (options) => {
-      asked.push({
-        userVisibleOnly: options.userVisibleOnly,
-        key: Array.from(new Uint8Array(options.applicationServerKey)),
-      });
+      asked.push({userVisibleOnly: options.userVisibleOnly, key: options.applicationServerKey});
       return Promise.resolve({endpoint: fresh.endpoint, toJSON: () => fresh});
     },
   });
@@ -141,29 +148,23 @@ def test_the_service_worker_renews_a_subscription_the_push_service_replaced(  # 
 ) -> None:
     from notifications import services
     from notifications.models import PushSubscription
-    from tests.notifications.test_push import Browser, b64url
+    from tests.notifications.test_push import Browser
 
-    public, private = new_key_pair()
-    settings.VAPID_PUBLIC_KEY = public
-    settings.VAPID_PRIVATE_KEY = private
     settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
-    event, organiser, regs = running_event(NAMES)
+    _event, regs, page, public = player_on_my_match(live_server, open_page, settings)
     player = regs[0].player
     old, new = Browser("https://127.0.0.1/push/old"), Browser("https://127.0.0.1/push/new")
     keys = old.subscription_json()["keys"]
     services.push_subscribe(
         actor=player, endpoint=old.endpoint, p256dh=keys["p256dh"], auth=keys["auth"]
     )
-    page = open_page(player)
-    page.context.grant_permissions(["notifications"], origin=live_server.url)
-    page.goto(f"{live_server.url}/events/{event.slug}/my-match/")
     worker = _service_worker(page)
 
     answer = worker.evaluate(RENEW, [old.endpoint, new.subscription_json()])
 
     assert answer["done"] == {"subscribed": new.endpoint, "removed": old.endpoint}
     # Subscribed again with the site's VAPID public key, for notifications the person sees.
-    assert [b64url(bytes(a["key"])) for a in answer["asked"]] == [public]
+    assert [a["key"] for a in answer["asked"]] == [public]
     assert [a["userVisibleOnly"] for a in answer["asked"]] == [True]
     kept = PushSubscription.objects.filter(user=player)
     assert list(kept.values_list("endpoint", "p256dh")) == [(new.endpoint, new.p256dh)]
@@ -189,16 +190,9 @@ CLICK = """async (url) => {
 def test_a_tap_on_a_notification_focuses_its_page_or_takes_a_tab_of_the_site_there(  # type: ignore[no-untyped-def]
     live_server, open_page: Callable[..., Any], settings: Any
 ) -> None:
-    public, private = new_key_pair()
-    settings.VAPID_PUBLIC_KEY = public
-    settings.VAPID_PRIVATE_KEY = private
-    event, organiser, regs = running_event(NAMES)
-    pair_and_publish(event, organiser)
-    page = open_page(regs[0].player)
-    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    event, _regs, page, _public = player_on_my_match(live_server, open_page, settings)
     my_match = f"{live_server.url}/events/{event.slug}/my-match/"
     standings = f"{live_server.url}/events/{event.slug}/standings/"
-    page.goto(my_match)
     worker = _service_worker(page)
 
     # A tab already on the message's page: focused, not reloaded.

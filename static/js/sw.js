@@ -574,17 +574,6 @@ function csrfToken() {
   });
 }
 
-function keyBytes(base64url) {
-  var padded = (base64url + "===".slice((base64url.length + 3) % 4))
-    .replace(/-/g, "+").replace(/_/g, "/");
-  var raw = self.atob(padded);
-  var bytes = new Uint8Array(raw.length);
-  for (var i = 0; i < raw.length; i += 1) {
-    bytes[i] = raw.charCodeAt(i);
-  }
-  return bytes;
-}
-
 function apiPost(path, body, token) {
   return fetch(path, {
     method: "POST",
@@ -611,7 +600,8 @@ function renewPush(oldSubscription, newSubscription) {
     if (site && !site.enabled) {
       return null;  // the site switched push off: only remove the old one
     }
-    var key = site && site.public_key ? keyBytes(site.public_key)
+    // The key as the API gives it: pushManager.subscribe takes a base64url string too.
+    var key = site && site.public_key ? site.public_key
       : oldSubscription && oldSubscription.options && oldSubscription.options.applicationServerKey;
     if (!key) {
       return null;
