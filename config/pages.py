@@ -28,14 +28,18 @@ def int_or_none(value: Any, default: int | None = None) -> int | None:
     return number if -MAX_PAGE_INT <= number <= MAX_PAGE_INT else default
 
 
-def attempt(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
-    """Run a service call; report its outcome to the person as a message."""
+def attempt(
+    request: HttpRequest, action: Callable[[], Any], success: str, *, name_field: bool = False
+) -> bool:
+    """Run a service call; report its outcome to the person as a message. With
+    ``name_field``, a refusal's message starts with the field it names ("priority: ...")."""
     try:
         action()
     except Forbidden as exc:
         raise PermissionDenied(exc.message) from None
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        named = name_field and exc.field and not exc.message.startswith(f"{exc.field}:")
+        messages.error(request, f"{exc.field}: {exc.message}" if named else exc.message)
         return False
     messages.success(request, success)
     return True

@@ -47,12 +47,22 @@ SECTIONS: tuple[str, ...] = (
     "rulings",
     "penalties",
     "clock_events",
+    "feature_matches",
     "deck_checks",
     "audit",
 )
 # Sections added after version 1 was first written: an older archive without them reads as
 # having none (every other section is required).
-ADDED_SECTIONS: tuple[str, ...] = ("clock_events", "stages", "teams", "team_matches", "lineups")
+ADDED_SECTIONS: tuple[str, ...] = (
+    "clock_events",
+    "stages",
+    "teams",
+    "team_matches",
+    "lineups",
+    "feature_matches",
+)
+# A feature match's slot (overlays.models.MAX_SLOT: the overlay URLs' 1 to 8).
+FEATURE_SLOTS = 8
 
 # Header fields that differ between two exports of the same event.
 VOLATILE = ("exported_at", "source")
@@ -272,6 +282,16 @@ def parse(data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     for i, e in enumerate(doc["clock_events"]):
         _int(e, "seq", f"clock_events[{i}]")
         _str(e, "kind", f"clock_events[{i}]")
+    each("feature_matches", {"match": (matches, False), "marked_by": (users, True)})
+    round_of = {m["key"]: m["round"] for m in doc["matches"]}
+    featured: set[Any] = set()
+    for i, f in enumerate(doc["feature_matches"]):
+        where = f"feature_matches[{i}]"
+        slot = _int(f, "slot", where)
+        if not 1 <= slot <= FEATURE_SLOTS:
+            raise ArchiveError(f"'slot' is 1 to {FEATURE_SLOTS}", where)
+        _unique(featured, f["match"], where)
+        _unique(featured, (round_of[f["match"]], slot), where)  # one match per slot and round
     checks: set[str] = set()
     for i, d in enumerate(doc["deck_checks"]):
         where = f"deck_checks[{i}]"

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from config.pagination import MAX_OFFSET, MAX_PAGE_SIZE, Pagination
 from config.schema import paginated
 from eventdata.archive_selectors import event_archive
-from eventdata.archive_services import stored_archives
+from eventdata.archive_store import stored_archives
 from eventdata.archive_views import CSV_EXPORTS, round_param, stored_archive_response
 from tournaments import permissions as perms
 from tournaments.models import Tournament

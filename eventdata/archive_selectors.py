@@ -35,6 +35,7 @@ from matches.models import (
 )
 from matches.placings import entrant_key, event_placings
 from matches.services import results_source_version
+from overlays.models import FeatureMatch
 from tournaments.models import AuditEntry, Stage, Team, TeamMember, Tournament
 from tournaments.selectors import stage_rows
 
@@ -174,6 +175,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
     clock_events = list(
         ClockEvent.objects.filter(match__round__tournament=event).order_by("match_id", "seq")
     )
+    features = list(FeatureMatch.objects.filter(tournament=event).order_by("round__number", "slot"))
     audit = list(AuditEntry.objects.filter(tournament=event).order_by("created_at", "id"))
     teams = list(Team.objects.filter(tournament=event).order_by("id"))
     team_key = {t.pk: f"T{n}" for n, t in enumerate(teams, 1)}
@@ -209,6 +211,7 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             *rulings,
             *penalties,
             *clock_events,
+            *features,
             *audit,
             *teams,
             *lineups,
@@ -351,6 +354,9 @@ def event_archive(event: Tournament) -> dict[str, Any]:
             for p in penalties
         ],
         "clock_events": [_row(e, users, {"match": mtc}) for e in clock_events],
+        "feature_matches": [
+            _row(f, users, {"match": mtc}, skip=("tournament", "round")) for f in features
+        ],
         "deck_checks": [
             {
                 "key": f"D{n}",

@@ -56,6 +56,7 @@ from matches.models import (
     TeamMatch,
 )
 from matches.services import results_source_version
+from overlays.models import FeatureMatch
 from tournaments.brackets import single_round_label
 from tournaments.models import AuditEntry, Registration, Stage, Team, TeamMember, Tournament
 from tournaments.services import new_claim_code
@@ -93,6 +94,7 @@ class _Importer(ArchiveWriter):
         self.import_rulings()
         self.import_penalties(event)
         self.import_clock_events()
+        self.import_feature_matches(event)
         self.import_deck_checks(event)
         self.import_audit(event)
         return event
@@ -613,6 +615,20 @@ class _Importer(ArchiveWriter):
                 "clock_events", existing, ClockEvent, item, f"clock_events[{i}]", {"match": match}
             )
 
+    def import_feature_matches(self, event: Tournament) -> None:
+        """A feature match is found by its match (a match is in at most one slot); an
+        archive written before feature matches were archived has none."""
+        for i, item in enumerate(self.doc["feature_matches"]):
+            match = self.matches[item["match"]]
+            self.upsert(
+                "feature_matches",
+                FeatureMatch.objects.filter(match=match).first(),
+                FeatureMatch,
+                item,
+                f"feature_matches[{i}]",
+                {"tournament": event, "round": match.round_id, "match": match},
+            )
+
     def import_deck_checks(self, event: Tournament) -> None:
         for i, item in enumerate(self.doc["deck_checks"]):
             where = f"deck_checks[{i}]"
@@ -684,6 +700,7 @@ def _import_models() -> list[type[models.Model]]:
         JudgeCall,
         Ruling,
         Penalty,
+        FeatureMatch,
     ]
 
 

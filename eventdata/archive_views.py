@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from config.errors import ServiceError
 from eventdata import archive
 from eventdata.archive_selectors import event_archive
-from eventdata.archive_services import stored_archive_path, stored_archives
+from eventdata.archive_store import stored_archive_path, stored_archives
 from matches import exports
 from tournaments import permissions as perms
 from tournaments.models import Tournament

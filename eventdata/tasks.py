@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from eventdata.archive_services import archive_store_round
+from eventdata.archive_store import archive_store_round
 from tournaments.tasks import ARCHIVE_ROUND_TASK
 
 

@@ -1,5 +1,5 @@
-"""Metagame pages (an event's, a series') and the event's coverage page: the same reads as the
-API (metagame.selectors) and the same writes (metagame.services)."""
+"""Metagame pages (an event's, a series'): the same reads as the API (metagame.selectors) and
+the same writes (metagame.services). The coverage page is metagame/coverage_views.py's."""
 
 from __future__ import annotations
 
@@ -15,26 +15,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.errors import NotFound
 from config.pages import attempt
-from decks import services as deck_services
 from decks.charts import hbar_chart
-from matches import selectors as match_selectors
-from matches import services as match_services
-from matches.models import RoundStage
 from metagame import selectors, services
 from metagame.models import Archetype
-from overlays import selectors as overlay_selectors
-from overlays.services import opted_out_side
 from series.models import Series
 from series.selectors import series_events
-from tournaments.models import Tournament
 from tournaments.selectors import visible_event
 
 EN_DASH = "\u2013"  # nothing to show (no rate, no match)
-COVERAGE_STANDINGS = 16
 CHART_LABEL = 14
-COVERAGE_DECKLISTS = 16
 MAX_RULE_TEXT = 20_000
 
 
@@ -108,15 +98,32 @@ def event_metagame(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if is_organiser:
         context["suggestions"] = selectors.event_suggestions(event)
-        context["rule_example"] = json.dumps(
-            {
-                "all": [
-                    {"card": "Play X"},
-                    {"count": {"section": "heroes", "power": {"gte": 130}}, "min": 20},
-                ]
-            }
-        )
+        context["rule_example"] = RULE_EXAMPLE
     return render(request, "metagame/event_metagame.html", context)
+
+
+RULE_EXAMPLE = json.dumps(
+    {
+        "all": [
+            {"card": "Play X"},
+            {"count": {"section": "heroes", "power": {"gte": 130}}, "min": 20},
+        ]
+    }
+)
+
+
+def archetype_form(request: HttpRequest) -> dict[str, object] | None:
+    """An archetype form's name, rule and priority (templates/metagame/_archetype_fields.html),
+    or None after telling the person that the rule is not JSON."""
+    rule = _rule_from_text(request.POST.get("rule", ""))
+    if rule is None:
+        messages.error(request, _("rule: not valid JSON (see the example)."))
+        return None
+    return {
+        "name": request.POST.get("name", ""),
+        "rule": rule,
+        "priority": _priority(request.POST.get("priority", "100")),
+    }
 
 
 def _rule_from_text(text: str) -> object:
@@ -136,9 +143,7 @@ def _priority(text: str) -> object:
 @login_required
 def event_archetype_add(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
-    text = request.POST.get("rule", "")
-    rule = _rule_from_text(text)
-    if "cards" in request.POST and not text:
+    if "cards" in request.POST and not request.POST.get("rule", ""):
         cards = [c for c in request.POST.getlist("cards") if c.strip()]
         attempt(
             request,
@@ -151,20 +156,14 @@ def event_archetype_add(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             _("Archetype added."),
         )
-    elif rule is None:
-        if not services.may_manage(request.user, tournament=event):
-            raise PermissionDenied
-        messages.error(request, _("rule: not valid JSON (see the example)."))
-    else:
+        return redirect("metagame:event_metagame", slug=event.slug)
+    if not services.may_manage(request.user, tournament=event):
+        raise PermissionDenied
+    fields = archetype_form(request)
+    if fields is not None:
         attempt(
             request,
-            lambda: services.archetype_create(
-                actor=request.user,
-                tournament=event,
-                name=request.POST.get("name", ""),
-                rule=rule,
-                priority=_priority(request.POST.get("priority", "100")),
-            ),
+            lambda: services.archetype_create(actor=request.user, tournament=event, **fields),
             _("Archetype added."),
         )
     return redirect("metagame:event_metagame", slug=event.slug)
@@ -190,91 +189,6 @@ def series_metagame(request: HttpRequest, slug: str) -> HttpResponse:
         "series": series,
         "metagame": present(data, "series-metagame-chart", _("Archetypes across the series")),
         "events": series_events(series),
+        "may_define": services.may_manage(request.user, series=series),
     }
     return render(request, "metagame/series_metagame.html", context)
-
-
-# --- coverage --------------------------------------------------------------------------------
-
-
-def _standings(request: HttpRequest, event: Tournament) -> dict[str, Any] | None:
-    try:
-        snapshot = match_services.standings_snapshot(event, None)
-    except NotFound:
-        return None
-    number = snapshot.round.number
-    if match_selectors.standings_hidden_for(request.user, event, number):
-        return {"round_number": number, "hidden": True, "rows": []}
-    return {"round_number": number, "hidden": False, "rows": snapshot.rows[:COVERAGE_STANDINGS]}
-
-
-def _top_decklists(
-    event: Tournament, standings: dict[str, Any] | None, assignments: dict[str, str]
-) -> list[dict[str, Any]]:
-    whole = event.decklists_published_at is not None
-    published = deck_services.published_one_by_one(event)
-    if not (whole or published):
-        return []
-    latest = deck_services.latest_versions(event)
-    ranks = {row["registration"]: row["rank"] for row in (standings or {}).get("rows", [])}
-    out = []
-    registrations = event.registrations.filter(pk__in=list(latest)).select_related("player")
-    for registration in registrations:
-        if not (whole or registration.pk in published):
-            continue
-        out.append(
-            {
-                "name": registration.name,
-                "rank": ranks.get(registration.pk),
-                "archetype": assignments.get(str(registration.pk), ""),
-                "version": latest[registration.pk],
-            }
-        )
-    out.sort(key=lambda d: (d["rank"] is None, d["rank"] or 0, d["name"]))
-    return out[:COVERAGE_DECKLISTS]
-
-
-def coverage(request: HttpRequest, slug: str) -> HttpResponse:
-    """The event as coverage shows it: the standings' top, the bracket, the feature matches,
-    the top decklists once published and the metagame."""
-    event = visible_event(request, slug)
-    data = selectors.event_breakdown(event)
-    standings = _standings(request, event)
-    has_bracket = (
-        match_selectors.rounds_visible(request.user, event)
-        .filter(stage=RoundStage.TOP_CUT)
-        .exists()
-    )
-    context = {
-        "event": event,
-        "standings": standings,
-        "has_bracket": has_bracket,
-        "decklists": _top_decklists(event, standings, data["assignments"]),
-        "metagame": present(data, "coverage-metagame-chart", _("Archetypes of the field")),
-        "feature_matches": _feature_matches(event),
-    }
-    return render(request, "metagame/coverage.html", context)
-
-
-def _feature_matches(event: Tournament) -> list[dict[str, Any]]:
-    """The newest public round's feature matches, by slot; a match whose player chose not to
-    be streamed is left out here as on its overlay (docs/overlays.md)."""
-    shown = []
-    for feature in overlay_selectors.feature_matches(event):
-        match = feature.match
-        if opted_out_side(match) is not None:
-            continue
-        reported = match.games_a is not None
-        shown.append(
-            {
-                "slot": feature.slot,
-                "round": feature.round.number,
-                "table": match.table,
-                "a": match.a.name,
-                "b": match.b.name if match.b is not None else None,
-                "score": f"{match.games_a}-{match.games_b}-{match.games_drawn or 0}"
-                if reported
-                else None,
-            }
-        )
-    return shown

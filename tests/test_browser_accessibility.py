@@ -83,6 +83,23 @@ def replay_a_bos_record(page: Any) -> None:
     page.wait_for_selector("#replay-heading")
 
 
+# An overlay page (docs/overlays.md) is transparent: OBS draws it over the stream's video, and
+# every text sits on its own dark panel. axe computes contrast against what is behind the text;
+# on a transparent page in a browser that is the white canvas, which no viewer ever sees. The
+# audit paints the page's backdrop a video-like mid grey instead (neither black nor white, so a
+# panel that lost its background fails), and the contrast rule stays on.
+OVERLAY_BACKDROP = "rgb(128, 128, 128)"
+
+
+def over_the_stream(page: Any) -> None:
+    """An overlay as a streamer's viewer sees it: over the video, not over a white page."""
+    # Through the CSSOM: the site's Content-Security-Policy refuses an added <style>.
+    page.evaluate(
+        "(colour) => document.documentElement.style.setProperty('background', colour, 'important')",
+        OVERLAY_BACKDROP,
+    )
+
+
 # (who, path[, then]). A path's {placeholders} are keys of demo_places(); ``then`` acts on the
 # loaded page (fills and sends a form) before the audit. Add a page with one line.
 PAGES: list[tuple[Any, ...]] = [
@@ -146,6 +163,22 @@ PAGES: list[tuple[Any, ...]] = [
     (ORGANISER, "/events/new/"),
     (ORGANISER, "/cards/import/"),
     (ORGANISER, "/cards/import/{card_import}/"),
+    (ORGANISER, "/events/{slug}/coverage/"),
+    (ANONYMOUS, "/calendar/"),
+    (PLAYER, "/calendar/"),
+    (ANONYMOUS, "/orgs/{organisation}/"),
+    (ORGANISER, "/orgs/{organisation}/manage/"),
+    (ORGANISER, "/orgs/{organisation}/archetypes/"),
+    (ORGANISER, "/series/{series}/archetypes/"),
+    (ANONYMOUS, "/series/{series}/"),
+    (ANONYMOUS, "/series/{series}/metagame/"),
+    (ANONYMOUS, "/events/{slug}/overlays/"),
+    # The overlays themselves: transparent pages for OBS (see OVERLAY_BACKDROP).
+    (ANONYMOUS, "/events/{slug}/overlays/feature/1/", over_the_stream),
+    (ANONYMOUS, "/events/{slug}/overlays/feature/2/", over_the_stream),
+    (ANONYMOUS, "/events/{slug}/overlays/standings/", over_the_stream),
+    (ANONYMOUS, "/events/{slug}/overlays/pairings/", over_the_stream),
+    (ANONYMOUS, "/events/{slug}/overlays/bracket/", over_the_stream),
 ]
 
 
@@ -248,6 +281,7 @@ def demo_places() -> dict[str, Any]:
     bos_call, _ = match_services.call_open(
         actor=bos_match.a.player, match=bos_match, question="Can he attack me?"
     )
+    organisation, series = demo_organisation_and_series(event, organiser)
     return {
         "slug": DEMO_EVENT_SLUG,
         "round": round_.number,
@@ -262,6 +296,8 @@ def demo_places() -> dict[str, Any]:
         "bos_slug": bos_slug,
         "bos_match": bos_match.pk,
         "bos_call": bos_call.pk,
+        "organisation": organisation.slug,
+        "series": series.slug,
         "usernames": {
             PLAYER: PLAYER,
             JUDGE: JUDGE,
@@ -269,6 +305,46 @@ def demo_places() -> dict[str, Any]:
             CONFIRMING_PLAYER: confirm_match.b.player.username,
         },
     }
+
+
+def demo_organisation_and_series(event: Any, organiser: Any) -> tuple[Any, Any]:
+    """The demo organiser's store (a judge, a suspension, a card catalog: every table and
+    form of its management page) and a season holding the demo event."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from decks import services as deck_services
+    from metagame import services as metagame_services
+    from organisations import services as org_services
+    from series import services as series_services
+
+    organisation = org_services.organisation_create(actor=organiser, name="Demo Store")
+    judge = users().get(username=JUDGE)
+    org_services.member_set(actor=organiser, organisation=organisation, user=judge, role="judge")
+    org_services.suspension_create(
+        actor=organiser,
+        organisation=organisation,
+        player=users().get(username="player02"),
+        until=timezone.now() + timedelta(days=30),
+        reason="Unsporting conduct",
+    )
+    deck_services.custom_catalog_create(
+        actor=organiser, game=event.game, name="Store promos", organisation=organisation
+    )
+    series = series_services.series_create(
+        actor=organiser,
+        name="Demo season",
+        points={"1": 10, "2": 8, "3-4": 6, "played": 1},
+        organisation=organisation,
+    )
+    series_services.series_add_event(actor=organiser, series=series, event=event)
+    for scope in ({"series": series}, {"organisation": organisation}):
+        metagame_services.archetype_create(
+            actor=organiser, name="Heavy hitters", rule={"card": "Play X"}, game=event.game, **scope
+        )
+    series_services.refresh(series_id=series.pk)
+    return organisation, series
 
 
 def axe_problems(page: Any) -> list[str]:

@@ -34,6 +34,15 @@ POLICY_LABELS = {
 
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event(request, slug)
+    return render(
+        request, "matches/bracket.html", {"event": event, **bracket_parts(request, event)}
+    )
+
+
+def bracket_parts(request: HttpRequest, event: Tournament) -> dict[str, Any]:
+    """The bracket page's picture as the reader may see it: ``bracket_body`` (the top cut's
+    drawing and list) and ``stage_sections`` (other elimination and round-robin stages); the
+    coverage page embeds the same."""
     cut_rounds = list(
         selectors.rounds_visible(request.user, event).filter(stage=RoundStage.TOP_CUT)
     )
@@ -51,12 +60,10 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
         # legacy drawing reads a round's matches, which are boards there).
         body = _bracket_body(event, [] if event.is_team_event else cut_rounds)
         cache.set(key, body, PAIRINGS_CACHE_SECONDS)
-    context = {
-        "event": event,
+    return {
         "bracket_body": mark_safe(body),  # our autoescaping template
         "stage_sections": stage_sections(event),
     }
-    return render(request, "matches/bracket.html", context)
 
 
 SIDE_TITLES = {

@@ -3,12 +3,13 @@
    data-poll-seconds it asks data-live-url?since=STAMP: 204 while nothing changed (cheap), or
    the fresh parts (templates/matches/_projector_live.html), each swapped for the page's element
    of the same id; the polite status line then says what changed. A failed poll shows a notice
-   and tries again later. Without JavaScript the page's Refresh link reloads it.
+   and tries again later (the loop is static/js/live-poll.js). Without JavaScript the page's
+   Refresh link reloads it.
    No build step, no dependencies. */
 (function () {
   "use strict";
   var main = document.querySelector("main[data-live-url]");
-  if (!main || !window.fetch || !window.DOMParser) { return; }
+  if (!main || !window.fetch || !window.DOMParser || !window.battledeskPoll) { return; }
   var url = main.getAttribute("data-live-url");
   var every = Math.max(1, parseInt(main.getAttribute("data-poll-seconds"), 10) || 15) * 1000;
   var stale = document.getElementById("projector-stale");
@@ -18,17 +19,6 @@
   function stamp() {
     var now = document.getElementById("projector-now");
     return now ? now.getAttribute("data-stamp") || "" : "";
-  }
-
-  function pad(n) { return (n < 10 ? "0" : "") + n; }
-
-  function fresh() {
-    var at = new Date();
-    if (updated) {
-      updated.textContent = pad(at.getHours()) + ":" + pad(at.getMinutes());
-      updated.setAttribute("datetime", at.toISOString());
-    }
-    if (stale) { stale.hidden = true; }
   }
 
   function swap(html) {
@@ -43,28 +33,17 @@
     if (announce && now) { announce.textContent = now.getAttribute("data-announce") || ""; }
   }
 
-  function poll() {
-    if (document.hidden) { window.setTimeout(poll, every); return; }
-    fetch(url + "?since=" + encodeURIComponent(stamp()), {
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { "Accept": "text/html" }
-    })
-      .then(function (response) {
-        if (response.status === 204) { return null; }
-        if (!response.ok) { throw new Error("projector " + response.status); }
-        return response.text();
-      })
-      .then(function (html) {
-        if (html !== null) { swap(html); }
-        fresh();
-        window.setTimeout(poll, every);
-      })
-      .catch(function () {
-        if (stale) { stale.hidden = false; }
-        window.setTimeout(poll, every);
-      });
-  }
-
-  window.setTimeout(poll, every);
+  window.battledeskPoll({
+    every: every,
+    stale: stale,
+    updated: updated,
+    request: function () {
+      return { url: url + "?since=" + encodeURIComponent(stamp()), headers: { "Accept": "text/html" } };
+    },
+    take: function (response) {
+      if (response.status === 204) { return null; }
+      if (!response.ok) { throw new Error("projector " + response.status); }
+      return response.text().then(swap);
+    }
+  });
 })();

@@ -120,6 +120,14 @@
     });
   }
 
+  // The worker renews a subscription the push service replaced (sw.js, pushsubscriptionchange)
+  // and needs a CSRF token for the API where it cannot read the cookie: hand it this page's.
+  ready.then(function (registration) {
+    if (registration.active && csrf) {
+      registration.active.postMessage({ type: "push-token", token: csrf });
+    }
+  });
+
   subscribeButton.addEventListener("click", subscribe);
   unsubscribeButton.addEventListener("click", unsubscribe);
   ready.then(function (registration) {

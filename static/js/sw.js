@@ -22,6 +22,7 @@
 var PAGES = "battledesk-pages-v1";
 var STATIC = "battledesk-static-v1";
 var OUTBOX = "battledesk-outbox-v1";
+var PUSH = "battledesk-push-v1";  // the CSRF token push.js last handed over (see renewPush)
 var OWNER = "/__offline__/owner";  // the account whose pages are kept (an entry in PAGES)
 var OUTBOX_PREFIX = "/__offline__/outbox";
 var MAX_PAGES = 40;
@@ -69,7 +70,7 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.indexOf("battledesk-") === 0 && [PAGES, STATIC, OUTBOX].indexOf(name) < 0;
+        return name.indexOf("battledesk-") === 0 && [PAGES, STATIC, OUTBOX, PUSH].indexOf(name) < 0;
       }).map(function (name) { return caches.delete(name); }));
     }).then(function () { return self.clients.claim(); })
   );
@@ -85,7 +86,7 @@ function storable(response) {
 }
 
 function forget() {
-  return Promise.all([caches.delete(PAGES), caches.delete(OUTBOX)]);
+  return Promise.all([caches.delete(PAGES), caches.delete(OUTBOX), caches.delete(PUSH)]);
 }
 
 function owner(cache) {
@@ -451,6 +452,8 @@ self.addEventListener("message", function (event) {
     answer = dismissRefused().then(function () { return {}; });
   } else if (data.type === "forget") {
     answer = forget().then(function () { return {}; });
+  } else if (data.type === "push-token" && typeof data.token === "string") {
+    answer = keepPushToken(data.token).then(function () { return {}; });
   } else {
     return;
   }
@@ -503,23 +506,124 @@ function notificationTarget(notification) {
   return target.origin === self.location.origin ? target : new URL("/", self.location.origin);
 }
 
-self.addEventListener("notificationclick", function (event) {
-  event.notification.close();
-  var target = notificationTarget(event.notification);
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true })
+/* A tap: focus a tab already on the message's page, else take a tab of this site there, else
+   open a window (focus and openWindow are allowed only while a tap is handled). Returns what
+   it did: "focused", "navigated" or "opened" (tests/test_browser_push.py). */
+function openFromNotification(notification) {
+  var target = notificationTarget(notification);
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true })
     .then(function (windows) {
       var same = windows.filter(function (client) { return client.url === target.href; });
       if (same.length && "focus" in same[0]) {
-        return same[0].focus();
+        return same[0].focus().then(function () { return "focused"; });
       }
       var other = windows.filter(function (client) {
         return new URL(client.url).origin === target.origin && "navigate" in client;
       });
       if (other.length) {
         return other[0].navigate(target.href).then(function (client) {
-          return client ? client.focus() : self.clients.openWindow(target.href);
+          return client
+            ? client.focus().then(function () { return "navigated"; })
+            : self.clients.openWindow(target.href).then(function () { return "opened"; });
         });
       }
-      return self.clients.openWindow(target.href);
-    }));
+      return self.clients.openWindow(target.href).then(function () { return "opened"; });
+    });
+}
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  event.waitUntil(openFromNotification(event.notification));
+});
+
+/* The push service replaced or dropped this browser's subscription (it expired, or the
+   browser renewed its keys): subscribe again with the site's VAPID public key (GET /api/push/;
+   the old subscription's own key when the site cannot be reached), give the new subscription
+   to the server and remove the old one there, as push.js does on a tap. Nothing is asked of
+   the person: the permission was granted before. The browser may hand over the new
+   subscription itself (event.newSubscription), which is then used as it is.
+
+   The API takes the session cookie and a CSRF token, as the page's own requests do: the
+   worker reads the csrftoken cookie (Cookie Store API) or, where workers have no cookie store,
+   uses the token push.js handed over on the last page that showed the push control. Signed
+   out (403), the server keeps the old subscription until a push to it fails, which removes it.
+   Returns {subscribed: endpoint or null, removed: endpoint or null} (the browser test). */
+var PUSH_CONFIG = "/api/push/";
+var PUSH_SUBSCRIBE = "/api/push/subscriptions/";
+var PUSH_UNSUBSCRIBE = "/api/push/subscriptions/unsubscribe/";
+var PUSH_TOKEN = "/__push__/csrf";
+var CSRF_COOKIE = "csrftoken";  // config/settings CSRF_COOKIE_NAME (Django's default)
+
+function keepPushToken(token) {
+  return caches.open(PUSH).then(function (cache) {
+    return cache.put(PUSH_TOKEN, new Response(token));
+  });
+}
+
+function csrfToken() {
+  var fromCookie = self.cookieStore
+    ? self.cookieStore.get(CSRF_COOKIE).then(function (cookie) { return cookie ? cookie.value : ""; },
+      function () { return ""; })
+    : Promise.resolve("");
+  return fromCookie.then(function (token) {
+    if (token) {
+      return token;
+    }
+    return caches.open(PUSH).then(function (cache) { return cache.match(PUSH_TOKEN); })
+      .then(function (found) { return found ? found.text() : ""; });
+  });
+}
+
+function apiPost(path, body, token) {
+  return fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": token },
+    body: JSON.stringify(body)
+  }).then(function (response) {
+    if (!response.ok) {
+      throw new Error(path + ": HTTP " + response.status);
+    }
+    return response.json();
+  });
+}
+
+function renewPush(oldSubscription, newSubscription) {
+  var oldEndpoint = oldSubscription ? oldSubscription.endpoint : null;
+  var config = fetch(PUSH_CONFIG, { credentials: "same-origin", cache: "no-store" })
+    .then(function (response) { return response.ok ? response.json() : null; })
+    .catch(function () { return null; });
+  return config.then(function (site) {
+    if (newSubscription) {
+      return newSubscription;
+    }
+    if (site && !site.enabled) {
+      return null;  // the site switched push off: only remove the old one
+    }
+    // The key as the API gives it: pushManager.subscribe takes a base64url string too.
+    var key = site && site.public_key ? site.public_key
+      : oldSubscription && oldSubscription.options && oldSubscription.options.applicationServerKey;
+    if (!key) {
+      return null;
+    }
+    return self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  }).then(function (subscription) {
+    return csrfToken().then(function (token) {
+      var sent = subscription
+        ? apiPost(PUSH_SUBSCRIBE, subscription.toJSON(), token).then(function () { return subscription.endpoint; })
+        : Promise.resolve(null);
+      return sent.then(function (endpoint) {
+        if (!oldEndpoint || oldEndpoint === endpoint) {
+          return { subscribed: endpoint, removed: null };
+        }
+        return apiPost(PUSH_UNSUBSCRIBE, { endpoint: oldEndpoint }, token).then(function () {
+          return { subscribed: endpoint, removed: oldEndpoint };
+        });
+      });
+    });
+  });
+}
+
+self.addEventListener("pushsubscriptionchange", function (event) {
+  event.waitUntil(renewPush(event.oldSubscription || null, event.newSubscription || null));
 });

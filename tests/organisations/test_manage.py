@@ -203,3 +203,18 @@ def test_the_page_names_a_bad_field_and_suspends_nobody() -> None:
     )
     assert response.status_code == 400 and "until:" in response.content.decode()
     assert not Suspension.objects.exists()
+
+
+def test_the_management_page_has_each_form_once_and_a_plain_title() -> None:
+    """The page's <title> is text only (a copy of the catalog form once sat inside it), and the
+    member and suspension forms share one person field (organisations/_person_field.html)."""
+    import re
+
+    org = organisation("Dragon Den")
+    page = logged_in(owner_of(org)).get(MANAGE.format(org.slug)).content.decode()
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert title is not None and "<" not in title.group(1) and "Dragon Den" in title.group(1)
+    assert page.count('id="catalog-name"') == 1
+    for field in ("member-person", "suspend-person"):
+        assert page.count(f'<label for="{field}">Player id or username</label>') == 1
+        assert page.count(f'id="{field}" name="person" required') == 1

@@ -7,6 +7,7 @@ from typing import Any
 
 from matches import services as ms
 from matches.models import JudgeCall, Match, Penalty, Round
+from overlays.services import feature_mark
 from tests.factories import UserFactory
 from tests.scenarios import running_event
 from tournaments import services as ts
@@ -34,7 +35,7 @@ def play_round(event: Tournament, organiser: Any, number: int) -> Round:
 def build_event(players: int = 9) -> tuple[Tournament, Any, list[Registration]]:
     """A running event built through the services: players (one with a formula-like name, a
     walk-in), a judge, a decklist, two finished rounds with a correction, a call with a ruling,
-    a penalty, and a third round published with one result in."""
+    a penalty, and a third round published with one result in and on stream (feature 2)."""
     event, organiser, regs = running_event(players, planned_rounds=4, top_cut_size=0)
     regs[0].player.display_name = NASTY_NAMES[0]
     regs[0].player.save()
@@ -62,6 +63,7 @@ def build_event(players: int = 9) -> tuple[Tournament, Any, list[Registration]]:
     ms.call_claim(actor=judge, call=call)
     ms.call_ruling(actor=judge, call=call, text="Legal play.", citations=[])
     ms.penalty_give(actor=judge, match=m3, registration=m3.b_id, infraction="slow_play")
+    feature_mark(actor=organiser, match=m3, slot=2)  # on the stream overlays
     ms.standings_snapshot(event)
     event.refresh_from_db()
     return event, organiser, regs

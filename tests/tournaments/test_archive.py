@@ -23,7 +23,8 @@ from decks.models import Decklist, DecklistVersion
 from eventdata import archive
 from eventdata.archive import ArchiveError
 from eventdata.archive_selectors import event_archive
-from eventdata.archive_services import archive_import, archive_store_round, stored_archives
+from eventdata.archive_services import archive_import
+from eventdata.archive_store import archive_store_round, stored_archives
 from matches import exports
 from matches import services as ms
 from matches.models import Match, ResultVersion, Ruling
