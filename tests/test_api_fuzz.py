@@ -485,3 +485,19 @@ def test_the_seeded_world_reaches_the_deep_endpoints(world: World) -> None:
     assert client.get(f"/api/events/{slug}/penalties/").json()["count"] == 1
     assert client.get(f"/api/events/{review}/rounds/1/checks/").status_code == 200
     assert Match.objects.filter(round__tournament=world.running, status="final").count() >= 4
+
+
+@pytest.mark.parametrize(
+    "pattern", ["[a-z0-9_]", "[^a-cx\u0100-\u0200]", "[^\u0000-\u001f\u007f\U00010000-\U0010ffff]"]
+)
+def test_a_class_built_from_its_ranges_has_the_characters_hypothesis_builds(pattern: str) -> None:
+    """_class_from_ranges stands in for hypothesis's own build of a class (the examples stay
+    the same only while it gives the same characters, whatever hypothesis's version)."""
+    [(code, members)] = hypothesis_regex.sre_parse.parse(pattern)
+    assert code == hypothesis_regex.sre.IN
+    context = hypothesis_regex.Context(flags=0)
+    alphabet = st.characters(codec="utf-8")
+    ours = _class_from_ranges(members, context, alphabet)
+    theirs = _plain_regex_part((code, members), context, True, alphabet=alphabet)
+    assert ours is not None
+    assert ours.intervals.intervals == theirs.intervals.intervals  # type: ignore[attr-defined]
