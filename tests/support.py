@@ -84,7 +84,7 @@ def migrated_database(directory: Path) -> Path:
     """A SQLite database as `manage.py migrate` leaves it in a fresh process (fresh_manage),
     made once per test run in ``directory``, which the pytest-xdist workers share: the first
     to ask migrates under a lock, the others wait for it and use its file. Migrating costs
-    about 8 CPU seconds; the tests of the commands copy this file where they would migrate."""
+    about 10 CPU seconds; the tests of the commands copy this file where they would migrate."""
     import fcntl
 
     template = directory / "migrated.sqlite3"
