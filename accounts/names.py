@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Callable
 
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Co", "Cn"})
 # Letters and symbols by category that draw nothing: a name of them looks blank.
@@ -114,33 +113,41 @@ def display_safe(text: str) -> str:
     )
 
 
-def _class_of(refused: Callable[[str], bool]) -> str:
-    """The ranges of code points for which ``refused`` holds, as the body of a
+def _pattern_classes() -> tuple[str, str]:
+    """The code points the schema's pattern refuses anywhere (unsafe) and those that cannot be
+    a name's one visible character (unsafe or invisible), each as the body of a
     regular-expression character class: the basic plane as ``\\uXXXX`` escapes, the planes
     above it as the characters themselves (an escape for them reads differently in Python's
     and in JSON Schema's regular expressions; the character reads the same). Surrogates are
-    left out: no UTF-8 text holds one."""
-    ranges: list[tuple[int, int]] = []
-    for code in range(0x110000):
-        if 0xD800 <= code <= 0xDFFF or not refused(chr(code)):
-            continue
+    left out: no UTF-8 text holds one. One pass over the code points for both classes."""
+    unsafe_categories = UNSAFE_CATEGORIES - {"Cs"}
+    unsafe: list[list[int]] = []
+    invisible: list[list[int]] = []
+
+    def add(ranges: list[list[int]], code: int) -> None:
         if ranges and ranges[-1][1] == code - 1:
-            ranges[-1] = (ranges[-1][0], code)
+            ranges[-1][1] = code
         else:
-            ranges.append((code, code))
+            ranges.append([code, code])
+
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        category = unicodedata.category(char)
+        if char in BLANK_LOOKING or category in unsafe_categories:
+            add(unsafe, code)
+            add(invisible, code)
+        elif category in INVISIBLE_CATEGORIES:
+            add(invisible, code)
 
     def spell(code: int) -> str:
         return f"\\u{code:04x}" if code < 0x10000 else chr(code)
 
-    return "".join(spell(a) if a == b else f"{spell(a)}-{spell(b)}" for a, b in ranges)
+    def body(ranges: list[list[int]]) -> str:
+        return "".join(spell(a) if a == b else f"{spell(a)}-{spell(b)}" for a, b in ranges)
 
-
-def _unsafe_in_pattern(char: str) -> bool:
-    return char in BLANK_LOOKING or unicodedata.category(char) in UNSAFE_CATEGORIES - {"Cs"}
-
-
-def _invisible_in_pattern(char: str) -> bool:
-    return _unsafe_in_pattern(char) or unicodedata.category(char) in INVISIBLE_CATEGORIES
+    return body(unsafe), body(invisible)
 
 
 @functools.cache
@@ -151,6 +158,5 @@ def safe_text_pattern() -> str:
     characters are refused everywhere (the validators keep them between emoji, in scripts that
     need them and in flags). Lone surrogates (Cs) are left out (no UTF-8 text holds one); the
     validators refuse them all the same."""
-    unsafe = _class_of(_unsafe_in_pattern)
-    invisible = _class_of(_invisible_in_pattern)
+    unsafe, invisible = _pattern_classes()
     return f"^(?:[^{unsafe}]*[^{invisible}][^{unsafe}]*)?$"

@@ -23,6 +23,7 @@ from tests.support import (
     SHARED,
     FakeClock,
     OwnRedis,
+    migrated_database,
     missing_service,
     missing_shared_data,
     one_hero_short,
@@ -188,6 +189,16 @@ def legal_list(demo_catalog, deck_rules) -> str:  # type: ignore[no-untyped-def]
 def illegal_list(legal_list: str) -> str:
     """A readable list one Hero short of 60 (CR 4.1.1 / Formats: hero deck size)."""
     return one_hero_short(legal_list)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file as a fresh `manage.py migrate` leaves it (tests/support.py:
+    migrated_database), made once for the whole run; copy it, never write to it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's directory, shared by its workers
+    return migrated_database(root)
 
 
 @pytest.fixture

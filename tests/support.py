@@ -80,6 +80,25 @@ def fresh_manage(database: Path) -> Callable[..., subprocess.CompletedProcess[st
     return manage
 
 
+def migrated_database(directory: Path) -> Path:
+    """A SQLite database as `manage.py migrate` leaves it in a fresh process (fresh_manage),
+    made once per test run in ``directory``, which the pytest-xdist workers share: the first
+    to ask migrates under a lock, the others wait for it and use its file. Migrating costs
+    about 10 CPU seconds; the tests of the commands copy this file where they would migrate."""
+    import fcntl
+
+    template = directory / "migrated.sqlite3"
+    with open(directory / "migrated.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not template.exists():
+            scratch = directory / "migrating.sqlite3"
+            scratch.unlink(missing_ok=True)
+            done = fresh_manage(scratch)("migrate", "-v0")
+            assert done.returncode == 0, done.stderr
+            scratch.rename(template)
+    return template
+
+
 # --- threads started together (the race tests) -----------------------------------------------
 
 

@@ -16,7 +16,9 @@ from matches import services
 from matches.models import Match, MatchStatus, Round, StandingsSnapshot
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+# One worker runs the module (`--dist loadgroup`): the demo is loaded once for it (demo_loaded,
+# about 3 CPU seconds), not once on each worker that gets one of its tests.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("demo_rounds")]
 
 
 def _row_counts() -> dict[str, int]:
