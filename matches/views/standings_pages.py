@@ -33,7 +33,7 @@ from matches.views.tiebreaker_explanation import (
     tiebreaker_columns,
     tiebreaker_value,
 )
-from tournaments.models import Tournament
+from tournaments.models import TeamMember, Tournament
 from tournaments.selectors import stage_rows, visible_event
 
 VERDICT_LABELS = {
@@ -260,6 +260,17 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "matches/cut_calculator.html", context)
     data = services.cut_calculator(event)
     registration = registration_of(request.user, event)
+    # A team event's rows are teams (``team``): "mine" is the signed-in player's team.
+    key = "team" if data.get("team") else "registration"
+    own: int | None = None
+    if registration is not None:
+        own = (
+            TeamMember.objects.filter(registration=registration)
+            .values_list("team_id", flat=True)
+            .first()
+            if key == "team"
+            else registration.pk
+        )
     mine = None
     rows = []
     for row in data["rows"]:
@@ -270,7 +281,7 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
                 for k in ("win", "draw", "loss")
             ],
         }
-        if registration is not None and row["registration"] == registration.pk:
+        if own is not None and row[key] == own:
             mine = line
         elif row["in_contention"]:
             rows.append(line)
