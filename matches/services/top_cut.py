@@ -164,11 +164,22 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
         return {"round": None, "rounds_left": 0, "rows": []}
     snapshot = standings_snapshot(tournament)
     finished = snapshot.round.number
+    # The Swiss stage being played plays its own rounds when it names them (a stage list's
+    # "rounds": 3), else the event's planned or recommended count, as before stages.
+    stage_row = tournament.stages.filter(number=snapshot.round.stage_number).first()
+    own_rounds = stage_row.to_rule().rounds if stage_row is not None else None
     planned = (
-        tournament.planned_rounds or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
+        own_rounds
+        or tournament.planned_rounds
+        or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
     )
     rounds_left = (
-        planned - tournament.rounds.filter(stage=RoundStage.SWISS, number__lte=finished).count()
+        planned
+        - tournament.rounds.filter(
+            stage=RoundStage.SWISS,
+            stage_number=snapshot.round.stage_number,
+            number__lte=finished,
+        ).count()
     )
     if rounds_left < 1:
         return {"round": finished, "rounds_left": 0, "rows": []}

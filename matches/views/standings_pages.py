@@ -102,10 +102,16 @@ def _finished_stage_rounds(event: Tournament, stage: int) -> list[int]:
     )
 
 
-def _swiss_rounds_left(event: Tournament, after: int) -> int:
+def _swiss_rounds_left(event: Tournament, after: int, stage: int) -> int:
+    """The Swiss rounds left in stage ``stage`` after round ``after``: the stage's own
+    ``rounds`` when it names them, else the event's planned or recommended count."""
+    row = event.stages.filter(number=stage).first()
+    own = row.to_rule().rounds if row is not None else None
     players = event.registrations.filter(status="registered").count()
-    planned = selectors.swiss_rounds_planned(event, players)
-    played = event.rounds.filter(stage=RoundStage.SWISS, number__lte=after).count()
+    planned = own or selectors.swiss_rounds_planned(event, players)
+    played = event.rounds.filter(
+        stage=RoundStage.SWISS, stage_number=stage, number__lte=after
+    ).count()
     return planned - played
 
 
@@ -176,7 +182,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(range(cached["count"]), STANDINGS_PER_PAGE).get_page(cached["page"])
     table = cached["table"]
     rows_count = cached["count"]
-    rounds_left = _swiss_rounds_left(event, number) if number == rounds[-1] else 0
+    rounds_left = _swiss_rounds_left(event, number, stage) if number == rounds[-1] else 0
     context.update(
         {
             "q": q,

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from tests.matches.stage_support import Run
+from tournaments import stages as stage_rules
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +128,14 @@ def test_a_best_of_3_stages_results_and_pages_take_its_structure_not_the_events(
     _report_both(run, m, [2, 1, 0], battles=[[4, 3], [3, 4], [4, 2]])
     final = run.round(day_two["number"])["matches"][0]
     assert final["result"]["games"] == [2, 1, 0]
+
+
+def test_the_cut_calculator_and_the_standings_page_count_the_swiss_stages_own_rounds() -> None:
+    stages = stage_rules.stages_to_json(stage_rules.preset_swiss_top_cut(8, rounds=3))
+    run = Run(stages, 16)  # 16 players would be recommended more than 3 rounds
+    run.transition("running")
+    run.play(run.pair())
+    calc = run.staff.get(f"/api/events/{run.slug}/cut-calculator/").json()
+    assert (calc["cut_size"], calc["rounds_left"]) == (8, 2)
+    page = Client().get(f"/events/{run.slug}/standings/")
+    assert page.context["rounds_left"] == 2
