@@ -55,7 +55,7 @@ from matches.models import (
     StandingsSnapshot,
     TeamMatch,
 )
-from matches.services import checked_result, results_source_version
+from matches.services import checked_result, results_source_version, stage_structure
 from tournaments.brackets import single_round_label
 from tournaments.models import AuditEntry, Registration, Stage, Team, TeamMember, Tournament
 from tournaments.services import new_claim_code
@@ -297,7 +297,8 @@ class _Importer:
         rules = get_game(self.event.game).match_rules()
         if rules.api_key != "battles":
             raise ArchiveError("'battles': this game does not record battles", where)
-        structure = self.event.structure or BEST_OF_ONE
+        # the round's stage's structure (imported before the matches), else the event's
+        structure = stage_structure(self.event, round_.stage_number) or BEST_OF_ONE
         try:
             details = rules.clean_details(
                 rules.from_api(battles), ResultContext(checked, structure)
@@ -317,10 +318,13 @@ class _Importer:
         self.import_decklists()
         self.import_rounds(event)
         self.import_teams(event)
+        # The archive's stages before its matches: a result is checked against its stage's
+        # match structure (a best-of-3 top cut after a best-of-1 Swiss).
+        self.import_stages(event)
         self.import_team_matches(event)
         self.import_lineups()
         self.import_matches(event)
-        self.import_stages(event)
+        self.import_legacy_stages(event)
         self.import_reports()
         self.import_result_versions()
         self.import_standings(event)
@@ -554,14 +558,12 @@ class _Importer:
         return out
 
     def import_stages(self, event: Tournament) -> None:
-        """The archive's stages by number; an archive written before stages has none: the
-        event gets its legacy stages (Swiss, then the top cut), with their players and times
-        read from the restored rounds, as the migration gave every existing event."""
+        """The archive's stages by number (before the matches: their results are checked
+        against their stage's structure); an archive written before stages has none (see
+        :meth:`import_legacy_stages`)."""
         have = {s.number: s for s in Stage.objects.filter(tournament=event)}
         items = self.doc["stages"]
         if not items:
-            if not have:
-                self._legacy_stages(event)
             return
         for i, item in enumerate(items):
             where = f"stages[{i}]"
@@ -573,6 +575,13 @@ class _Importer:
             self.upsert(
                 "stages", have.get(item["number"]), Stage, values, where, {"tournament": event}
             )
+
+    def import_legacy_stages(self, event: Tournament) -> None:
+        """An archive written before stages: the event gets its legacy stages (Swiss, then
+        the top cut), with their players and times read from the restored rounds, as the
+        migration gave every existing event."""
+        if not self.doc["stages"] and not Stage.objects.filter(tournament=event).exists():
+            self._legacy_stages(event)
 
     def _legacy_stages(self, event: Tournament) -> None:
         rounds = sorted(self.rounds.values(), key=lambda r: r.number)

@@ -10,9 +10,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from eventdata import archive
+from eventdata.archive_selectors import event_archive
+from eventdata.archive_services import archive_import
+from matches.models import Match
 from tests.matches.stage_support import Run
+from tests.tournaments.archive_scenes import delete_event
 from tournaments import stages as stage_rules
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +144,22 @@ def test_the_cut_calculator_and_the_standings_page_count_the_swiss_stages_own_ro
     assert (calc["cut_size"], calc["rounds_left"]) == (8, 2)
     page = Client().get(f"/events/{run.slug}/standings/")
     assert page.context["rounds_left"] == 2
+
+
+def test_an_archive_of_a_best_of_3_stage_after_a_best_of_1_one_imports_its_results() -> None:
+    run = Run(DAY_TWO_BO3, 8)
+    run.transition("running")
+    for _ in (1, 2):
+        run.play(run.pair())
+    assert run.start(2).status_code == 200
+    day_two = run.pair()
+    m = day_two["matches"][0]
+    _report_both(run, m, [2, 1, 0], battles=[[4, 3], [3, 4], [4, 2]])
+    doc = event_archive(run.event)
+    delete_event(run.event)
+    report = archive_import(archive.dumps(doc))
+    assert report.counts["matches"]["created"] == len(doc["matches"])
+    event = Tournament.objects.get(slug=run.slug)
+    restored = Match.objects.get(round__tournament=event, round__number=3, table=m["table"])
+    assert (restored.games_a, restored.games_b) == (2, 1)
+    assert restored.game_details is not None and len(restored.game_details) == 3
