@@ -297,7 +297,6 @@ class _Importer:
         rules = get_game(self.event.game).match_rules()
         if rules.api_key != "battles":
             raise ArchiveError("'battles': this game does not record battles", where)
-        # the round's stage's structure (imported before the matches), else the event's
         structure = stage_structure(self.event, round_.stage_number) or BEST_OF_ONE
         try:
             details = rules.clean_details(
@@ -318,13 +317,12 @@ class _Importer:
         self.import_decklists()
         self.import_rounds(event)
         self.import_teams(event)
-        # The archive's stages before its matches: a result is checked against its stage's
-        # match structure (a best-of-3 top cut after a best-of-1 Swiss).
-        self.import_stages(event)
+        self.import_stages(event)  # before the matches: results take their stage's structure
         self.import_team_matches(event)
         self.import_lineups()
         self.import_matches(event)
-        self.import_legacy_stages(event)
+        if not self.doc["stages"] and not Stage.objects.filter(tournament=event).exists():
+            self._legacy_stages(event)
         self.import_reports()
         self.import_result_versions()
         self.import_standings(event)
@@ -558,9 +556,8 @@ class _Importer:
         return out
 
     def import_stages(self, event: Tournament) -> None:
-        """The archive's stages by number (before the matches: their results are checked
-        against their stage's structure); an archive written before stages has none (see
-        :meth:`import_legacy_stages`)."""
+        """The archive's stages by number, before the matches (a result is checked against
+        its stage's structure); an archive written before stages has none (_legacy_stages)."""
         have = {s.number: s for s in Stage.objects.filter(tournament=event)}
         items = self.doc["stages"]
         if not items:
@@ -576,14 +573,10 @@ class _Importer:
                 "stages", have.get(item["number"]), Stage, values, where, {"tournament": event}
             )
 
-    def import_legacy_stages(self, event: Tournament) -> None:
+    def _legacy_stages(self, event: Tournament) -> None:
         """An archive written before stages: the event gets its legacy stages (Swiss, then
         the top cut), with their players and times read from the restored rounds, as the
         migration gave every existing event."""
-        if not self.doc["stages"] and not Stage.objects.filter(tournament=event).exists():
-            self._legacy_stages(event)
-
-    def _legacy_stages(self, event: Tournament) -> None:
         rounds = sorted(self.rounds.values(), key=lambda r: r.number)
         for rule in legacy_stages(event.top_cut_size or None):
             row = Stage.from_rule(event, rule)
