@@ -268,3 +268,23 @@ def test_deleting_the_legacy_top_cuts_only_round_reopens_its_stage(finished_swis
     assert (swiss.status, top.status, top.players) == ("running", "pending", None)
     again = services.top_cut_start(actor=organiser, tournament=event)
     assert again.stage_number == 2 and again.matches.count() == 2
+
+
+def test_a_later_swiss_stage_that_carries_nothing_ranks_and_places_on_its_own_rounds() -> None:
+    stages = [
+        {"name": "Day 1", "kind": "swiss", "rounds": 2},
+        {"name": "Fresh", "kind": "swiss", "rounds": 1, "entry": {"from": [1], "top": 4}},
+    ]
+    run = Run(stages, 8)
+    run.transition("running")
+    for _ in (1, 2):
+        run.play(run.pair())
+    assert run.start(2).status_code == 200
+    fresh = run.pair()
+    run.play(fresh, a_wins=False)
+    rows = run.standings(2)["rows"]
+    assert sorted(r["points"] for r in rows) == [0, 0, 3, 3]  # no day 1 point counted
+    winners = {m["b"] for m in fresh["matches"]}
+    placings = run.staff.get(f"/api/events/{run.slug}/placings/").json()["rows"]
+    assert {r["registration"] for r in placings[:2]} == winners
+    assert [r["stage"] for r in placings[:4]] == [2, 2, 2, 2]
