@@ -154,7 +154,7 @@ def _top_cut_stage(tournament: Tournament) -> Stage:
 def cut_calculator(tournament: Tournament) -> dict[str, Any]:
     """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut;
     against a points threshold when the next stage admits on points ("what do I need for
-    day 2", event-structures: Stages)."""
+    day 2", event-structures: Stages); a team event's for each team (_team_calculator)."""
     if tournament.is_team_event:
         return _team_calculator(tournament)
     threshold = _points_threshold(tournament)
@@ -381,7 +381,7 @@ def _team_calculator(tournament: Tournament) -> dict[str, Any]:
                 "draw": o.draw,
                 "loss": o.loss,
                 "in_contention": o.in_contention,
-                "has_bye": getattr(o, "has_bye", False),
+                "has_bye": isinstance(o, CutOutlook) and o.has_bye,
                 "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
             }
             for o in outlook
