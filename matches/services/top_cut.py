@@ -151,13 +151,14 @@ def _top_cut_stage(tournament: Tournament) -> Stage:
     )
 
 
-def cut_calculator(tournament: Tournament) -> dict[str, Any]:
+def cut_calculator(tournament: Tournament, stage: int | None = None) -> dict[str, Any]:
     """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut;
     against a points threshold when the next stage admits on points ("what do I need for
-    day 2", event-structures: Stages); a team event's for each team (_team_calculator)."""
+    day 2", event-structures: Stages); a team event's for each team (_team_calculator).
+    ``stage``: that Swiss stage among those played side by side (flights), else the first."""
     if tournament.is_team_event:
-        return _team_calculator(tournament)
-    threshold = _points_threshold(tournament)
+        return _team_calculator(tournament, stage)
+    threshold = _points_threshold(tournament, stage)
     if threshold is not None:
         return _points_calculator(tournament, *threshold)
     if not tournament.top_cut_size:
@@ -232,11 +233,13 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _points_threshold(tournament: Tournament) -> tuple[Stage, int] | None:
+def _points_threshold(tournament: Tournament, stage: int | None = None) -> tuple[Stage, int] | None:
     """The Swiss stage being played and the points its next stage admits on, when the next
     stage drawing from it has a ``points`` entry."""
     rows = list(tournament.stages.order_by("number"))
-    running = [r for r in rows if r.kind == "swiss" and r.status == "running"]
+    running = [
+        r for r in rows if r.kind == "swiss" and r.status == "running" and stage in (None, r.number)
+    ]
     for row in running:
         for later in rows:
             entry = later.to_rule().entry
@@ -284,13 +287,15 @@ def _points_calculator(tournament: Tournament, row: Stage, threshold: int) -> di
     }
 
 
-def _team_target(tournament: Tournament) -> tuple[Stage, int | None, int | None] | None:
+def _team_target(
+    tournament: Tournament, stage: int | None = None
+) -> tuple[Stage, int | None, int | None] | None:
     """A team event's Swiss stage being played and what its next stage admits on: (the
     stage, top N or None, points P or None); None when no Swiss stage is running or none
     after it draws from it alone (flights' top N is drawn on their merged standings)."""
     rows = list(tournament.stages.order_by("number"))
     for row in rows:
-        if row.kind != "swiss" or row.status != "running":
+        if row.kind != "swiss" or row.status != "running" or stage not in (None, row.number):
             continue
         for later in rows:
             entry = later.to_rule().entry
@@ -303,12 +308,12 @@ def _team_target(tournament: Tournament) -> tuple[Stage, int | None, int | None]
     return None
 
 
-def _team_calculator(tournament: Tournament) -> dict[str, Any]:
+def _team_calculator(tournament: Tournament, stage: int | None = None) -> dict[str, Any]:
     """The cut calculator of a team event: each team's outlook on the team standings of the
     Swiss stage being played (team-match points 3 / 1 / 0), against the next stage's top N
     or points; rows name ``team`` instead of ``registration`` (as placings do)."""
     empty: dict[str, Any] = {"round": None, "rounds_left": 0, "rows": [], "team": True}
-    target = _team_target(tournament)
+    target = _team_target(tournament, stage)
     if target is None:
         return empty
     row, top, threshold = target

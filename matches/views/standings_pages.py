@@ -264,10 +264,9 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
     if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
         context["hidden"] = True
         return render(request, "matches/cut_calculator.html", context)
-    data = services.cut_calculator(event)
     registration = registration_of(request.user, event)
     # A team event's rows are teams (``team``): "mine" is the signed-in player's team.
-    key = "team" if data.get("team") else "registration"
+    key = "team" if event.is_team_event else "registration"
     own: int | None = None
     if registration is not None:
         own = (
@@ -277,6 +276,15 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
             if key == "team"
             else registration.pk
         )
+    # Flights played side by side: ?stage=N, else the signed-in player's own flight.
+    flights = [
+        s for s in event.stages.filter(kind="swiss").order_by("number") if s.status == "running"
+    ]
+    raw = request.GET.get("stage") or ""
+    asked = int(raw) if raw.isdigit() and 0 < int(raw) < 1000 else None
+    if asked is None and own is not None:
+        asked = next((s.number for s in flights if own in (s.players or ())), None)
+    data = services.cut_calculator(event, asked)
     mine = None
     rows = []
     for row in data["rows"]:
@@ -292,5 +300,12 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
         elif row["in_contention"]:
             rows.append(line)
     page = Paginator(rows, CUT_ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    context.update({"data": data, "mine": mine, "page": page})
+    context.update(
+        {
+            "data": data,
+            "mine": mine,
+            "page": page,
+            "flights": [(s.number, s.name) for s in flights] if len(flights) > 1 else [],
+        }
+    )
     return render(request, "matches/cut_calculator.html", context)
