@@ -15,7 +15,8 @@ are printed. The figure is printed, not asserted. Not part of the test suite.
 (``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/placings_bench``; the
 name must contain "bench": the script deletes its previous event there): an event of
 ``--players`` walk-ins written in bulk (not timed: random Swiss pairings and results, 2% drops,
-its stored standings, a top 8 played to a champion, its stage rows), then, ``--runs`` times,
+its stored standings, a top 8 played to a champion, its stage rows as the services write them,
+the Swiss stage's players included), then, ``--runs`` times,
 the placings read and computed without the cache (``stage_outcomes`` + ``compute_placings``:
 the standings snapshot's rows read and decoded, the bracket's matches, the pure core), the
 version the cache is keyed by, and the contract's JSON with every name.
@@ -205,6 +206,10 @@ def build_event(players: int, swiss_rounds: int, seed: int) -> object:
             Stage.from_rule(event, rules[1]),
         ]
     )
+    # The stage rows as the services leave them: the Swiss stage's players fixed when the
+    # event started (start_first_stages: every registered player, seed order), the top 8's
+    # seeds when it started; placings then read no match to learn who played the Swiss.
+    Stage.objects.filter(tournament=event, number=1).update(players=ids)
     Stage.objects.filter(tournament=event, number=2).update(players=seeds, started_at=now)
     Stage.objects.filter(tournament=event).update(started_at=now, finished_at=now)
     return event

@@ -83,10 +83,12 @@ class _Importer(ArchiveWriter):
         self.import_decklists()
         self.import_rounds(event)
         self.import_teams(event)
+        self.import_stages(event)  # before the matches: results take their stage's structure
         self.import_team_matches(event)
         self.import_lineups()
         self.import_matches(event)
-        self.import_stages(event)
+        if not self.doc["stages"] and not Stage.objects.filter(tournament=event).exists():
+            self._legacy_stages(event)
         self.import_reports()
         self.import_result_versions()
         self.import_standings(event)
@@ -321,14 +323,11 @@ class _Importer(ArchiveWriter):
         return out
 
     def import_stages(self, event: Tournament) -> None:
-        """The archive's stages by number; an archive written before stages has none: the
-        event gets its legacy stages (Swiss, then the top cut), with their players and times
-        read from the restored rounds, as the migration gave every existing event."""
+        """The archive's stages by number, before the matches (a result is checked against
+        its stage's structure); an archive written before stages has none (_legacy_stages)."""
         have = {s.number: s for s in Stage.objects.filter(tournament=event)}
         items = self.doc["stages"]
         if not items:
-            if not have:
-                self._legacy_stages(event)
             return
         for i, item in enumerate(items):
             where = f"stages[{i}]"
@@ -342,6 +341,9 @@ class _Importer(ArchiveWriter):
             )
 
     def _legacy_stages(self, event: Tournament) -> None:
+        """An archive written before stages: the event gets its legacy stages (Swiss, then
+        the top cut), with their players and times read from the restored rounds, as the
+        migration gave every existing event."""
         rounds = sorted(self.rounds.values(), key=lambda r: r.number)
         for rule in legacy_stages(event.top_cut_size or None):
             row = Stage.from_rule(event, rule)

@@ -25,7 +25,7 @@ from eventdata.archive_selectors import archived_fields, is_user_field
 from matches.models import (
     TeamMatch,
 )
-from matches.services import checked_result
+from matches.services import checked_result, stage_structure
 from tournaments.models import Registration, Team, Tournament
 
 
@@ -257,7 +257,7 @@ class ArchiveWriter:
         rules = get_game(self.event.game).match_rules()
         if rules.api_key != "battles":
             raise ArchiveError("'battles': this game does not record battles", where)
-        structure = self.event.structure or BEST_OF_ONE
+        structure = stage_structure(self.event, round_.stage_number) or BEST_OF_ONE
         try:
             details = rules.clean_details(
                 rules.from_api(battles), ResultContext(checked, structure)

@@ -48,9 +48,12 @@ STAFF_ONLY = frozenset({"adjust"})
 SIDE_REQUIRED = frozenset({"flag", "adjust"})
 
 
-def clock_settings(tournament: Tournament) -> clock.ClockSettings | None:
+def clock_settings(
+    tournament: Tournament, stage_number: int | None = None
+) -> clock.ClockSettings | None:
     """The event's clock: its minutes and delay, or the game's recommendation for what it
-    leaves blank; None when the event runs no clock (or has no minutes to give)."""
+    leaves blank; None when the event runs no clock (or has no minutes to give). A match's
+    games to win are its stage's structure's (``stage_number``; without it, the event's)."""
     if tournament.clock_mode not in (ClockMode.PER_GAME, ClockMode.PER_MATCH):
         return None
     defaults = get_game(tournament.game).clock
@@ -60,7 +63,11 @@ def clock_settings(tournament: Tournament) -> clock.ClockSettings | None:
     delay = tournament.clock_delay_seconds
     if delay is None:
         delay = defaults.delay_seconds if defaults else 0
-    structure = tournament.structure
+    structure = (
+        tournament.structure
+        if stage_number is None
+        else match_services.stage_structure(tournament, stage_number)
+    )
     return clock.ClockSettings(
         time=timedelta(minutes=minutes),
         delay=timedelta(seconds=delay),
@@ -131,7 +138,7 @@ class ClockView:
 def _view(match: Match, rows: list[ClockEvent], now: datetime) -> ClockView:
     tournament = match.round.tournament
     events = [_pure(r) for r in rows]
-    fallback = clock_settings(tournament)
+    fallback = clock_settings(tournament, match.round.stage_number)
     state: clock.ClockState | None = None
     if events or fallback is not None:
         cfg = clock.settings_of(events, fallback)
@@ -254,7 +261,7 @@ def press(
         if expected_seq != view.seq:
             raise StaleClock(view)
         events = [_pure(r) for r in rows]
-        cfg = clock.settings_of(events, clock_settings(tournament))
+        cfg = clock.settings_of(events, clock_settings(tournament, round_.stage_number))
         state = clock.replay(cfg, events, now, get_game(tournament.game).clock_rules())
         try:
             new_state = clock.apply(state, clock.ClockEvent(kind, now, side, clean_payload))

@@ -75,8 +75,7 @@ def _effect(match: Match, side: str, kind: str) -> str:
         return _("Recorded; the result does not change.")
     if match.is_bye:
         return _("A bye has no result to change.")
-    event = match.round.tournament
-    structure = event.structure
+    structure = services.round_structure(match.round)
     games_to_win = structure.games_to_win if structure is not None else 1
     final = match.status == MatchStatus.FINAL
     if kind == catalogue.GAME_LOSS:

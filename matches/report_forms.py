@@ -15,6 +15,7 @@ from config.errors import ServiceError
 from engine.frozen import thaw
 from engine.games import DetailField, GameDetailsError, MatchRules, for_reader, get_game
 from matches.models import Match
+from matches.services.history import round_structure
 
 
 def detail_games(
@@ -253,7 +254,7 @@ def detail_rows_from_post(
         return []
     fields: tuple[DetailField, ...] = rules.form_fields()
     other = "b" if side == "a" else "a"
-    structure = event.structure
+    structure = round_structure(match.round)
     max_games = structure.max_games if structure is not None else 1
     rows: list[dict[str, object]] = []
     for number in range(1, max_games + 1):

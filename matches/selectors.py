@@ -36,6 +36,7 @@ from matches.models import (
 )
 from tournaments import permissions
 from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
+from tournaments.selectors import entrant_count
 from tournaments.status import PUBLIC, EventStatus
 from tournaments.swiss import recommended_structure
 from tournaments.timer import RoundTimer, table_ends_at
@@ -339,7 +340,11 @@ def round_progress(round_: Round) -> RoundProgress:
 
 
 def swiss_rounds_planned(tournament: Tournament, players: int) -> int:
-    return tournament.planned_rounds or recommended_structure(max(players, 2))[0]
+    """The event's Swiss rounds: its own count, else the recommended count for its
+    entrants: ``players``, or a team event's teams (its Swiss pairs teams)."""
+    if tournament.planned_rounds:
+        return int(tournament.planned_rounds)
+    return recommended_structure(max(entrant_count(tournament, players), 2))[0]
 
 
 def standings_hidden_for(user: Any, tournament: Tournament, round_number: int) -> bool:

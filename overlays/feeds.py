@@ -80,7 +80,7 @@ def _clock(match: Match, now: datetime) -> dict[str, Any] | None:
     page projects a running clock itself, so the feed does not change while it ticks."""
     tournament = match.round.tournament
     rows = list(match.clock_events.order_by("seq"))
-    fallback = clock_settings(tournament)
+    fallback = clock_settings(tournament, match.round.stage_number)
     if not rows and fallback is None:
         return None
     events = [

@@ -76,6 +76,13 @@ def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     return event
 
 
+def entrant_count(tournament: Tournament, players: int) -> int:
+    """Who a Swiss pairs: ``players`` (registered), or a team event's teams."""
+    if tournament.is_team_event:
+        return Team.objects.filter(tournament=tournament).count()
+    return players
+
+
 def event_facts(tournament: Tournament) -> EventFacts:
     """What tournaments.status needs to say which actions the event offers now: its latest
     round (with how many of its matches are not final) and the Swiss rounds still planned.
@@ -91,7 +98,7 @@ def event_facts(tournament: Tournament) -> EventFacts:
         planned = tournament.planned_rounds
         if not planned:
             players = tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
-            planned = recommended_structure(max(players, 2))[0]
+            planned = recommended_structure(max(entrant_count(tournament, players), 2))[0]
         played = tournament.rounds.filter(stage="swiss").count()
         swiss_left = max(planned - played, 0)
     return EventFacts(

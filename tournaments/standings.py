@@ -12,6 +12,9 @@ bye
     A round in which a player has no opponent. It counts as a match win (``Scoring.win``
     match points) and as ``Scoring.bye_games`` games (2-0 by default) for the player's own
     points and game-win %, but it is *not* an opponent: it never enters anyone's OMW% or OGW%.
+    A bye whose record gives games (``MatchRecord.games`` not 0-0-0) is worth those instead:
+    an event in stages records each bye as its own stage's structure says (1-0 in a best-of-1
+    day 1, 2-0 in a best-of-3 day 2), and a carried stage's standings read both.
 match points
     3 for a win (or a bye), 1 for a draw, 0 for a loss, by default (:class:`Scoring`).
 score group
@@ -131,6 +134,7 @@ _KEY_DIGITS = 9
 
 _ID = attrgetter("id")
 _LATE_ENTRY_LOSSES = attrgetter("late_entry_losses")
+_NO_GAMES = (0, 0, 0)  # a bye recording no games of its own: worth Scoring.bye_games
 
 
 class OpponentLine(NamedTuple):
@@ -362,9 +366,13 @@ def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -
 
     bye_won, bye_lost = scoring.bye_games
     kinds = history.kinds.values()
+    # A bye recording its own games (a stage's structure) is worth those; the rest are worth
+    # the scoring's. (A few byes a round: a loop over them.)
+    own_bye_games = [g for col in history.rounds for g in col.bye_games if g != _NO_GAMES]
     largest = max(
         chain(
             (1, bye_won, bye_lost),
+            chain.from_iterable(own_bye_games),
             (g[0] + p[1] for _, g, p in kinds),
             (g[1] + p[0] for _, g, p in kinds),
             (g[2] for _, g, _ in kinds),
@@ -397,10 +405,11 @@ def _accumulate(players: Sequence[Player], history: History, scoring: Scoring) -
                     sides[index * n_rounds + r - 1] = late_side
 
     bye_side = packer.side("win", (bye_won, bye_lost, 0))
+    own_bye_sides = {g: packer.side("win", g) for g in own_bye_games}
     bye_rounds: dict[int, list[int]] = {}
     for r, col in enumerate(columns):
-        for pid in col.byes:
-            sides[slot_of[pid] + r] = bye_side
+        for pid, games in zip(col.byes, col.bye_games, strict=True):
+            sides[slot_of[pid] + r] = own_bye_sides.get(games, bye_side)
             bye_rounds.setdefault(slot_of[pid] // n_rounds, []).append(r + 1)
         if not col.a:
             continue

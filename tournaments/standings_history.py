@@ -37,7 +37,7 @@ _T = TypeVar("_T")
 
 
 class RoundColumns(NamedTuple):
-    """One round's matches as columns; byes apart (their games are never read)."""
+    """One round's matches as columns; byes apart, with the games each bye records."""
 
     a: Sequence[str]
     b: Sequence[str]
@@ -48,6 +48,9 @@ class RoundColumns(NamedTuple):
     kinds: list[int]  # each match's kind, a number into History.kinds
     byes: list[str]
     bye_results: list[str]
+    # each bye's own games (won, lost, drawn), (0, 0, 0) when it records none (then it is
+    # worth Scoring.bye_games): a stage's byes are worth its own structure's match win
+    bye_games: list[tuple[int, int, int]]
 
 
 class History(NamedTuple):
@@ -66,6 +69,7 @@ def history_columns(rounds: Sequence[Sequence[MatchRecord]]) -> History:
     for matches in rounds:
         byes: list[str] = []
         bye_results: list[str] = []
+        bye_games: list[tuple[int, int, int]] = []
         # one pass reading every field, then the fields as columns
         by_field: list[Sequence[Any]] = list(zip(*map(_MATCH_FIELDS, matches), strict=True))
         a, b, results, games, penalties, battles = by_field or [()] * 6
@@ -73,6 +77,7 @@ def history_columns(rounds: Sequence[Sequence[MatchRecord]]) -> History:
         if at:
             # The byes (a few a round) taken out of every column by slicing around them.
             byes, bye_results = [a[i] for i in at], [results[i] for i in at]
+            bye_games = [games[i] for i in at]
             a, b, results, games, penalties, battles = (_without(column, at) for column in by_field)
         try:
             kinds = list(
@@ -89,7 +94,9 @@ def history_columns(rounds: Sequence[Sequence[MatchRecord]]) -> History:
             except TypeError:  # not even sequences: validation names the field
                 kinds = []
         columns.append(
-            RoundColumns(a, b, results, games, penalties, battles, kinds, byes, bye_results)
+            RoundColumns(
+                a, b, results, games, penalties, battles, kinds, byes, bye_results, bye_games
+            )
         )
     return History(columns, {number: kind for kind, number in numbering.items()}, plain)
 
@@ -190,6 +197,7 @@ def _rounds_plainly_valid(players: Sequence[Player], history: History) -> bool:
             len(present) != len(col.a) + len(col.b) + len(col.byes)  # nobody twice
             or not known.issuperset(present)
             or not set(col.bye_results).issubset(("a",))
+            or not all(map(_plain_bye_games, col.bye_games))
         ):
             return False
         if late and not present.isdisjoint(pid for entry, pid in late if entry > number):
@@ -276,6 +284,11 @@ def _validate_in_detail(players: Sequence[Player], rounds: Sequence[Sequence[Mat
             if result not in ("a", "b", "draw") or (match.b is None and result != "a"):
                 raise StateError(f"rounds[{r}][{m}].result", 'must be "a", "b" or "draw"')
             if match.b is None:
+                if not _plain_bye_games(match.games):
+                    raise StateError(
+                        f"rounds[{r}][{m}].games",
+                        "a bye's games must be 3 non-negative integers, won not below lost",
+                    )
                 continue
             path = f"rounds[{r}][{m}]"
             check_counts(match.games, 3, f"{path}.games")
@@ -289,6 +302,18 @@ def _validate_in_detail(players: Sequence[Player], rounds: Sequence[Sequence[Mat
                 or (result == "draw" and won_a != won_b)
             ):
                 raise StateError(f"{path}.games", f"games contradict result {result!r}")
+
+
+def _plain_bye_games(games: object) -> bool:
+    """A bye's games: (0, 0, 0) (worth ``Scoring.bye_games``) or the games it is worth, a
+    match win (won not below lost)."""
+    return (
+        type(games) is tuple
+        and len(games) == 3
+        and only_types(games, int)
+        and min(games) >= 0
+        and games[0] >= games[1]
+    )
 
 
 def _check_bye_rounds(player: Player, path: str) -> None:

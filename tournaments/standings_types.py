@@ -46,7 +46,8 @@ class Player:
 class MatchRecord:
     """One pairing of a finished round, or a bye when ``b`` is None.
 
-    ``games`` are (won by a, won by b, drawn) as played; ``penalty_game_losses`` are games lost
+    ``games`` are (won by a, won by b, drawn) as played (for a bye: the games it is worth,
+    won not below lost, or 0-0-0 for ``Scoring.bye_games``); ``penalty_game_losses`` are games lost
     to penalties by (a, b), counted as games won by the opponent; ``battles`` are the trophies
     won by (a, b) over all games of the match (BoBA), or None when not recorded.
     """

@@ -183,17 +183,29 @@ def standings_player(request: Request, slug: str, registration: int) -> Response
 
 
 @extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "stage",
+            {"type": "integer", "minimum": 1},
+            description="that Swiss stage among flights played side by side (a day 2 drawn "
+            "from several); left out: the first one being played",
+        )
+    ],
     responses=OpenApiTypes.OBJECT,
-    description="Before the last Swiss round(s): for each player, whether a win, a draw or a "
-    "loss makes the top cut certain on points, possible, or impossible.",
+    description="Before the last Swiss round(s): for each player (a team event: each team), "
+    "whether a win, a draw or a loss makes the top cut (or the next stage's points) certain, "
+    "possible, or impossible.",
 )
 @api_view(["GET"])
 def cut_calculator(request: Request, slug: str) -> Response:
     event = event_of(request, slug)
+    stage = query_int(request, "stage", None)
+    if stage is not None and not event.stages.filter(number=stage).exists():
+        raise NotFound(f"stage: the event has no stage {stage}.", field="stage")
     snapshot = services.standings_snapshot(event)
     if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
         raise Http404("Standings are hidden until the final round is over.")
-    return Response(services.cut_calculator(event))
+    return Response(services.cut_calculator(event, stage))
 
 
 MAX_PLACINGS_PAGE = 5000

@@ -51,7 +51,9 @@ from matches.services.history import (
     current_round,
     pairable_registrations,
     pairing_candidates,
+    round_structure,
     scoring,
+    stage_structure,
     swiss_history,
 )
 from matches.services.locks import (
@@ -228,11 +230,13 @@ __all__ = [
     "round_publish",
     "round_repair",
     "round_set_table",
+    "round_structure",
     "round_swap",
     "round_timer",
     "schedule_round_ending",
     "scoring",
     "stage_start_service",
+    "stage_structure",
     "standings_rows",
     "standings_snapshot",
     "swiss_history",

@@ -10,6 +10,7 @@ from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from engine.games import get_game
+from engine.plugin import MatchStructure
 from matches.models import (
     Match,
     Round,
@@ -32,8 +33,9 @@ def _structure_games_to_win(tournament: Tournament) -> int:
     return structure.games_to_win if structure is not None else 1
 
 
-def stage_games_to_win(tournament: Tournament, stage_number: int) -> int:
-    """Games a match win needs in this stage: its own match structure, else the event's."""
+def stage_structure(tournament: Tournament, stage_number: int) -> MatchStructure | None:
+    """The match structure of the event's stage ``stage_number``: the stage's own, else the
+    event's (event-structures: Stages; None only for an event whose structure is unknown)."""
     key = (
         tournament.stages.filter(number=stage_number)
         .values_list("match_structure", flat=True)
@@ -42,8 +44,19 @@ def stage_games_to_win(tournament: Tournament, stage_number: int) -> int:
     if key:
         structure = get_game(tournament.game).match_structure(key)
         if structure is not None:
-            return structure.games_to_win
-    return _structure_games_to_win(tournament)
+            return structure
+    return tournament.structure
+
+
+def round_structure(round_: Round) -> MatchStructure | None:
+    """The match structure a round's matches are played in: its stage's."""
+    return stage_structure(round_.tournament, round_.stage_number)
+
+
+def stage_games_to_win(tournament: Tournament, stage_number: int) -> int:
+    """Games a match win needs in this stage: its own match structure, else the event's."""
+    structure = stage_structure(tournament, stage_number)
+    return structure.games_to_win if structure is not None else 1
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -66,7 +79,8 @@ def _record(
     """A final match as the pure cores take it (a bye when ``b`` is None); `score`: the
     game's own score over the match from its details (BoBA: trophies)."""
     if b is None:
-        return MatchRecord(a=str(a), b=None, result="a")
+        # The bye's games as recorded: its stage's structure's match win (pairing._bye).
+        return MatchRecord(a=str(a), b=None, result="a", games=games or (0, 0, 0))
     games = games or (0, 0, 0)
     return MatchRecord(
         a=str(a),
@@ -255,14 +269,19 @@ def pairing_candidates(
     return list(qs.only(*_PAIRING_FIELDS))
 
 
-def bye_games(tournament: Tournament) -> results.Games:
-    """A bye is worth the games a match win of the event's structure needs: 1-0 in best of
-    1, 2-0 in best of 3 (rules README decision 11), so it never inflates game-win %."""
-    return (_structure_games_to_win(tournament), 0, 0)
+def bye_games(tournament: Tournament, stage_number: int | None = None) -> results.Games:
+    """A bye is worth the games a match win of the stage's structure needs: 1-0 in best of
+    1, 2-0 in best of 3 (rules README decision 11), so it never inflates game-win %. Without
+    ``stage_number``: the event's structure."""
+    if stage_number is None:
+        return (_structure_games_to_win(tournament), 0, 0)
+    return (stage_games_to_win(tournament, stage_number), 0, 0)
 
 
 def scoring(tournament: Tournament) -> swiss.Scoring:
-    """The event's scoring: standard match points, a bye worth its structure's match win."""
+    """The event's scoring: standard match points, a bye worth the event structure's match
+    win. A recorded bye is worth the games it records (its stage's structure: ``_record``);
+    ``bye_games`` here are what a bye without games and a late entry's lost rounds are worth."""
     won, lost, _drawn = bye_games(tournament)
     return swiss.Scoring(bye_games=(won, lost))
 

@@ -349,10 +349,13 @@ def _pair_swiss_round(tournament: Tournament, round_: Round, row: Stage) -> None
         )
         for p in result.pairings
     ]
+    worth = bye_games(tournament, round_.stage_number)
     for pid in result.assigned_byes:
-        rows.append(_bye(round_, int(pid), _("bye: granted at registration"), assigned=True))
+        rows.append(
+            _bye(round_, int(pid), _("bye: granted at registration"), assigned=True, games=worth)
+        )
     if result.bye is not None:
-        rows.append(_bye(round_, int(result.bye), result.bye_reason or _("bye")))
+        rows.append(_bye(round_, int(result.bye), result.bye_reason or _("bye"), games=worth))
     created = Match.objects.bulk_create(rows)
     _versions_for_byes(created)
     round_.pairing_stats = result.to_json()["stats"]
@@ -362,8 +365,18 @@ def _as_dropped(player: Player) -> Player:
     return replace(player, dropped=True)
 
 
-def _bye(round_: Round, registration_id: int, reason: str, *, assigned: bool = False) -> Match:
-    won, lost, drawn = bye_games(round_.tournament)
+def _bye(
+    round_: Round,
+    registration_id: int,
+    reason: str,
+    *,
+    assigned: bool = False,
+    games: tuple[int, int, int] | None = None,
+) -> Match:
+    """A bye of the round, worth the games a match win of the round's stage's structure
+    needs (rules README decision 11): 2-0 in a best-of-3 stage after a best-of-1 one.
+    ``games``: that value, when the caller writing several byes has it already."""
+    won, lost, drawn = games or bye_games(round_.tournament, round_.stage_number)
     return Match(
         round=round_,
         table=None,
@@ -471,7 +484,14 @@ def _pair_round_robin(tournament: Tournament, round_: Round, row: Stage) -> None
             continue
         if a in gone or b in gone:
             # A dropped player's opponent wins the match without playing (a bye).
-            rows.append(_bye(round_, b if a in gone else a, _("bye: opponent dropped")))
+            rows.append(
+                _bye(
+                    round_,
+                    b if a in gone else a,
+                    _("bye: opponent dropped"),
+                    games=bye_games(tournament, row.number),
+                )
+            )
             continue
         rows.append(Match(round=round_, table=match.table, a_id=a, b_id=b))
     created = Match.objects.bulk_create(rows)
@@ -482,9 +502,10 @@ def _pair_round_robin(tournament: Tournament, round_: Round, row: Stage) -> None
 
 def _write_bracket(round_: Round, bracket: Sequence[topcut.BracketMatch]) -> None:
     rows = []
+    worth = bye_games(round_.tournament, round_.stage_number)
     for bm in bracket:
         if bm.b is None:
-            bye = _bye(round_, int(bm.a), _("bye: top seed"))
+            bye = _bye(round_, int(bm.a), _("bye: top seed"), games=worth)
             bye.table = bm.table
             bye.seed_a = bm.seed_a
             rows.append(bye)

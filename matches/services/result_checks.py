@@ -24,7 +24,7 @@ from matches.models import (
     Round,
     RoundStage,
 )
-from matches.services.history import stage_games_to_win
+from matches.services.history import stage_games_to_win, stage_structure
 from tournaments import permissions, results, teams
 from tournaments.models import (
     Registration,
@@ -114,9 +114,8 @@ def _checked_details(
             decks[side] = _registered_deck(tournament, match.a if side == "a" else match.b)
         return decks[side]
 
-    context = ResultContext(
-        games, tournament.structure or BEST_OF_ONE, deck=deck, reporter=reporter
-    )
+    structure = stage_structure(tournament, match.round.stage_number)
+    context = ResultContext(games, structure or BEST_OF_ONE, deck=deck, reporter=reporter)
     try:
         return rules.clean_details(game_details, context).to_json()
     except GameDetailsError as exc:

@@ -78,11 +78,13 @@ def stage_team_rounds(
 
 
 def stage_teams(tournament: Tournament, row: Stage) -> list[int]:
-    """The stage's teams: a first stage's are every team of the event (teams are settled
-    before the event runs; a first stage started before stages held team ids lists
-    registrations), a later stage's the ones its entry admitted."""
+    """The stage's teams: a first stage's are every team of the event but the teams later
+    flights list by hand (teams are settled before the event runs; a first stage started
+    before stages held team ids lists registrations), a later stage's the ones its entry
+    admitted (a flight's: its list)."""
     if row.to_rule().entry is None:
-        return team_ids(tournament)
+        rules = [r.to_rule() for r in tournament.stages.order_by("number")]
+        return list(stage_rules.first_stage_players(rules, team_ids(tournament)))
     return [int(p) for p in row.players or ()] or team_ids(tournament)
 
 

@@ -4,6 +4,7 @@ rounds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -15,17 +16,20 @@ from matches.models import (
     Round,
     RoundStage,
     RoundStatus,
+    TeamMatch,
 )
-from matches.services import stages
+from matches.services import stages, team_stages
 from matches.services.history import current_round, scoring
 from matches.services.locks import _lock_event
 from matches.services.pairing import _write_bracket, round_pair
 from matches.services.stage_history import own_round_numbers
 from matches.services.stages import cut_notes
 from matches.services.standings import standings_snapshot
+from matches.services.teams import team_rules
 from tournaments import brackets, permissions, swiss, topcut
+from tournaments import stages as stage_rules
 from tournaments.audit import audit
-from tournaments.cutcalc import cut_outlook, points_outlook
+from tournaments.cutcalc import CutOutlook, PointsOutlook, cut_outlook, points_outlook
 from tournaments.models import (
     Stage,
     Tournament,
@@ -147,22 +151,36 @@ def _top_cut_stage(tournament: Tournament) -> Stage:
     )
 
 
-def cut_calculator(tournament: Tournament) -> dict[str, Any]:
+def cut_calculator(tournament: Tournament, stage: int | None = None) -> dict[str, Any]:
     """Before the last Swiss rounds: what a win, a draw or a loss does for each player's cut;
     against a points threshold when the next stage admits on points ("what do I need for
-    day 2", event-structures: Stages)."""
-    threshold = _points_threshold(tournament)
+    day 2", event-structures: Stages); a team event's for each team (_team_calculator).
+    ``stage``: that Swiss stage among those played side by side (flights), else the first."""
+    if tournament.is_team_event:
+        return _team_calculator(tournament, stage)
+    threshold = _points_threshold(tournament, stage)
     if threshold is not None:
         return _points_calculator(tournament, *threshold)
     if not tournament.top_cut_size:
         return {"round": None, "rounds_left": 0, "rows": []}
     snapshot = standings_snapshot(tournament)
     finished = snapshot.round.number
+    # The Swiss stage being played plays its own rounds when it names them (a stage list's
+    # "rounds": 3), else the event's planned or recommended count, as before stages.
+    stage_row = tournament.stages.filter(number=snapshot.round.stage_number).first()
+    own_rounds = stage_row.to_rule().rounds if stage_row is not None else None
     planned = (
-        tournament.planned_rounds or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
+        own_rounds
+        or tournament.planned_rounds
+        or swiss.recommended_structure(max(len(snapshot.rows), 2))[0]
     )
     rounds_left = (
-        planned - tournament.rounds.filter(stage=RoundStage.SWISS, number__lte=finished).count()
+        planned
+        - tournament.rounds.filter(
+            stage=RoundStage.SWISS,
+            stage_number=snapshot.round.stage_number,
+            number__lte=finished,
+        ).count()
     )
     if rounds_left < 1:
         return {"round": finished, "rounds_left": 0, "rows": []}
@@ -215,11 +233,13 @@ def cut_calculator(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _points_threshold(tournament: Tournament) -> tuple[Stage, int] | None:
+def _points_threshold(tournament: Tournament, stage: int | None = None) -> tuple[Stage, int] | None:
     """The Swiss stage being played and the points its next stage admits on, when the next
     stage drawing from it has a ``points`` entry."""
     rows = list(tournament.stages.order_by("number"))
-    running = [r for r in rows if r.kind == "swiss" and r.status == "running"]
+    running = [
+        r for r in rows if r.kind == "swiss" and r.status == "running" and stage in (None, r.number)
+    ]
     for row in running:
         for later in rows:
             entry = later.to_rule().entry
@@ -260,6 +280,113 @@ def _points_calculator(tournament: Tournament, row: Stage, threshold: int) -> di
                 "loss": o.loss,
                 "in_contention": o.in_contention,
                 "has_bye": False,
+                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
+            }
+            for o in outlook
+        ],
+    }
+
+
+def _team_target(
+    tournament: Tournament, stage: int | None = None
+) -> tuple[Stage, int | None, int | None] | None:
+    """A team event's Swiss stage being played and what its next stage admits on: (the
+    stage, top N or None, points P or None); None when no Swiss stage is running or none
+    after it draws from it alone (flights' top N is drawn on their merged standings)."""
+    rows = list(tournament.stages.order_by("number"))
+    for row in rows:
+        if row.kind != "swiss" or row.status != "running" or stage not in (None, row.number):
+            continue
+        for later in rows:
+            entry = later.to_rule().entry
+            if entry is None or row.number not in entry.sources:
+                continue
+            if entry.points is not None:
+                return row, None, entry.points
+            if entry.top is not None and entry.sources == (row.number,):
+                return row, entry.top, None
+    return None
+
+
+def _team_calculator(tournament: Tournament, stage: int | None = None) -> dict[str, Any]:
+    """The cut calculator of a team event: each team's outlook on the team standings of the
+    Swiss stage being played (team-match points 3 / 1 / 0), against the next stage's top N
+    or points; rows name ``team`` instead of ``registration`` (as placings do)."""
+    empty: dict[str, Any] = {"round": None, "rounds_left": 0, "rows": [], "team": True}
+    target = _team_target(tournament, stage)
+    if target is None:
+        return empty
+    row, top, threshold = target
+    last, standings = team_stages.team_stage_standings(tournament, row)
+    if not last:
+        return {**empty, "stage": row.number}
+    rule = row.to_rule()
+    teams_in = team_stages.stage_teams(tournament, row)
+    planned = (
+        rule.rounds
+        or (tournament.planned_rounds if rule.number == 1 else None)
+        or stage_rules.planned_rounds(rule, max(len(teams_in), 2))
+    )
+    rounds_left = planned - len(own_round_numbers(tournament, row))
+    base = {"round": last, "stage": row.number, "team": True}
+    if rounds_left < 1:
+        return {**base, "rounds_left": 0, "rows": []}
+    points = {str(r["team"]): r["points"] for r in standings}
+    dropped = {str(r["team"]) for r in standings if r["dropped"]}
+    names = {str(r["team"]): r["name"] for r in standings}
+    team_scoring = team_rules(tournament).team.scoring()
+    pairings = None
+    if top is not None:
+        nxt = (
+            tournament.rounds.filter(
+                stage_number=row.number,
+                number__gt=last,
+                status__in=(RoundStatus.PUBLISHED, RoundStatus.PAIRED, RoundStatus.FINISHED),
+            )
+            .order_by("number")
+            .first()
+        )
+        if nxt is not None:
+            pairs = [
+                (str(a), str(b) if b is not None else None)
+                for a, b in TeamMatch.objects.filter(round=nxt).values_list(
+                    "team_a_id", "team_b_id"
+                )
+            ]
+            paired = {t for pair in pairs for t in pair if t is not None}
+            if paired == set(points) - dropped:
+                pairings = pairs
+        outlook: Sequence[CutOutlook | PointsOutlook] = cut_outlook(
+            points,
+            top,
+            scoring=team_scoring,
+            rounds_left=rounds_left,
+            pairings=pairings,
+            dropped=dropped,
+            policy=tournament.cut_policy,
+        )
+        extra: dict[str, Any] = {"cut_size": top}
+    else:
+        assert threshold is not None
+        outlook = points_outlook(
+            points, threshold, scoring=team_scoring, rounds_left=rounds_left, dropped=dropped
+        )
+        extra = {"cut_size": None, "threshold": threshold}
+    return {
+        **base,
+        "rounds_left": rounds_left,
+        "pairings_known": pairings is not None,
+        **extra,
+        "rows": [
+            {
+                "team": int(o.player_id),
+                "name": names.get(o.player_id, ""),
+                "points": o.points,
+                "win": o.win,
+                "draw": o.draw,
+                "loss": o.loss,
+                "in_contention": o.in_contention,
+                "has_bye": isinstance(o, CutOutlook) and o.has_bye,
                 "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
             }
             for o in outlook

@@ -10,7 +10,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from matches import presenters, selectors
+from matches import presenters, selectors, services
 from matches.models import Round, RoundStatus
 from tournaments.models import Registration, Tournament
 
@@ -56,6 +56,8 @@ def registration_of(user: Any, event: Tournament) -> Registration | None:
     return selectors.registration_of(user, event)
 
 
-def games_to_win_of(event: Tournament) -> int:
-    structure = event.structure
+def games_to_win_of(round_: Round) -> int:
+    """Games a match win needs in the round: its stage's structure (event-structures:
+    Stages; a best-of-3 top cut after a best-of-1 Swiss)."""
+    structure = services.round_structure(round_)
     return structure.games_to_win if structure is not None else 1

@@ -67,7 +67,7 @@ def match_context(
 
     my_report = reports.get(me)
     their_report = reports.get(match.opponent_of(me) or -1)
-    games_to_win = games_to_win_of(event)
+    games_to_win = games_to_win_of(match.round)
     max_games = 2 * games_to_win - 1
     match_rules = get_game(event.game).match_rules()
     # The match clock's games (docs/match-clock.md): shown above the form, and filling in the

@@ -23,6 +23,7 @@ from config.pages import int_or_none
 from matches import services
 from matches.models import MatchStatus, Round, RoundStatus
 from matches.presenters import score_text
+from matches.views.common import games_to_win_of
 from matches.views.staff_common import match_url, parse_result, recent_entries, staff_round
 
 QR_AUTO_MASK_UP_TO = 128
@@ -249,7 +250,7 @@ def match_slips(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         .select_related("a__player", "b__player")
         .order_by("table", "id")
     )
-    games_to_win = round_.tournament.structure.games_to_win if round_.tournament.structure else 1
+    games_to_win = games_to_win_of(round_)
     # A large round fixes the QR mask: choosing the best of eight takes most of the time
     # (1,024 codes: about 8 s against 2 s), and any mask scans. The codes of a round are
     # cached as one entry per round version (bumped whenever who sits where changes).

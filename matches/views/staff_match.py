@@ -57,7 +57,7 @@ def _staff_detail_games(match: Match) -> list[dict[str, Any]]:
     rules = get_game(event.game).match_rules()
     if match.b is None or not rules.has_game_details:
         return []
-    structure = event.structure
+    structure = services.round_structure(match.round)
     return detail_games(
         rules,
         structure.max_games if structure is not None else 1,

@@ -33,7 +33,7 @@ from matches.views.tiebreaker_explanation import (
     tiebreaker_columns,
     tiebreaker_value,
 )
-from tournaments.models import Tournament
+from tournaments.models import TeamMember, Tournament
 from tournaments.selectors import stage_rows, visible_event
 
 VERDICT_LABELS = {
@@ -102,10 +102,16 @@ def _finished_stage_rounds(event: Tournament, stage: int) -> list[int]:
     )
 
 
-def _swiss_rounds_left(event: Tournament, after: int) -> int:
+def _swiss_rounds_left(event: Tournament, after: int, stage: int) -> int:
+    """The Swiss rounds left in stage ``stage`` after round ``after``: the stage's own
+    ``rounds`` when it names them, else the event's planned or recommended count."""
+    row = event.stages.filter(number=stage).first()
+    own = row.to_rule().rounds if row is not None else None
     players = event.registrations.filter(status="registered").count()
-    planned = selectors.swiss_rounds_planned(event, players)
-    played = event.rounds.filter(stage=RoundStage.SWISS, number__lte=after).count()
+    planned = own or selectors.swiss_rounds_planned(event, players)
+    played = event.rounds.filter(
+        stage=RoundStage.SWISS, stage_number=stage, number__lte=after
+    ).count()
     return planned - played
 
 
@@ -176,7 +182,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(range(cached["count"]), STANDINGS_PER_PAGE).get_page(cached["page"])
     table = cached["table"]
     rows_count = cached["count"]
-    rounds_left = _swiss_rounds_left(event, number) if number == rounds[-1] else 0
+    rounds_left = _swiss_rounds_left(event, number, stage) if number == rounds[-1] else 0
     context.update(
         {
             "q": q,
@@ -258,8 +264,27 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
     if selectors.standings_hidden_for(request.user, event, snapshot.round.number):
         context["hidden"] = True
         return render(request, "matches/cut_calculator.html", context)
-    data = services.cut_calculator(event)
     registration = registration_of(request.user, event)
+    # A team event's rows are teams (``team``): "mine" is the signed-in player's team.
+    key = "team" if event.is_team_event else "registration"
+    own: int | None = None
+    if registration is not None:
+        own = (
+            TeamMember.objects.filter(registration=registration)
+            .values_list("team_id", flat=True)
+            .first()
+            if key == "team"
+            else registration.pk
+        )
+    # Flights played side by side: ?stage=N, else the signed-in player's own flight.
+    flights = [
+        s for s in event.stages.filter(kind="swiss").order_by("number") if s.status == "running"
+    ]
+    raw = request.GET.get("stage") or ""
+    asked = int(raw) if raw.isdigit() and 0 < int(raw) < 1000 else None
+    if asked is None and own is not None:
+        asked = next((s.number for s in flights if own in (s.players or ())), None)
+    data = services.cut_calculator(event, asked)
     mine = None
     rows = []
     for row in data["rows"]:
@@ -270,10 +295,17 @@ def cut_calculator(request: HttpRequest, slug: str) -> HttpResponse:
                 for k in ("win", "draw", "loss")
             ],
         }
-        if registration is not None and row["registration"] == registration.pk:
+        if own is not None and row[key] == own:
             mine = line
         elif row["in_contention"]:
             rows.append(line)
     page = Paginator(rows, CUT_ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    context.update({"data": data, "mine": mine, "page": page})
+    context.update(
+        {
+            "data": data,
+            "mine": mine,
+            "page": page,
+            "flights": [(s.number, s.name) for s in flights] if len(flights) > 1 else [],
+        }
+    )
     return render(request, "matches/cut_calculator.html", context)

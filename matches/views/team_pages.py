@@ -155,5 +155,7 @@ def team_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "round_number": last,
             "stages": stages if len(stages) > 1 else [],
             "stage_number": row.number if row is not None else None,
+            # the cut calculator of teams, while a Swiss stage with a cut after it is played
+            "show_cut_calculator": bool(rows) and bool(services.cut_calculator(event)["rows"]),
         },
     )

@@ -17,8 +17,11 @@ class StagedTeamEvent:
         stages: list[dict[str, Any]] | None,
         team_count: int = TEAMS,
         team: dict[str, Any] | None = None,
+        *,
+        run: bool = True,
     ) -> None:
-        """An APEX Madness event (teams of 4, a Head Coach), or one with ``team`` instead."""
+        """An APEX Madness event (teams of 4, a Head Coach), or one with ``team`` instead;
+        running unless ``run`` is False (then registration is closed, the teams formed)."""
         size = team["players"] if team else 4
         self.organiser = OrganiserFactory()
         self.org = client_for(self.organiser)
@@ -59,7 +62,8 @@ class StagedTeamEvent:
             assert made.status_code == 201, made.json()
             self.rosters[made.json()["id"]] = regs
         self._transition("registration_closed")
-        self._transition("running")
+        if run:
+            self._transition("running")
 
     def _transition(self, to: str) -> None:
         response = self.org.post(
@@ -67,10 +71,12 @@ class StagedTeamEvent:
         )
         assert response.status_code == 200, response.json()
 
-    def play_round(self, winner_of: Any) -> dict[str, Any]:
-        """Pair, field every team's roster, publish, and report every board (organiser's
-        entry): ``winner_of(team_match)`` gives the boards' results, side a's games first."""
-        paired = self.org.post(f"/api/events/{self.slug}/rounds/", {}, format="json")
+    def play_round(self, winner_of: Any, stage: int | None = None) -> dict[str, Any]:
+        """Pair (stage ``stage`` while flights run side by side), field every team's roster,
+        publish, and report every board (organiser's entry): ``winner_of(team_match)`` gives
+        the boards' results, side a's games first."""
+        body = {} if stage is None else {"stage": stage}
+        paired = self.org.post(f"/api/events/{self.slug}/rounds/", body, format="json")
         assert paired.status_code == 201, paired.json()
         number = paired.json()["number"]
         for tm in paired.json()["matches"]:

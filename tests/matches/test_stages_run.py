@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from tests.matches.stage_support import Run
 from tournaments import stages as stage_rules
@@ -268,3 +269,52 @@ def test_deleting_the_legacy_top_cuts_only_round_reopens_its_stage(finished_swis
     assert (swiss.status, top.status, top.players) == ("running", "pending", None)
     again = services.top_cut_start(actor=organiser, tournament=event)
     assert again.stage_number == 2 and again.matches.count() == 2
+
+
+def test_a_later_swiss_stage_that_carries_nothing_ranks_and_places_on_its_own_rounds() -> None:
+    stages = [
+        {"name": "Day 1", "kind": "swiss", "rounds": 2},
+        {"name": "Fresh", "kind": "swiss", "rounds": 1, "entry": {"from": [1], "top": 4}},
+    ]
+    run = Run(stages, 8)
+    run.transition("running")
+    for _ in (1, 2):
+        run.play(run.pair())
+    assert run.start(2).status_code == 200
+    fresh = run.pair()
+    run.play(fresh, a_wins=False)
+    rows = run.standings(2)["rows"]
+    assert sorted(r["points"] for r in rows) == [0, 0, 3, 3]  # no day 1 point counted
+    winners = {m["b"] for m in fresh["matches"]}
+    placings = run.staff.get(f"/api/events/{run.slug}/placings/").json()["rows"]
+    assert {r["registration"] for r in placings[:2]} == winners
+    assert [r["stage"] for r in placings[:4]] == [2, 2, 2, 2]
+
+
+def test_what_do_i_need_for_day_two_answers_for_each_flight_played_side_by_side() -> None:
+    stages = stage_rules.stages_to_json(
+        stage_rules.preset_flights([[1, 2]], points=6, top=4, day_one_rounds=3, day_two_rounds=1)
+    )
+    run = Run([stages[0]], 8)
+    flight_b = [r.pk for r in run.regs[4:]]
+    stages[1]["entry"]["players"] = flight_b
+    patched = run.staff.patch(f"/api/events/{run.slug}/", {"stages": stages}, format="json")
+    assert patched.status_code == 200, patched.content
+    run.transition("running")
+    run.play(run.pair(stage=1))
+    run.play(run.pair(stage=2))
+    url = f"/api/events/{run.slug}/cut-calculator/"
+    first = run.staff.get(url).json()
+    assert first["stage"] == 1 and first["threshold"] == 6
+    assert {r["registration"] for r in first["rows"]} == {r.pk for r in run.regs[:4]}
+    second = run.staff.get(url + "?stage=2").json()
+    assert second["stage"] == 2 and second["rounds_left"] == 2
+    assert {r["registration"] for r in second["rows"]} == set(flight_b)
+    assert run.staff.get(url + "?stage=9").json()["field"] == "stage"
+    # A flight B player's page answers for flight B by default, the flights linked.
+    browser = Client()
+    browser.force_login(run.regs[5].player)
+    page = browser.get(f"/events/{run.slug}/standings/cut/")
+    assert page.context["data"]["stage"] == 2
+    assert page.context["mine"]["registration"] == run.regs[5].pk
+    assert [n for n, _name in page.context["flights"]] == [1, 2]

@@ -81,6 +81,16 @@ def validate_history(players: Sequence[Player], rounds: Sequence[Sequence[MatchR
             if result not in ("a", "b", "draw") or (match.b is None and result != "a"):
                 raise StateError(f"rounds[{r}][{m}].result", 'must be "a", "b" or "draw"')
             if match.b is None:
+                games = match.games
+                if not (
+                    isinstance(games, tuple)
+                    and _counts_ok(games, 3)
+                    and games[0] >= games[1]  # a bye is a win
+                ):
+                    raise StateError(
+                        f"rounds[{r}][{m}].games",
+                        "a bye's games must be 3 non-negative integers, won not below lost",
+                    )
                 continue
             if not (_counts_ok(match.games, 3) and _counts_ok(match.penalty_game_losses, 2)):
                 path = f"rounds[{r}][{m}]"
@@ -188,11 +198,15 @@ def _accumulate(
                 a.wins += 1
                 a.byes += 1
                 a.bye_rounds.append(r)
-                won, lost = scoring.bye_games
+                # a bye recording its own games is worth those, else the scoring's
+                own = match.games if any(match.games) else None
+                won, lost = (own[0], own[1]) if own else scoring.bye_games
+                drawn = own[2] if own else 0
                 a.games_won += won
                 a.games_lost += lost
-                a.games_played += won + lost
-                a.game_points += gw * won
+                a.games_drawn += drawn
+                a.games_played += won + lost + drawn
+                a.game_points += gw * won + scoring.game_draw * drawn
                 continue
             b = acc[match.b]
             b.rounds_played += 1

@@ -84,7 +84,9 @@ def histories(draw: st.DrawFn) -> History:
         i = 0
         while i < len(here):
             if i + 1 == len(here) or draw(st.integers(0, 5)) == 0:
-                matches.append(MatchRecord(here[i]))  # a bye
+                # a bye, now and then recording its own games (a stage's structure)
+                own = draw(st.sampled_from([(0, 0, 0), (0, 0, 0), (1, 0, 0), (2, 0, 0)]))
+                matches.append(MatchRecord(here[i], games=own))
                 i += 1
             else:
                 matches.append(draw(match_records(here[i], here[i + 1])))
@@ -164,7 +166,14 @@ def _break(history: History, how: str, where: int) -> History:
         players[i] = replace(players[i], **{field: value})
     elif how.startswith("bye.") and byes:
         r, m = byes[where % len(byes)]
-        rounds[r][m] = replace(rounds[r][m], result={"bye.result": "b", "bye.odd": "x"}[how])
+        bye_change: dict[str, dict[str, Any]] = {
+            "bye.result": {"result": "b"},
+            "bye.odd": {"result": "x"},
+            "bye.games_lost": {"games": (0, 1, 0)},
+            "bye.games_list": {"games": [2, 0, 0]},
+            "bye.games_negative": {"games": (1, 0, -1)},
+        }
+        rounds[r][m] = replace(rounds[r][m], **bye_change[how])
     elif matches:
         r, m = matches[where % len(matches)]
         match = rounds[r][m]
@@ -209,6 +218,9 @@ BREAKS = [
     "player.losses_int",
     "bye.result",
     "bye.odd",
+    "bye.games_lost",
+    "bye.games_list",
+    "bye.games_negative",
     "match.unknown",
     "match.self",
     "match.result",

@@ -29,9 +29,37 @@ def parse_event_stages(tournament: Tournament, data: Any) -> tuple[stage_rules.S
     path (``stages[1].entry.top``) when it is wrong."""
     keys = [structure.key for structure in get_game(tournament.game).match_structures]
     try:
-        return stage_rules.parse_stages(data, match_structures=keys)
+        rules = stage_rules.parse_stages(data, match_structures=keys)
     except stage_rules.StageError as exc:
         raise ServiceError(f"{exc.field}: {exc.message}", field=exc.field) from None
+    check_team_lists(tournament, rules)
+    return rules
+
+
+def check_team_lists(tournament: Tournament, rules: Sequence[stage_rules.Stage]) -> None:
+    """A team event's stages are played by teams, so a stage listing its entrants by hand
+    (``entry.players``: a flight, or a hand-picked stage) lists team ids of the event's teams
+    (event-structures: Teams; the stage's ``players`` are team ids too). Checked when the
+    stages are set (teams are formed first: a new event has none yet) and again when the
+    event starts (a team may have been deleted since): a 400 naming the id's path."""
+    if not tournament.is_team_event:
+        return
+    teams = (
+        set(tournament.teams.values_list("pk", flat=True)) if tournament.pk is not None else set()
+    )
+    for k, rule in enumerate(rules):
+        listed = rule.entry.players if rule.entry is not None else None
+        for i, pid in enumerate(listed or ()):
+            if pid not in teams:
+                field = f"stages[{k}].entry.players[{i}]"
+                raise ServiceError(
+                    _(
+                        "%(field)s: %(id)d is not a team of this event. A team event's stage "
+                        "lists its teams by hand (team ids): form the teams first."
+                    )
+                    % {"field": field, "id": pid},
+                    field=field,
+                )
 
 
 def stage_rules_of(tournament: Tournament) -> tuple[stage_rules.Stage, ...]:
@@ -112,6 +140,7 @@ def start_first_stages(*, actor: Any, tournament: Tournament) -> list[Stage]:
     when the event starts running; the caller holds the event's lock. Returns those started."""
     rows = stage_rows_written(tournament)
     rules = [row.to_rule() for row in rows]
+    check_team_lists(tournament, rules)
     # A team event's stages are played by its teams (event-structures: Teams): team ids.
     registered = (
         list(tournament.teams.order_by("id").values_list("pk", flat=True))
