@@ -11,26 +11,40 @@ password and anonymous readers keep their own answers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.messages import constants
+from django.contrib.messages.storage import default_storage
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.contrib.sessions.backends.cached_db import SessionStore
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.test import Client, override_settings
+from django.middleware.csrf import CSRF_TOKEN_LENGTH, _get_new_csrf_string, _unmask_cipher_token
+from django.test import Client, RequestFactory, override_settings
 from django.utils import timezone
 
 from accounts.cached_auth import signed_in
 from config import published
 from config.fast_path import FastPath
+from matches import services as match_services
 from matches.fast_routes import ROUTES
 from tests import scenarios
+from tests.factories import TournamentFactory, UserFactory
 from tests.scenarios import PublishedRound
 from tests.support import Answer, wsgi_calls_in_the_tests_transaction
 from tests.support import call_wsgi as call
+from tournaments import event_page
+from tournaments.fast_routes import ROUTES as PAGE_ROUTES
+from tournaments.status import EventStatus
+from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
 
@@ -271,3 +285,271 @@ def test_a_session_cookie_on_a_route_for_anonymous_readers_only_is_the_full_stac
     for _ in range(3):
         assert call(bare, round_url, **headers).status == 200
     assert bare.answered == 0
+
+
+# --- the event page (tournaments.fast_routes) ----------------------------------------------------
+#
+# A signed-in reader's `/events/{slug}/` is answered by config.fast_path from the page's stored
+# copy with their own values put in (tournaments.event_page.fast_event_page). The CSRF token
+# in the page's forms is masked afresh for every answer (Django's get_token: the same secret,
+# a new mask), and a reader without a CSRF cookie is given a new secret in a new cookie: the
+# comparisons below unmask every token of a page, check it is the secret of the reader's
+# cookie (the one they sent, else the one the answer sets), then compare the rest byte for byte.
+
+_EXPIRES = re.compile(r"expires=[^;]+;")
+_PAGE_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
+
+
+def _page_apps() -> tuple[FastPath, WSGIHandler]:
+    full = WSGIHandler()
+    return FastPath(full, routes=(*ROUTES, *PAGE_ROUTES), sign_in=signed_in), full
+
+
+def _page_url(scene: PublishedRound) -> str:
+    return f"/events/{scene.event.slug}/"
+
+
+def _csrf_secret(answer: Answer, sent: str = "") -> str:
+    """The CSRF secret the reader holds after `answer`: the one its cookie sets, else the
+    one they sent (unmasked as Django unmasks a masked cookie)."""
+    for name, value in answer.headers:
+        cookie = value.strip()
+        if name.lower() == "set-cookie" and cookie.startswith(f"{settings.CSRF_COOKIE_NAME}="):
+            sent = cookie.split(";", 1)[0].split("=", 1)[1]
+    return _unmask_cipher_token(sent) if len(sent) == CSRF_TOKEN_LENGTH else sent
+
+
+def _normal_page(answer: Answer, sent_csrf: str = "") -> tuple[int, bytes, dict[str, str]]:
+    """(status, body, headers) with every CSRF token checked against the reader's secret and
+    replaced by TOKEN, and the new CSRF cookie's value (if any) replaced by SECRET."""
+    secret = _csrf_secret(answer, sent_csrf)
+    tokens = _PAGE_TOKEN.findall(answer.body)
+    for token in tokens:
+        assert _unmask_cipher_token(token.decode()) == secret
+    body = _PAGE_TOKEN.sub(b'name="csrfmiddlewaretoken" value="TOKEN"', answer.body)
+    headers = answer.header_set()
+    if "set-cookie" in headers:  # its expiry is the clock's second: the two calls may straddle one
+        cookie = headers["set-cookie"].replace(secret, "SECRET", 1)
+        headers["set-cookie"] = _EXPIRES.sub("expires=WHEN;", cookie)
+    return answer.status, body, headers
+
+
+def _page_headers(key: str, csrf: str = "", language: str = "") -> dict[str, str]:
+    cookies = f"{settings.SESSION_COOKIE_NAME}={key}"
+    if csrf:
+        cookies += f"; {settings.CSRF_COOKIE_NAME}={csrf}"
+    headers = {"HTTP_COOKIE": cookies, "HTTP_ACCEPT": "text/html"}
+    if language:
+        headers["HTTP_ACCEPT_LANGUAGE"] = language
+    return headers
+
+
+def _assert_page_fast_and_same(
+    fast: FastPath, full: WSGIHandler, url: str, headers: dict[str, str], csrf: str = ""
+) -> Answer:
+    """The page answered by the fast path is the full stack's: status, body, headers."""
+    before = fast.answered
+    answered = call(fast, url, **headers)
+    assert fast.answered == before + 1
+    reference = call(full, url, **headers)
+    status, body, header_set = _normal_page(answered, csrf)
+    expected = _normal_page(reference, csrf)[2]
+    assert status == reference.status
+    for name in set(header_set) | set(expected):
+        assert (name, header_set.get(name)) == (name, expected.get(name))
+    assert body == _normal_page(reference, csrf)[1]
+    return answered
+
+
+def _warm_page(fast: FastPath, url: str, headers: dict[str, str]) -> None:
+    """Full-stack answers until the account, the page's copy and the headers are kept."""
+    for _ in range(2):
+        assert call(fast, url, **headers).status == 200
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One moment for the test: a running timer's `data-now` is the same in both answers."""
+    moment = timezone.now().replace(microsecond=0)
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+
+
+@pytest.mark.parametrize(
+    "who",
+    [
+        "player",
+        "player with a bye",
+        "dropped player",
+        "organiser",
+        "judge",
+        "other event's organiser",
+        "not registered",
+    ],
+)
+@pytest.mark.parametrize("with_csrf_cookie", [False, True])
+def test_a_signed_in_readers_event_page_is_answered_fast_as_the_full_stack_answers_it(
+    frozen_clock: None, who: str, with_csrf_cookie: bool
+) -> None:
+    scene = scenarios.published_round(5)  # five players: one has a bye in round 1
+    fast, full = _page_apps()
+    if who == "player":
+        reader = next(m.a.player for m in scene.matches)
+    elif who == "player with a bye":
+        paired = {r.pk for m in scene.matches for r in (m.a, m.b)}
+        reader = next(r.player for r in scene.registrations if r.pk not in paired)
+    elif who == "dropped player":
+        dropped = scene.registrations[0]
+        dropped.dropped_at = timezone.now()
+        dropped.save(update_fields=["dropped_at"])
+        reader = dropped.player
+    elif who == "other event's organiser":
+        reader = published_round_elsewhere().organiser
+    elif who == "not registered":
+        reader = UserFactory()
+    else:
+        reader = getattr(scene, who)
+    csrf = _get_new_csrf_string() if with_csrf_cookie else ""
+    url, headers = _page_url(scene), _page_headers(session_of(reader), csrf)
+    _warm_page(fast, url, headers)
+    assert fast.answered == 0
+    answered = _assert_page_fast_and_same(fast, full, url, headers, csrf)
+    assert answered.status == 200
+    assert reader.public_name.encode() in answered.body
+    # The cookie is set as the full stack sets it whenever a page uses the token (Django
+    # renews its expiry): the reader's own secret when they sent one, else a new one; the
+    # page's tokens are of that secret (checked by _normal_page).
+    new_cookie = (answered.header("Set-Cookie") or "").strip()
+    assert new_cookie.startswith(f"{settings.CSRF_COOKIE_NAME}=")
+    if with_csrf_cookie:
+        assert _csrf_secret(answered) == csrf
+
+
+def test_each_reader_gets_their_own_values_from_the_fast_path(frozen_clock: None) -> None:
+    scene = scenarios.published_round(4)
+    fast, full = _page_apps()
+    url = _page_url(scene)
+    first, second = scene.registrations[0], scene.registrations[1]
+    headers = {
+        reg.pk: _page_headers(session_of(reg.player), _get_new_csrf_string())
+        for reg in (first, second)
+    }
+    for reg in (first, second):
+        _warm_page(fast, url, headers[reg.pk])
+    answered = fast.answered
+    pages = {reg.pk: call(fast, url, **headers[reg.pk]).body for reg in (first, second)}
+    assert fast.answered == answered + 2
+    for own, other in ((first, second), (second, first)):
+        assert own.player.player_id.encode() in pages[own.pk]
+        assert other.player.player_id.encode() not in pages[own.pk]
+
+
+def test_the_event_page_after_a_change_is_the_full_stacks_and_then_fast_again(
+    frozen_clock: None,
+) -> None:
+    scene = scenarios.published_round(4)
+    fast, full = _page_apps()
+    url = _page_url(scene)
+    csrf = _get_new_csrf_string()
+    headers = _page_headers(session_of(scene.registrations[0].player), csrf)
+    _warm_page(fast, url, headers)
+    _assert_page_fast_and_same(fast, full, url, headers, csrf)
+    scene.event.name = "Renamed <Open>"
+    scene.event.save(update_fields=["name"])
+    answered = fast.answered
+    renamed = call(fast, url, **headers)  # a new state: not stored yet, the full stack's
+    assert fast.answered == answered
+    assert b"Renamed &lt;Open&gt;" in renamed.body
+    fast_again = _assert_page_fast_and_same(fast, full, url, headers, csrf)
+    assert b"Renamed &lt;Open&gt;" in fast_again.body
+
+
+def test_a_changed_vapid_key_shows_on_the_event_page_at_once(frozen_clock: None) -> None:
+    scene = scenarios.published_round(4)
+    fast, full = _page_apps()
+    url = _page_url(scene)
+    headers = _page_headers(session_of(scene.registrations[0].player), _get_new_csrf_string())
+    keys = {"VAPID_PUBLIC_KEY": "BOld-public-key", "VAPID_PRIVATE_KEY": "old-private"}
+    with override_settings(**keys):
+        _warm_page(fast, url, headers)
+        assert b"BOld-public-key" in call(fast, url, **headers).body
+    new = {"VAPID_PUBLIC_KEY": "BNew-public-key", "VAPID_PRIVATE_KEY": "new-private"}
+    with override_settings(**new):
+        for app in (fast, full):
+            body = call(app, url, **headers).body
+            assert b"BNew-public-key" in body
+            assert b"BOld-public-key" not in body
+    with override_settings(VAPID_PUBLIC_KEY="", VAPID_PRIVATE_KEY=""):
+        assert b"BNew-public-key" not in call(fast, url, **headers).body
+
+
+def test_an_unseen_event_expired_session_or_waiting_messages_are_the_full_stacks(
+    frozen_clock: None,
+) -> None:
+    scene = scenarios.published_round(4)
+    fast, full = _page_apps()
+    url = _page_url(scene)
+    player = scene.registrations[0].player
+    key = session_of(player)
+    headers = _page_headers(key, _get_new_csrf_string())
+    _warm_page(fast, url, headers)
+    call(fast, url, **headers)
+    answered = fast.answered
+    assert answered == 1
+    # a message waiting (its cookie): shown once by the full stack, which then forgets it
+    waiting = CookieStorage(RequestFactory().get("/"))
+    value = waiting._encode([Message(constants.INFO, "Welcome back")])
+    with_cookie = {**headers, "HTTP_COOKIE": f"{headers['HTTP_COOKIE']}; messages={value}"}
+    with_message = call(fast, url, **with_cookie)
+    assert fast.answered == answered
+    assert b"Welcome back" in with_message.body
+    # a message added for this request some other way: the page says None (the full stack's)
+    for added in (False, True):
+        request = RequestFactory().get(url)
+        request.session, request.user = SessionStore(key), player
+        request._messages = default_storage(request)  # type: ignore[attr-defined]
+        if added:
+            messages.info(request, "Hello again")
+        page = event_page.fast_event_page(request, scene.event.slug)
+        assert (page is None) == added
+    # a draft event nobody but its staff may see
+    hidden = TournamentFactory(status=EventStatus.DRAFT.value)
+    assert call(fast, f"/events/{hidden.slug}/", **headers).status == 404
+    assert call(fast, f"/events/{hidden.slug}/", **headers).status == 404
+    # an expired session
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(1))
+    cache.delete(f"django.contrib.sessions.cached_db{key}")
+    expired = call(fast, url, **headers)
+    assert expired.status == 200
+    assert player.public_name.encode() not in expired.body
+    assert fast.answered == answered
+    # an anonymous reader's page is always the full stack's
+    for _ in range(3):
+        assert call(fast, url).status == 200
+    assert fast.answered == answered
+
+
+def test_a_running_timer_keeps_the_event_pages_copy_as_the_clock_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the round's timer runs, what moves with the clock (the seconds left, as a number
+    and as text) is not shown by the player's timer but for the stand-ins (`data-now`,
+    `data-remaining`): the page's state stays the same, so the stored copy keeps answering
+    (before, every second was a new state and a new copy rendered by the full stack)."""
+    moment = [timezone.now().replace(microsecond=0)]
+    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+    scene = scenarios.published_round(4)
+    if RoundTimer.from_json(scene.round.timer).state != "running":  # publishing may start it
+        match_services.round_timer(actor=scene.organiser, round_=scene.round, action="start")
+    fast, full = _page_apps()
+    url = _page_url(scene)
+    csrf = _get_new_csrf_string()
+    headers = _page_headers(session_of(scene.registrations[0].player), csrf)
+    _warm_page(fast, url, headers)
+    first = _assert_page_fast_and_same(fast, full, url, headers, csrf)
+    for seconds in (1, 61, 3600):  # the last one is past the round's end: overtime
+        moment[0] += timedelta(seconds=seconds)
+        later = call(fast, url, **headers)
+        reference = call(full, url, **headers)
+        assert _normal_page(later, csrf) == _normal_page(reference, csrf)
+        assert later.body != first.body  # data-now and data-remaining moved
+    assert fast.answered == 3  # the first answer and the two before overtime: one copy
