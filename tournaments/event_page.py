@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -314,27 +316,38 @@ def _judge_desk(request: HttpRequest) -> bool:
 _PLAIN = (int, float, bool, str, type(None))
 
 
-_ATTNAMES: dict[type, tuple[str, ...]] = {}
+_COLUMNS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 
 
-def _attnames(model: Any) -> tuple[str, ...]:
-    """A model's column attributes, in order (asked for every row of every request)."""
-    names = _ATTNAMES.get(model)
-    if names is None:
-        names = _ATTNAMES[model] = tuple(f.attname for f in model._meta.concrete_fields)
-    return names
+def _columns(model: Any) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A model's column attributes, in order, and a getter of their values as a tuple
+    (asked for every row of every request)."""
+    found = _COLUMNS.get(model)
+    if found is None:
+        names = tuple(f.attname for f in model._meta.concrete_fields)
+        getter = operator.attrgetter(*names)
+        # attrgetter of one name gives the value, not a tuple
+        one: Callable[[Any], tuple[Any, ...]] = lambda row: (getter(row),)  # noqa: E731
+        found = _COLUMNS[model] = (names, one if len(names) == 1 else getter)
+    return found
 
 
 def _rows(value: Any) -> Any:
-    """`value` as plain data for the state's digest: model rows by their field values."""
+    """`value` as plain data for the state's digest: model rows by their field values.
+    (Plain values are kept as they are without a call: this runs over every row the page
+    reads, for every request.)"""
     if isinstance(value, _PLAIN):  # the most common, and never a model row
         return value
     if hasattr(value, "_meta"):
-        return [(name, _rows(getattr(value, name))) for name in _attnames(type(value))]
+        names, values = _columns(type(value))
+        return [
+            (name, v if isinstance(v, _PLAIN) else _rows(v))
+            for name, v in zip(names, values(value), strict=True)
+        ]
     if isinstance(value, dict):
-        return sorted((str(k), _rows(v)) for k, v in value.items())
+        return sorted((str(k), v if isinstance(v, _PLAIN) else _rows(v)) for k, v in value.items())
     if isinstance(value, list | tuple):
-        return [_rows(v) for v in value]
+        return [v if isinstance(v, _PLAIN) else _rows(v) for v in value]
     return str(value)
 
 
