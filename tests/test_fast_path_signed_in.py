@@ -11,6 +11,7 @@ password and anonymous readers keep their own answers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from datetime import timedelta
@@ -271,20 +272,113 @@ def test_a_signed_in_reader_counts_against_their_accounts_limit(
 
 
 def test_a_session_cookie_on_a_route_for_anonymous_readers_only_is_the_full_stacks(
-    published_round: PublishedRound, apps: tuple[FastPath, WSGIHandler]
+    published_round: PublishedRound,
 ) -> None:
-    fast, _full = apps
-    url = f"/api/events/{published_round.event.slug}/top-cut/"
+    url = _url(published_round)
     headers = cookie(session_of(published_round.registrations[0].player))
+    anonymous_only = tuple(dataclasses.replace(r, signed_in=False) for r in ROUTES)
+    fast = FastPath(WSGIHandler(), routes=anonymous_only, sign_in=signed_in)
     for _ in range(3):
-        call(fast, url, **headers)
+        assert call(fast, url, **headers).status == 200
     assert fast.answered == 0
     # and without sign_in, a session cookie is always the full stack's
     bare = FastPath(WSGIHandler(), routes=ROUTES)
-    round_url = _url(published_round)
     for _ in range(3):
-        assert call(bare, round_url, **headers).status == 200
+        assert call(bare, url, **headers).status == 200
     assert bare.answered == 0
+
+
+# --- the standings and the top cut ----------------------------------------------------------------
+
+
+def _readers_of(event: Any, organiser: Any, player: Any) -> dict[str, Any]:
+    judge = UserFactory()
+    event.judges.add(judge)
+    return {
+        "player": player,
+        "organiser": organiser,
+        "judge": judge,
+        "other event's organiser": published_round_elsewhere().organiser,
+        "not registered": UserFactory(),
+    }
+
+
+@pytest.mark.parametrize(
+    "who", ["player", "organiser", "judge", "other event's organiser", "not registered"]
+)
+def test_a_signed_in_readers_standings_are_answered_fast_as_the_full_stack_answers_them(
+    finished_swiss: scenarios.FinishedSwiss, apps: tuple[FastPath, WSGIHandler], who: str
+) -> None:
+    fast, full = apps
+    scene = finished_swiss
+    reader = _readers_of(scene.event, scene.organiser, scene.registrations[0].player)[who]
+    url = f"/api/events/{scene.event.slug}/standings/"
+    headers = {**cookie(session_of(reader)), "HTTP_ACCEPT_ENCODING": "gzip"}
+    _warm(fast, url, **headers)
+    answered, reference = call(fast, url, **headers), call(full, url, **headers)
+    assert fast.answered == 1
+    assert_same(answered, reference)
+    assert answered.header("Cache-Control") == published.CACHE_CONTROL_PRIVATE
+    assert answered.json()["count"] == 8
+    # the same body as the public's
+    assert answered.body == call(full, url, HTTP_ACCEPT_ENCODING="gzip").body
+
+
+def test_hidden_standings_stay_hidden_from_a_signed_in_player_and_shown_to_staff(
+    apps: tuple[FastPath, WSGIHandler],
+) -> None:
+    fast, full = apps
+    event, organiser, regs = scenarios.running_event(
+        8, planned_rounds=3, hide_standings_before_final=True
+    )
+    for _ in range(2):
+        scenarios.finish_round(scenarios.pair_and_publish(event, organiser), organiser)
+    url = f"/api/events/{event.slug}/standings/"
+    player = cookie(session_of(regs[0].player))
+    assert [call(fast, url, **player).status for _ in range(3)] == [404, 404, 404]
+    assert fast.answered == 0
+    staff = cookie(session_of(organiser))
+    _warm(fast, url, **staff)
+    answered = call(fast, url, **staff)
+    assert fast.answered == 1
+    assert answered.status == 200
+    assert_same(answered, call(full, url, **staff))
+    assert call(fast, url, **player).status == 404  # still hidden, after the staff's answers
+
+
+@pytest.mark.parametrize("who", ["player", "other event's organiser", "not registered"])
+def test_a_signed_in_readers_top_cut_is_the_public_copy_answered_fast(
+    running_top_cut: scenarios.RunningTopCut, apps: tuple[FastPath, WSGIHandler], who: str
+) -> None:
+    fast, full = apps
+    scene = running_top_cut
+    reader = _readers_of(scene.event, scene.organiser, scene.registrations[0].player)[who]
+    url = f"/api/events/{scene.event.slug}/top-cut/"
+    headers = cookie(session_of(reader))
+    _warm(fast, url, **headers)
+    answered, reference = call(fast, url, **headers), call(full, url, **headers)
+    assert fast.answered == 1
+    assert_same(answered, reference)
+    assert answered.body == call(full, url).body  # the public's copy
+    assert answered.header("Cache-Control") == published.CACHE_CONTROL_PRIVATE
+
+
+@pytest.mark.parametrize("who", ["organiser", "judge"])
+def test_the_events_staff_get_their_own_top_cut_from_the_full_stack(
+    running_top_cut: scenarios.RunningTopCut, apps: tuple[FastPath, WSGIHandler], who: str
+) -> None:
+    fast, full = apps
+    scene = running_top_cut
+    reader = _readers_of(scene.event, scene.organiser, scene.registrations[0].player)[who]
+    url = f"/api/events/{scene.event.slug}/top-cut/"
+    headers = cookie(session_of(reader))
+    for _ in range(2):  # the public copy stored, and the public's headers kept
+        assert call(fast, url).status == 200
+    answered = fast.answered
+    answers = [call(fast, url, **headers) for _ in range(3)]
+    assert fast.answered == answered
+    assert [a.status for a in answers] == [200, 200, 200]
+    assert_same(answers[-1], call(full, url, **headers))
 
 
 # --- the event page (tournaments.fast_routes) ----------------------------------------------------
