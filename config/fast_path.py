@@ -20,13 +20,16 @@ paths' headers).
 A signed-in reader (a session cookie, and the CSRF cookie at most) is answered the same way
 on a route that says so (`Route.signed_in`: the published round, whose answer is the same
 copy for everyone who may read it): the session is loaded as SessionMiddleware loads it, and
-the account is the one accounts.cached_auth keeps, when it verifies against the session (the
-session's backend and password hash); the limits count the account, as DRF's do; the kept
+the account is the one accounts.cached_auth keeps (read from its row and cached when no copy
+is there), when it verifies against the session (the session's backend and password hash, as
+Django's get_user checks them with the current secret); the limits count the account, as DRF's do; the kept
 headers are those the full stack sent a signed-in reader (``private``, never a cookie), kept
-apart from the anonymous ones. Nothing is written: reading a session never saves it
+apart from the anonymous ones. Nothing is written but the account's cache entry (as the full
+stack's CachedAuthenticationMiddleware writes it): reading a session never saves it
 (SESSION_SAVE_EVERY_REQUEST is off; with it on, every signed-in request is the full
-stack's), so its expiry is what the full stack leaves it. A session the cache cannot verify
-(none, expired, flushed, a changed password, an account not cached yet) is the full stack's.
+stack's), so its expiry is what the full stack leaves it. A session that does not verify
+(none, expired, flushed, a changed password, a hash of a fallback secret, an account that may
+no longer sign in) is the full stack's.
 
 Everything else goes to the full stack, as before: another method, a query string, an
 ``Authorization`` header, any cookie but the CSRF and session cookies (a language, messages),
@@ -250,8 +253,8 @@ class FastPath:
     ) -> tuple[HttpRequest | None, tuple[str, bool, bool]]:
         """The request as the view would see it (anonymous, or signed in by its session
         cookie), and what its headers depend on; None when the full stack would refuse or
-        redirect it, or when the session is not one the cache verifies (the full stack
-        decides: an expired session, a changed password, an account not cached)."""
+        redirect it, or when the session does not verify (the full stack decides: an
+        expired session, a changed password, a fallback secret's hash)."""
         request = WSGIRequest(environ)
         try:
             request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware checks it
