@@ -191,6 +191,8 @@ class FastPath:
             headers = self._headers.get((route.name, 200, *kind_of))
             if request is None or headers is None:
                 return self.application(environ, self._keeping(route, kind_of, start_response))
+            if settings.CSRF_USE_SESSIONS:  # a new secret would be written to the session
+                return self.application(environ, start_response)
             csrf = CsrfViewMiddleware(_never_called)
             csrf.process_request(request)  # the CSRF cookie's secret, or a new one to set
             request._messages = default_storage(request)

@@ -667,3 +667,16 @@ def test_a_running_timer_keeps_the_event_pages_copy_as_the_clock_moves(
         assert _normal_page(later, csrf) == _normal_page(reference, csrf)
         assert later.body != first.body  # data-now and data-remaining moved
     assert fast.answered == 3  # the first answer and the two before overtime: one copy
+
+
+def test_with_the_csrf_secret_in_the_session_the_event_page_is_the_full_stacks(
+    frozen_clock: None,
+) -> None:
+    scene = scenarios.published_round(4)
+    fast, _full = _page_apps()
+    url = _page_url(scene)
+    headers = _page_headers(session_of(scene.registrations[0].player))
+    with override_settings(CSRF_USE_SESSIONS=True):
+        for _ in range(3):
+            assert call(fast, url, **headers).status == 200
+    assert fast.answered == 0
