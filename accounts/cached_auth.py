@@ -56,18 +56,42 @@ def verified_copy(session: SessionBase) -> Any | None:
 
 def signed_in(session_key: str) -> tuple[SessionBase, Any] | None:
     """The session a session cookie names and its account, as SessionMiddleware and
-    `cached_user` would find them, when the account's copy verifies against the session;
-    None for anything else (no such session, an expired one, no copy, another hash), which
+    `cached_user` would find them, when the account (its cached copy, else its row, which is
+    then cached) verifies against the session; None for anything else (no such session, an
+    expired one, another hash, an account that may no longer sign in), which
     the full stack then answers with its own checks and side effects (config.fast_path).
     Loads the session as the middleware does (the session cache, else the database row while
-    it has not expired); changes nothing (SESSION_SAVE_EVERY_REQUEST is off: reading a
-    session never saves it nor sets its cookie)."""
+    it has not expired); changes nothing but the account's cache entry, as `cached_user`
+    would fill it (SESSION_SAVE_EVERY_REQUEST is off: reading a session never saves it nor
+    sets its cookie)."""
     if not session_key or settings.SESSION_SAVE_EVERY_REQUEST:
         return None
     engine = import_module(settings.SESSION_ENGINE)
     session: SessionBase = engine.SessionStore(session_key)
-    user = verified_copy(session)
+    user = verified_copy(session) or _verified_row(session)
     return None if user is None else (session, user)
+
+
+def _verified_row(session: SessionBase) -> Any | None:
+    """The session's account read from its row when it verifies as Django's `get_user`
+    verifies it with the current secret (a backend the site uses, which still lets the
+    account sign in, and the session's hash of the password), then kept in the cache as
+    `cached_user` keeps it; None for anything else, which `get_user` then decides on the full
+    stack (a fallback secret's hash, a session to flush). Writes nothing but the cache."""
+    user_id = session.get(SESSION_KEY)
+    session_hash = session.get(HASH_SESSION_KEY)
+    backend_path = session.get(BACKEND_SESSION_KEY)
+    if user_id is None or not session_hash or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    user = auth.load_backend(backend_path).get_user(user_id)
+    if user is None or not hasattr(user, "get_session_auth_hash"):
+        return None
+    if not constant_time_compare(session_hash, user.get_session_auth_hash()):
+        return None
+    if str(user.pk) != str(user_id):
+        return None
+    cache.set(user_key(user.pk), user, USER_SECONDS)
+    return user
 
 
 def cached_user(request: HttpRequest) -> Any:

@@ -13,7 +13,8 @@ address: `--only anonymous-round` goes through config.fast_path (answered before
 middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B).
 `--only round` (a signed-in player's round: config.fast_path answers it once the session and
 the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
-player's event page. Printed per kind: CPU of this process per request
+player's event page (config.fast_path answers it once its copy is stored), `page-full` the
+same through Django's handler alone. Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -207,7 +208,7 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, round-full, page, organiser, anonymous, my-match, anonymous-round, "
+        help="round, round-full, page, page-full, organiser, anonymous, my-match, anonymous-round, "
         "anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
@@ -243,6 +244,12 @@ def main() -> int:
         "page": (
             "event page, 50 players",
             [wsgi_get(f"/events/{slug}/", sessions[u.pk], HTML) for u in sample],
+        ),
+        # The same signed-in pages through Django's handler alone (the A/B of "page":
+        # config.fast_path answers a signed-in reader's event page once its copy is stored).
+        "page-full": (
+            "event page, 50 players (full stack)",
+            [wsgi_get(f"/events/{slug}/", sessions[u.pk], HTML, full_stack=True) for u in sample],
         ),
         "organiser": (
             "event page, the organiser",

@@ -20,13 +20,16 @@ paths' headers).
 A signed-in reader (a session cookie, and the CSRF cookie at most) is answered the same way
 on a route that says so (`Route.signed_in`: the published round, whose answer is the same
 copy for everyone who may read it): the session is loaded as SessionMiddleware loads it, and
-the account is the one accounts.cached_auth keeps, when it verifies against the session (the
-session's backend and password hash); the limits count the account, as DRF's do; the kept
+the account is the one accounts.cached_auth keeps (read from its row and cached when no copy
+is there), when it verifies against the session (the session's backend and password hash, as
+Django's get_user checks them with the current secret); the limits count the account, as DRF's do; the kept
 headers are those the full stack sent a signed-in reader (``private``, never a cookie), kept
-apart from the anonymous ones. Nothing is written: reading a session never saves it
+apart from the anonymous ones. Nothing is written but the account's cache entry (as the full
+stack's CachedAuthenticationMiddleware writes it): reading a session never saves it
 (SESSION_SAVE_EVERY_REQUEST is off; with it on, every signed-in request is the full
-stack's), so its expiry is what the full stack leaves it. A session the cache cannot verify
-(none, expired, flushed, a changed password, an account not cached yet) is the full stack's.
+stack's), so its expiry is what the full stack leaves it. A session that does not verify
+(none, expired, flushed, a changed password, a hash of a fallback secret, an account that may
+no longer sign in) is the full stack's.
 
 Everything else goes to the full stack, as before: another method, a query string, an
 ``Authorization`` header, any cookie but the CSRF and session cookies (a language, messages),
@@ -54,10 +57,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.storage import default_storage
 from django.core import signals
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.http import HttpRequest, HttpResponse, parse_cookie
+from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import translation
 from django.utils.http import http_date
 
@@ -104,6 +109,23 @@ class Route:
     signed_in: bool = False
 
 
+@dataclass(frozen=True)
+class PageRoute:
+    """A page a signed-in reader's GET may get from the fast path: `page(request, **groups)`
+    builds the reader's own bytes (the same code the view runs, with the same reads of the
+    database) or says None (the full stack answers). The request it is given is the full
+    stack's as far as the page reads it: the session and account (as for `Route.signed_in`),
+    the language activated, CSRF's cookie read by Django's own CsrfViewMiddleware (which then
+    sets the cookie on the answer when the reader had none, as the full stack does), and the
+    messages' storage (a page with messages waiting should say None). The headers are the
+    full stack's for the same kind of answer, kept as for `Route` but for the CSRF cookie:
+    a full-stack answer whose only cookie is a new CSRF cookie is kept without it."""
+
+    name: str
+    pattern: re.Pattern[str]
+    page: Callable[..., bytes | None]
+
+
 # The session and account a session cookie signs in, when the cache verifies them cheaply
 # (accounts.cached_auth.signed_in, given by config/wsgi.py: config's helpers sit below
 # accounts); None leaves the request to the full stack.
@@ -116,7 +138,10 @@ class FastPath:
     """The WSGI application: `application` (Django's handler) behind the fast path."""
 
     def __init__(
-        self, application: WSGIApp, routes: Sequence[Route], sign_in: SignIn | None = None
+        self,
+        application: WSGIApp,
+        routes: Sequence[Route | PageRoute],
+        sign_in: SignIn | None = None,
     ) -> None:
         self.application = application
         self.routes = tuple(routes)
@@ -130,6 +155,8 @@ class FastPath:
         if matched is None:
             return self.application(environ, start_response)
         route, groups, session_key = matched
+        if isinstance(route, PageRoute):
+            return self._page(environ, start_response, route, groups, session_key)
         signals.request_started.send(sender=WSGIHandler, environ=environ)
         try:
             request, kind_of = self._request(environ, session_key)
@@ -148,9 +175,52 @@ class FastPath:
         answer: Iterable[bytes] = response
         return answer
 
+    def _page(
+        self,
+        environ: dict[str, Any],
+        start_response: StartResponse,
+        route: PageRoute,
+        groups: dict[str, str],
+        session_key: str,
+    ) -> Iterable[bytes]:
+        """A signed-in reader's page (PageRoute), or the full stack's answer."""
+        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        kind_of: tuple[str, bool, bool] = ("", False, False)
+        try:
+            request, kind_of = self._request(environ, session_key)
+            headers = self._headers.get((route.name, 200, *kind_of))
+            if request is None or headers is None:
+                return self.application(environ, self._keeping(route, kind_of, start_response))
+            if settings.CSRF_USE_SESSIONS:  # a new secret would be written to the session
+                return self.application(environ, start_response)
+            csrf = CsrfViewMiddleware(_never_called)
+            csrf.process_request(request)  # the CSRF cookie's secret, or a new one to set
+            request._messages = default_storage(request)
+            with translation.override(kind_of[0]):
+                request.LANGUAGE_CODE = kind_of[0]
+                body = route.page(request, **groups)
+            if body is None:
+                return self.application(environ, start_response)
+            response = _response(200, body, headers, None, None, None)
+            response = csrf.process_response(request, response)
+        except Exception:  # the full stack answers (and reports) whatever went wrong
+            logger.warning("fast path: %s left to the full stack", route.name, exc_info=True)
+            return self.application(environ, start_response)
+        self.answered += 1
+        response._handler_class = WSGIHandler  # close() sends request_finished, as Django's
+        headers_out = [  # the cookie CSRF set, written as Django's WSGIHandler writes it
+            *response.items(),
+            *(("Set-Cookie", c.output(header="")) for c in response.cookies.values()),
+        ]
+        start_response(f"{response.status_code} {response.reason_phrase}", headers_out)
+        answer: Iterable[bytes] = response
+        return answer
+
     # --- which requests --------------------------------------------------------------------
 
-    def _candidate(self, environ: dict[str, Any]) -> tuple[Route, dict[str, str], str] | None:
+    def _candidate(
+        self, environ: dict[str, Any]
+    ) -> tuple[Route | PageRoute, dict[str, str], str] | None:
         """A route for a GET without a query string, anonymous or with a session cookie
         alone (no database, no cache), and the session cookie's value ("" without one)."""
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
@@ -171,7 +241,11 @@ class FastPath:
         for route in self.routes:
             match = route.pattern.fullmatch(path)
             if match is not None:
-                if session_key and not route.signed_in:
+                if isinstance(route, PageRoute):
+                    signed_in = bool(session_key)  # a page: signed-in readers only
+                else:
+                    signed_in = route.signed_in or not session_key
+                if not signed_in:
                     return None
                 return route, match.groupdict(), session_key
         return None
@@ -181,8 +255,8 @@ class FastPath:
     ) -> tuple[HttpRequest | None, tuple[str, bool, bool]]:
         """The request as the view would see it (anonymous, or signed in by its session
         cookie), and what its headers depend on; None when the full stack would refuse or
-        redirect it, or when the session is not one the cache verifies (the full stack
-        decides: an expired session, a changed password, an account not cached)."""
+        redirect it, or when the session does not verify (the full stack decides: an
+        expired session, a changed password, a fallback secret's hash)."""
         request = WSGIRequest(environ)
         try:
             request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware checks it
@@ -225,22 +299,40 @@ class FastPath:
         return _response(200, copy.body, headers, etag, last_modified, None)
 
     def _keeping(
-        self, route: Route, kind_of: tuple[str, bool, bool], start_response: StartResponse
+        self,
+        route: Route | PageRoute,
+        kind_of: tuple[str, bool, bool],
+        start_response: StartResponse,
     ) -> StartResponse:
         """start_response, keeping the full stack's headers for answers of this kind: a
-        signed-in reader's only when they say ``private``, an anonymous one's only when not."""
+        signed-in reader's only when they say ``private``, an anonymous one's only when not;
+        a page's (PageRoute) only for a 200 whose one cookie, if any, is CSRF's."""
         signed_in = kind_of[2]
+        page = isinstance(route, PageRoute)
 
         def keep(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             code = int(status.split(" ", 1)[0])
             names = {name.lower(): value for name, value in headers}
             private = "private" in names.get("cache-control", "private")
-            keepable = (
-                code in (200, 304)
-                and "etag" in names
-                and "set-cookie" not in names
-                and private == signed_in
-            )
+            if page:
+                csrf_cookie = f"{settings.CSRF_COOKIE_NAME}="
+                keepable = (
+                    code == 200
+                    and signed_in
+                    and "etag" not in names
+                    and all(
+                        value.strip().startswith(csrf_cookie)
+                        for name, value in headers
+                        if name.lower() == "set-cookie"
+                    )
+                )
+            else:
+                keepable = (
+                    code in (200, 304)
+                    and "etag" in names
+                    and "set-cookie" not in names
+                    and private == signed_in
+                )
             kind = (route.name, code, *kind_of)
             if keepable and kind not in self._headers:
                 with self._lock:
@@ -248,18 +340,22 @@ class FastPath:
                         self._headers[kind] = tuple(
                             (name, value)
                             for name, value in headers
-                            if name.lower() not in OWN_HEADERS
+                            if name.lower() not in OWN_HEADERS and name.lower() != "set-cookie"
                         )
             return start_response(status, headers, *args)
 
         return keep
 
 
+def _never_called(request: HttpRequest) -> HttpResponse:
+    raise AssertionError("CsrfViewMiddleware is used for its process_request/response only")
+
+
 def _response(
     status: int,
     body: bytes,
     headers: tuple[tuple[str, str], ...],
-    etag: str,
+    etag: str | None,
     last_modified: float | None,
     encoding: str | None,
 ) -> HttpResponse:
@@ -268,7 +364,8 @@ def _response(
         del response.headers[name]  # Django's default Content-Type: the kept headers say it
     for name, value in headers:
         response.headers[name] = value
-    response.headers["ETag"] = etag
+    if etag is not None:
+        response.headers["ETag"] = etag
     if last_modified is not None:
         response.headers["Last-Modified"] = http_date(last_modified)
     if encoding is not None:

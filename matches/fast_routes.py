@@ -1,12 +1,18 @@
 """The published copies config.fast_path may answer before Django's middleware (config/wsgi.py).
 
 Each route asks the same questions of the database as its API view and names the same copy,
-so an anonymous GET gets the answer the full stack would give: the published round
+so a GET gets the answer the full stack would give: the published round
 (matches.published_round), the latest standings (`GET /api/events/{slug}/standings/`,
 without a query string: the first page of the latest stage's standings) and the top cut
 (`GET /api/events/{slug}/top-cut/`, the bracket rounds the public sees). Anything the view
 would answer otherwise (hidden standings, a team event, no finished round yet, an event that
 is not public) is left to the view.
+
+All three take signed-in readers too (`Route.signed_in`): the round's and the standings'
+copies are the same for everyone who may read them (the view's checks, asked here with the
+reader: an event's staff see its hidden standings and its draft event, from the same copy);
+the top cut's staff copy holds the bracket rounds not published yet, so the event's staff
+are left to the view and every other reader gets the public copy, as the view gives it.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from matches import api, selectors, services
 from matches.models import RoundStatus
 from matches.published_round import FAST_ROUTE as ROUND_ROUTE
 from matches.published_round import answered_here, throttles_allow
+from tournaments import permissions as perms
 from tournaments.selectors import visible_event
 
 
@@ -44,6 +51,7 @@ STANDINGS_ROUTE = Route(
     pattern=re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/standings/"),
     find=_standings,
     admit=throttles_allow,
+    signed_in=True,
 )
 
 
@@ -54,6 +62,8 @@ def _top_cut(request: HttpRequest, slug: str) -> Found | None:
         event = visible_event(request, slug)
     except Http404:
         return None
+    if perms.is_staff_of(request.user, event):
+        return None  # their own copy, with the unpublished rounds: the view's
     cut_rounds = list(selectors.rounds_visible(request.user, event).filter(stage="top_cut"))
     if any(r.status == RoundStatus.PAIRING for r in cut_rounds):
         return None  # rendered per request while a round is being paired
@@ -67,6 +77,7 @@ TOP_CUT_ROUTE = Route(
     pattern=re.compile(r"/api/events/(?P<slug>[-a-zA-Z0-9_]+)/top-cut/"),
     find=_top_cut,
     admit=throttles_allow,
+    signed_in=True,
 )
 
 ROUTES: tuple[Route, ...] = (ROUND_ROUTE, STANDINGS_ROUTE, TOP_CUT_ROUTE)

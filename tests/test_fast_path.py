@@ -239,7 +239,9 @@ def test_the_served_application_is_the_fast_path_in_front_of_djangos_handler() -
     assert isinstance(wsgi.application, FastPath)
     assert wsgi.application.application is wsgi.django_application
     assert isinstance(wsgi.django_application, WSGIHandler)
-    assert wsgi.application.routes == ROUTES
+    from tournaments.fast_routes import ROUTES as PAGE_ROUTES
+
+    assert wsgi.application.routes == (*ROUTES, *PAGE_ROUTES)  # the round's etc., the event page
 
 
 def test_the_top_cut_is_answered_from_its_copy_and_a_result_makes_a_new_one(

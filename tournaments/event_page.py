@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +40,7 @@ import segno
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -314,27 +316,38 @@ def _judge_desk(request: HttpRequest) -> bool:
 _PLAIN = (int, float, bool, str, type(None))
 
 
-_ATTNAMES: dict[type, tuple[str, ...]] = {}
+_COLUMNS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 
 
-def _attnames(model: Any) -> tuple[str, ...]:
-    """A model's column attributes, in order (asked for every row of every request)."""
-    names = _ATTNAMES.get(model)
-    if names is None:
-        names = _ATTNAMES[model] = tuple(f.attname for f in model._meta.concrete_fields)
-    return names
+def _columns(model: Any) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A model's column attributes, in order, and a getter of their values as a tuple
+    (asked for every row of every request)."""
+    found = _COLUMNS.get(model)
+    if found is None:
+        names = tuple(f.attname for f in model._meta.concrete_fields)
+        getter = operator.attrgetter(*names)
+        # attrgetter of one name gives the value, not a tuple
+        one: Callable[[Any], tuple[Any, ...]] = lambda row: (getter(row),)  # noqa: E731
+        found = _COLUMNS[model] = (names, one if len(names) == 1 else getter)
+    return found
 
 
 def _rows(value: Any) -> Any:
-    """`value` as plain data for the state's digest: model rows by their field values."""
+    """`value` as plain data for the state's digest: model rows by their field values.
+    (Plain values are kept as they are without a call: this runs over every row the page
+    reads, for every request.)"""
     if isinstance(value, _PLAIN):  # the most common, and never a model row
         return value
     if hasattr(value, "_meta"):
-        return [(name, _rows(getattr(value, name))) for name in _attnames(type(value))]
+        names, values = _columns(type(value))
+        return [
+            (name, v if isinstance(v, _PLAIN) else _rows(v))
+            for name, v in zip(names, values(value), strict=True)
+        ]
     if isinstance(value, dict):
-        return sorted((str(k), _rows(v)) for k, v in value.items())
+        return sorted((str(k), v if isinstance(v, _PLAIN) else _rows(v)) for k, v in value.items())
     if isinstance(value, list | tuple):
-        return [_rows(v) for v in value]
+        return [v if isinstance(v, _PLAIN) else _rows(v) for v in value]
     return str(value)
 
 
@@ -371,7 +384,11 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     if timer:
         timer = {k: v for k, v in timer.items() if k not in _TIMER_CLOCK_FIELDS}
         if timer.get("state") == "running":
-            timer.pop("remaining_text", None)  # not shown while it runs: moves with the clock
+            # Not shown while it runs (the player's timer shows its end and the stand-ins'
+            # `data-remaining`/`data-now`): each moves with the clock, and would make every
+            # second a new state (a new copy rendered) for as long as the round runs.
+            for moving in ("remaining_text", "remaining_seconds", "signed_text"):
+                timer.pop(moving, None)
     shared = {
         k: v
         for k, v in context.items()
@@ -380,11 +397,21 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     return [
         get_language(),
         redis_is_down(),
+        _push_keys(),
         request.path,
         _rows(shared),
         _rows(rounds_info),
         _rows(timer),
     ]
+
+
+def _push_keys() -> list[Any]:
+    """What the page's push control shows of the site's VAPID keys (notifications.push reads
+    the same settings): the public key, and whether push is on at all. Part of the state, so
+    a changed key shows at once, not when the stored copy of an earlier key expires."""
+    public = str(getattr(settings, "VAPID_PUBLIC_KEY", "") or "").strip()
+    private = str(getattr(settings, "VAPID_PRIVATE_KEY", "") or "").strip()
+    return [public, bool(public and private)]
 
 
 def _digest(value: Any) -> str:
@@ -402,30 +429,61 @@ def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
     context = page_context(request, event)
     if _has_messages(request):
         return render(request, TEMPLATE, context)
+    html = _spliced(request, context, render=True)
+    assert html is not None  # rendered when not stored
+    return HttpResponse(html)
+
+
+def _spliced(request: HttpRequest, context: dict[str, Any], *, render: bool) -> str | None:
+    """The reader's page: the stored copy of this state and kind of reader (rendered and
+    stored when missing, with `render`; else None) with the reader's own values put in."""
     kind = _digest(reader_kind(request, context))
     version = _digest([kind, page_state(request, context)])
+    name = f"event-page:{context['event'].pk}:{kind}"
 
     def render_copy() -> bytes:
         shown = _stand_in_context(request, context)
         html: str = render_to_string(TEMPLATE, shown, request=request)
         return html.encode()
 
-    copy = published.stored(
-        f"event-page:{event.pk}:{kind}",
-        version=version,
-        render=render_copy,
-        content_type="text/html; charset=utf-8",
-        ttl=COPY_SECONDS,
-        compress=False,
-    )
+    if render:
+        copy: published.Copy | None = published.stored(
+            name,
+            version=version,
+            render=render_copy,
+            content_type="text/html; charset=utf-8",
+            ttl=COPY_SECONDS,
+            compress=False,
+        )
+    else:
+        copy = published.existing(name, version=version)
+    if copy is None:
+        return None
     html = copy.body.decode()
     for stand_in, value in _own_values(request, context).items():
         html = html.replace(stand_in, value)
     if CSRF in html:  # only a page with a form asks for the token (and sets its cookie)
         html = html.replace(CSRF, get_token(request))
-    return HttpResponse(html)
+    return html
 
 
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The event page (tournaments.views.event_detail)."""
     return stored_page(request, visible_event_with_roles(request, slug))
+
+
+def fast_event_page(request: HttpRequest, slug: str) -> bytes | None:
+    """A signed-in reader's event page for config.fast_path (tournaments.fast_routes): what
+    `event_page` answers them, from the same reads, when its copy is stored; None (the full
+    stack answers) for an event they may not see, messages waiting, or a copy not stored yet
+    (the full stack renders it once)."""
+    with perms.roles_remembered():
+        try:
+            event = visible_event_with_roles(request, slug)
+        except Http404:
+            return None
+        context = page_context(request, event)
+        if _has_messages(request):
+            return None
+        html = _spliced(request, context, render=False)
+    return None if html is None else html.encode()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -35,6 +36,19 @@ _organisation_roles_this_request: ContextVar[dict[tuple[int, int], frozenset[str
 )
 
 
+@contextmanager
+def roles_remembered() -> Iterator[None]:
+    """What RolesPerRequestMiddleware does for one request, for a request answered without
+    the middleware (config.fast_path's event page)."""
+    token = _roles_this_request.set({})
+    organisation_token = _organisation_roles_this_request.set({})
+    try:
+        yield
+    finally:
+        _organisation_roles_this_request.reset(organisation_token)
+        _roles_this_request.reset(token)
+
+
 class RolesPerRequestMiddleware:
     """Remembers a person's roles at an event for the length of one request only (a change
     of staff applies from the next request)."""
@@ -43,13 +57,8 @@ class RolesPerRequestMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        token = _roles_this_request.set({})
-        organisation_token = _organisation_roles_this_request.set({})
-        try:
+        with roles_remembered():
             return self.get_response(request)
-        finally:
-            _organisation_roles_this_request.reset(organisation_token)
-            _roles_this_request.reset(token)
 
 
 def _roles(user: Any, tournament: Tournament) -> tuple[bool, bool]:
