@@ -148,7 +148,7 @@ def test_the_service_worker_renews_a_subscription_the_push_service_replaced(  # 
 ) -> None:
     from notifications import services
     from notifications.models import PushSubscription
-    from tests.notifications.test_push import Browser
+    from tests.notifications.push_support import Browser
 
     settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
     _event, regs, page, public = player_on_my_match(live_server, open_page, settings)

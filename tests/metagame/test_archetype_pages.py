@@ -16,7 +16,7 @@ from metagame.models import Archetype
 from organisations.models import Membership, Organisation
 from series.models import Series, SeriesEvent
 from tests.factories import UserFactory, logged_in
-from tests.metagame.test_metagame_api import two_player_event
+from tests.metagame.metagame_support import two_player_event
 from tournaments.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -17,7 +16,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 from typing import Any
 
-import http_ece
 import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -30,16 +28,13 @@ from notifications import push, tasks
 from notifications.management.commands.vapid_keys import new_key_pair
 from notifications.models import Channel, Delivery, DeliveryStatus, Kind, PushSubscription, SentVia
 from tests.factories import logged_in
+from tests.notifications.push_support import Browser
 from tests.scenarios import client_for, running_event
 from tests.support import audit
 from tournaments.models import AuditEntry
 from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 def unb64url(text: str) -> bytes:
@@ -83,32 +78,6 @@ class PushService:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-class Browser:
-    """What a browser's pushManager.subscribe() makes: a P-256 key pair and an auth secret."""
-
-    def __init__(self, endpoint: str) -> None:
-        self.endpoint = endpoint
-        self.private_key = ec.generate_private_key(ec.SECP256R1())
-        self.auth_secret = os.urandom(16)
-        public = self.private_key.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-        )
-        self.p256dh = b64url(public)
-
-    def subscription_json(self) -> dict[str, Any]:
-        return {
-            "endpoint": self.endpoint,
-            "expirationTime": None,
-            "keys": {"p256dh": self.p256dh, "auth": b64url(self.auth_secret)},
-        }
-
-    def decrypt(self, body: bytes) -> dict[str, Any]:
-        plain = http_ece.decrypt(
-            body, private_key=self.private_key, auth_secret=self.auth_secret, version="aes128gcm"
-        )
-        return dict(json.loads(plain))
 
 
 @pytest.fixture
