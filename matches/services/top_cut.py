@@ -216,20 +216,7 @@ def cut_calculator(tournament: Tournament, stage: int | None = None) -> dict[str
         "rounds_left": rounds_left,
         "pairings_known": pairings is not None,
         "cut_size": tournament.top_cut_size,
-        "rows": [
-            {
-                "registration": int(o.player_id),
-                "name": names.get(o.player_id, ""),
-                "points": o.points,
-                "win": o.win,
-                "draw": o.draw,
-                "loss": o.loss,
-                "in_contention": o.in_contention,
-                "has_bye": o.has_bye,
-                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
-            }
-            for o in outlook
-        ],
+        "rows": outlook_rows(outlook, names, "registration"),
     }
 
 
@@ -270,20 +257,7 @@ def _points_calculator(tournament: Tournament, row: Stage, threshold: int) -> di
         "pairings_known": False,
         "cut_size": None,
         "threshold": threshold,
-        "rows": [
-            {
-                "registration": int(o.player_id),
-                "name": names.get(o.player_id, ""),
-                "points": o.points,
-                "win": o.win,
-                "draw": o.draw,
-                "loss": o.loss,
-                "in_contention": o.in_contention,
-                "has_bye": False,
-                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
-            }
-            for o in outlook
-        ],
+        "rows": outlook_rows(outlook, names, "registration"),
     }
 
 
@@ -377,18 +351,26 @@ def _team_calculator(tournament: Tournament, stage: int | None = None) -> dict[s
         "rounds_left": rounds_left,
         "pairings_known": pairings is not None,
         **extra,
-        "rows": [
-            {
-                "team": int(o.player_id),
-                "name": names.get(o.player_id, ""),
-                "points": o.points,
-                "win": o.win,
-                "draw": o.draw,
-                "loss": o.loss,
-                "in_contention": o.in_contention,
-                "has_bye": isinstance(o, CutOutlook) and o.has_bye,
-                "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
-            }
-            for o in outlook
-        ],
+        "rows": outlook_rows(outlook, names, "team"),
     }
+
+
+def outlook_rows(
+    outlook: Sequence[CutOutlook | PointsOutlook], names: dict[str, str], key: str
+) -> list[dict[str, Any]]:
+    """The cut calculator's rows as the API gives them: `key` names the entrant (a
+    registration, or a team in a team event); only a top-N outlook knows about byes."""
+    return [
+        {
+            key: int(o.player_id),
+            "name": names.get(o.player_id, ""),
+            "points": o.points,
+            "win": o.win,
+            "draw": o.draw,
+            "loss": o.loss,
+            "in_contention": o.in_contention,
+            "has_bye": isinstance(o, CutOutlook) and o.has_bye,
+            "explanations": {k: o.explain(k) for k in ("win", "draw", "loss")},
+        }
+        for o in outlook
+    ]
