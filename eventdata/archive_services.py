@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
+from django.db.models import prefetch_related_objects
 
 from config.locks import for_update
 from decks.models import (
@@ -84,6 +85,9 @@ class _Importer(ArchiveWriter):
         self.import_rounds(event)
         self.import_teams(event)
         self.import_stages(event)  # before the matches: results take their stage's structure
+        if self.doc["stages"]:
+            # Each match's result is checked against its stage's structure: read them once.
+            prefetch_related_objects([event], "stages")
         self.import_team_matches(event)
         self.import_lineups()
         self.import_matches(event)

@@ -36,10 +36,10 @@ def _structure_games_to_win(tournament: Tournament) -> int:
 def stage_structure(tournament: Tournament, stage_number: int) -> MatchStructure | None:
     """The match structure of the event's stage ``stage_number``: the stage's own, else the
     event's (event-structures: Stages; None only for an event whose structure is unknown)."""
-    key = (
-        tournament.stages.filter(number=stage_number)
-        .values_list("match_structure", flat=True)
-        .first()
+    # All of the event's stages (a handful of rows), so that a caller checking many results
+    # (an archive import) prefetches them once and asks no query per match.
+    key = next(
+        (s.match_structure for s in tournament.stages.all() if s.number == stage_number), None
     )
     if key:
         structure = get_game(tournament.game).match_structure(key)
