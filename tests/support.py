@@ -99,6 +99,32 @@ def migrated_database(directory: Path) -> Path:
     return template
 
 
+def in_memory_sqlite(conn: Any) -> bool:
+    """Whether ``conn``'s test database is SQLite's in-memory one (no TEST NAME given)."""
+    return bool(
+        conn.vendor == "sqlite" and conn.creation.is_in_memory_db(conn.creation._get_test_db_name())
+    )
+
+
+def restore_sqlite(conn: Any, template: Path) -> None:
+    """Point ``conn`` at its in-memory test database, as Django's create_test_db does, and
+    fill it with a copy of the SQLite file ``template`` (SQLite's backup: page by page)."""
+    import sqlite3
+
+    from django.conf import settings
+
+    name = conn.creation._get_test_db_name()
+    conn.close()  # a no-op on an in-memory database; the name changes below
+    settings.DATABASES[conn.alias]["NAME"] = name
+    conn.settings_dict["NAME"] = name
+    conn.ensure_connection()
+    source = sqlite3.connect(template)
+    try:
+        source.backup(conn.connection)
+    finally:
+        source.close()
+
+
 # --- threads started together (the race tests) -----------------------------------------------
 
 
