@@ -204,18 +204,20 @@ def django_db_setup(  # type: ignore[no-untyped-def]
     django_db_modify_db_settings: None,
     tmp_path_factory: pytest.TempPathFactory,
 ):
-    """pytest-django's, except on SQLite's in-memory test database (the default run): there
-    each worker's database is a copy of the file `manage.py migrate` made once for the whole run
-    (`migrated_sqlite`), instead of each worker running every migration again (6 to 9 CPU
-    seconds a worker). The copy is what the migrations left, data migrations included; on
-    PostgreSQL (or a named SQLite test file) or with --nomigrations, each worker sets up its
-    database as before."""
+    """pytest-django's, except on SQLite's in-memory test database with two workers or more
+    (`make test`): there each worker's database is a copy of the file `manage.py migrate` made
+    once for the whole run (`migrated_sqlite`), instead of each worker running every migration
+    again (6 to 9 CPU seconds a worker). The copy is what the migrations left, data migrations
+    included. One process (a file, a test) migrates in-process as before: the fresh process
+    costs it more than it saves. So do PostgreSQL, a named SQLite test file and
+    --nomigrations."""
     from django.db import connections
     from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
 
     aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
     if (
         django_db_use_migrations
+        and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1
         and not serialized_aliases
         and set(aliases) <= {"default"}
         and in_memory_sqlite(connections["default"])
