@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from config import prepared
 from tournaments.models import Tournament
+from tournaments.selectors import rows_version
 from tournaments.status import EventStatus
 
 SCHEMA = "https://schema.org"
@@ -59,7 +60,9 @@ def _organiser_names(event: Tournament) -> list[str]:
     if "organisers" in prefetched or type(event.pk) is not int:
         return [u.public_name for u in event.organisers.all()]
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
-    organisers: list[Any] = prepared.fetch("event-organisers", _organisers_of, event.pk)
+    organisers: list[Any] = prepared.fetch(
+        "event-organisers", _organisers_of, event.pk, remember=rows_version(event)
+    )
     return [u.public_name for u in organisers]
 
 

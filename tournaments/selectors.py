@@ -76,6 +76,72 @@ def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     return event
 
 
+# --- the event page's rows, remembered under their version ------------------------------------
+
+# Set on the event instance the event page reads (tournaments.event_page.page_context): the
+# version of its rounds, stages and organisers, read once for the request. The readers below
+# use it to take their rows from what this process kept (config.prepared's `remember`).
+ROWS_VERSION_ATTR = "_page_rows_version"
+
+
+def page_rows_version(tournament: Tournament) -> str | None:
+    """A value that changes whenever any of the event's rounds, stages or organisers (their
+    link rows or their accounts) is added, changed or deleted, read in one indexed query;
+    None on a database other than PostgreSQL (the page then reads the rows each time).
+
+    Each row is named by its id, the transaction that wrote its current version (``xmin``)
+    and where that version lies (``ctid``): every UPDATE writes a new version of the row,
+    with the writer's transaction id and a new place (a second change in the same
+    transaction too: the earlier version cannot be reclaimed before it ends), so two reads
+    give the same value only when no row changed in between. Transaction ids are not
+    reused before wraparound, which VACUUM prevents; frozen rows keep theirs."""
+    if type(tournament.pk) is not int:
+        return None
+    round_model = tournament.rounds.model
+    connection = connections[router.db_for_read(round_model)]
+    if connection.vendor != "postgresql":
+        return None
+    quote = connection.ops.quote_name
+    links = Tournament.organisers.through
+    user_model = Tournament.organisers.field.related_model
+    link_event = quote(links._meta.get_field("tournament").column)
+    link_user = quote(links._meta.get_field("user").column)
+
+    def rows_of(table: str, where: str) -> str:
+        return (
+            "(SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text, ','"
+            f" ORDER BY t.id) FROM {table} t WHERE {where})"
+        )
+
+    rounds = rows_of(
+        quote(round_model._meta.db_table),
+        f"t.{quote(round_model._meta.get_field('tournament').column)} = %s",
+    )
+    stages = rows_of(
+        quote(Stage._meta.db_table), f"t.{quote(Stage._meta.get_field('tournament').column)} = %s"
+    )
+    organisers = (
+        "(SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text"
+        " || '/' || u.id::text || ':' || u.xmin::text || ':' || u.ctid::text, ','"
+        f" ORDER BY t.id) FROM {quote(links._meta.db_table)} t"
+        f" JOIN {quote(user_model._meta.db_table)} u ON u.id = t.{link_user}"
+        f" WHERE t.{link_event} = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {rounds}, {stages}, {organisers}",
+            [tournament.pk, tournament.pk, tournament.pk],
+        )
+        row = cursor.fetchone()
+    return "|".join(part or "" for part in row)
+
+
+def rows_version(tournament: Tournament) -> str | None:
+    """The version the event page read for this event instance (None: read the rows)."""
+    version: str | None = getattr(tournament, ROWS_VERSION_ATTR, None)
+    return version
+
+
 def entrant_count(tournament: Tournament, players: int) -> int:
     """Who a Swiss pairs: ``players`` (registered), or a team event's teams."""
     if tournament.is_team_event:
@@ -179,7 +245,9 @@ def stage_rows(tournament: Tournament) -> list[Stage]:
     stand in for them."""
     if type(tournament.pk) is int:
         # Its SQL compiled once per process (config.prepared): the event page reads it.
-        rows = prepared.fetch("stage-rows", _stages_of, tournament.pk)
+        rows = prepared.fetch(
+            "stage-rows", _stages_of, tournament.pk, remember=rows_version(tournament)
+        )
         for row in rows:
             row.tournament = tournament  # as the related manager sets it
     else:
@@ -210,7 +278,21 @@ def rounds_per_stage(tournament: Tournament) -> dict[int, int]:
 
     The ORM's ``rounds.values("stage_number").annotate(n=Count("id"))``, as SQL written once:
     everybody loads the event page when a round is published, and building that query cost
-    more than the database's answer."""
+    more than the database's answer. On the event page, remembered under the version of the
+    event's rows (`page_rows_version`)."""
+    version = rows_version(tournament)
+    if version is not None and type(tournament.pk) is int:
+        return dict(
+            prepared.remembered(
+                ("rounds-per-stage", tournament.pk),
+                version,
+                lambda: _rounds_per_stage(tournament),
+            )
+        )
+    return _rounds_per_stage(tournament)
+
+
+def _rounds_per_stage(tournament: Tournament) -> dict[int, int]:
     model = tournament.rounds.model
     if type(tournament.pk) is not int:
         return dict(
