@@ -62,7 +62,7 @@ from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
     ROWS_VERSION_ATTR,
     event_facts_without_rounds,
-    page_rows_version,
+    event_rows_version,
     registration_counts,
     registration_for,
     visible_event_with_roles,
@@ -107,7 +107,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     # The version of the event's rounds, stages and organisers, read once: the reads of
     # those rows below take them from what this process kept for that version (one indexed
     # query instead of four, and no JSON to decode: tournaments.selectors.page_rows_version).
-    setattr(event, ROWS_VERSION_ATTR, page_rows_version(event))
+    setattr(event, ROWS_VERSION_ATTR, event_rows_version(event))
     registration = registration_for(user=request.user, tournament=event)
     if registration is not None:
         registration.player = request.user  # registration_for found the reader's own

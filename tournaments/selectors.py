@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import connections, router
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -58,15 +59,39 @@ def _event_with_roles_of(slug: str, user_id: int) -> QuerySet[Tournament]:
     return permissions.with_roles_of_account(user_id, _event(slug))
 
 
+def _page_event(slug: str) -> QuerySet[Tournament]:
+    """The event page's event, with the version of its rows (`page_rows_version`) read in
+    the same query on PostgreSQL (annotated as ``ROWS_VERSION_READ``)."""
+    return _with_rows_version(_event(slug))
+
+
+def _page_event_with_roles_of(slug: str, user_id: int) -> QuerySet[Tournament]:
+    return _with_rows_version(_event_with_roles_of(slug, user_id))
+
+
+def _with_rows_version(events: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    connection = connections[events.db]
+    if connection.vendor != "postgresql":
+        return events
+    event_id = (
+        f"{connection.ops.quote_name(Tournament._meta.db_table)}."
+        f"{connection.ops.quote_name(Tournament._meta.pk.column)}"
+    )
+    sql = _rows_version_sql(connection, event_id)
+    return events.annotate(**{ROWS_VERSION_READ: RawSQL(sql, ())})
+
+
 def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     """``visible_event`` with the reader's roles read in the same query (the event page, which
-    everyone loads at once, asks them anyway)."""
+    everyone loads at once, asks them anyway), and on PostgreSQL the version of the event's
+    rounds, stages and organisers (`page_rows_version`, as the instance's
+    ``ROWS_VERSION_READ``: `event_rows_version`)."""
     user = request.user
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
     if permissions.is_authenticated(user) and type(user.pk) is int:
-        found = prepared.fetch("event-with-roles", _event_with_roles_of, slug, user.pk)
+        found = prepared.fetch("page-event-with-roles", _page_event_with_roles_of, slug, user.pk)
     else:
-        found = prepared.fetch("event", _event, slug)
+        found = prepared.fetch("page-event", _page_event, slug)
     event: Tournament | None = found[0] if found else None
     if event is None:
         raise Http404("No such event.")
@@ -82,6 +107,17 @@ def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
 # version of its rounds, stages and organisers, read once for the request. The readers below
 # use it to take their rows from what this process kept (config.prepared's `remember`).
 ROWS_VERSION_ATTR = "_page_rows_version"
+# The same version read with the event's row (`visible_event_with_roles`, PostgreSQL only).
+ROWS_VERSION_READ = "page_rows_version_read"
+
+
+def event_rows_version(tournament: Tournament) -> str | None:
+    """`page_rows_version` of the event: the one read with its row when it was (in the same
+    query, so of the same moment), else read now."""
+    if hasattr(tournament, ROWS_VERSION_READ):
+        read: str = getattr(tournament, ROWS_VERSION_READ)
+        return read
+    return page_rows_version(tournament)
 
 
 def page_rows_version(tournament: Tournament) -> str | None:
@@ -97,47 +133,47 @@ def page_rows_version(tournament: Tournament) -> str | None:
     reused before wraparound, which VACUUM prevents; frozen rows keep theirs."""
     if type(tournament.pk) is not int:
         return None
-    round_model = tournament.rounds.model
-    connection = connections[router.db_for_read(round_model)]
+    connection = connections[router.db_for_read(Tournament)]
     if connection.vendor != "postgresql":
         return None
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_rows_version_sql(connection, '%s')}", [tournament.pk] * 3)
+        row = cursor.fetchone()
+    version: str = row[0]
+    return version
+
+
+def _rows_version_sql(connection: Any, event_id: str) -> str:
+    """`page_rows_version`'s SQL expression, for the event whose id is `event_id` (a
+    parameter's ``%s``, given three times, or a column of an outer query)."""
+    from django.apps import apps
+
     quote = connection.ops.quote_name
+    round_model = apps.get_model("matches", "Round")  # matches sits above tournaments
     links = Tournament.organisers.through
     user_model = Tournament.organisers.field.related_model
-    link_event = quote(links._meta.get_field("tournament").column)
     link_user = quote(links._meta.get_field("user").column)
 
-    def rows_of(table: str, where: str) -> str:
+    def rows_of(model: Any, extra: str = "", join: str = "") -> str:
+        event = quote(model._meta.get_field("tournament").column)
         return (
-            "(SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text, ','"
-            f" ORDER BY t.id) FROM {table} t WHERE {where})"
+            "COALESCE((SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text"
+            f"{extra}, ',' ORDER BY t.id) FROM {quote(model._meta.db_table)} t{join}"
+            f" WHERE t.{event} = {event_id}), '')"
         )
 
-    rounds = rows_of(
-        quote(round_model._meta.db_table),
-        f"t.{quote(round_model._meta.get_field('tournament').column)} = %s",
+    organisers = rows_of(
+        links,
+        " || '/' || u.id::text || ':' || u.xmin::text || ':' || u.ctid::text",
+        f" JOIN {quote(user_model._meta.db_table)} u ON u.id = t.{link_user}",
     )
-    stages = rows_of(
-        quote(Stage._meta.db_table), f"t.{quote(Stage._meta.get_field('tournament').column)} = %s"
-    )
-    organisers = (
-        "(SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text"
-        " || '/' || u.id::text || ':' || u.xmin::text || ':' || u.ctid::text, ','"
-        f" ORDER BY t.id) FROM {quote(links._meta.db_table)} t"
-        f" JOIN {quote(user_model._meta.db_table)} u ON u.id = t.{link_user}"
-        f" WHERE t.{link_event} = %s)"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {rounds}, {stages}, {organisers}",
-            [tournament.pk, tournament.pk, tournament.pk],
-        )
-        row = cursor.fetchone()
-    return "|".join(part or "" for part in row)
+    return f"({rows_of(round_model)} || '|' || {rows_of(Stage)} || '|' || {organisers})"
 
 
 def rows_version(tournament: Tournament) -> str | None:
-    """The version the event page read for this event instance (None: read the rows)."""
+    """The version the event page read for this event instance (None: read the rows).
+    Set by the page (tournaments.event_page.page_context) only: a write in the same request
+    would otherwise leave a version older than the rows."""
     version: str | None = getattr(tournament, ROWS_VERSION_ATTR, None)
     return version
 

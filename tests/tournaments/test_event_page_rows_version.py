@@ -171,7 +171,7 @@ def test_the_page_reads_the_kept_rows_once_per_version(
 def _page_without_kept_rows(monkeypatch: pytest.MonkeyPatch, client: Client, path: str) -> bytes:
     """The page as it reads every row itself (no version: nothing kept is used)."""
     with monkeypatch.context() as patched:
-        patched.setattr(event_page, "page_rows_version", lambda event: None)
+        patched.setattr(event_page, "event_rows_version", lambda event: None)
         body: bytes = client.get(path).content
     return body
 
@@ -210,3 +210,23 @@ def test_without_postgresql_there_is_no_version(running_top_cut: RunningTopCut) 
     if connection.vendor == "postgresql":
         pytest.skip("PostgreSQL has the version (the tests above)")
     assert selectors.page_rows_version(running_top_cut.event) is None
+
+
+def test_the_page_reads_the_version_with_the_events_row(
+    postgres: None, running_top_cut: RunningTopCut
+) -> None:
+    from django.test import RequestFactory
+
+    event = running_top_cut.event
+    for reader in (running_top_cut.organiser, running_top_cut.registrations[0].player):
+        request = RequestFactory().get(f"/events/{event.slug}/")
+        request.user = reader
+        with CaptureQueriesContext(connection) as queries:
+            found = selectors.visible_event_with_roles(request, event.slug)
+            version = selectors.event_rows_version(found)
+        assert len(queries.captured_queries) == 1
+        assert version == selectors.page_rows_version(event) is not None
+    Round.objects.filter(pk=running_top_cut.cut.pk).update(name="Renamed")
+    request.user = running_top_cut.organiser
+    again = selectors.visible_event_with_roles(request, event.slug)
+    assert selectors.event_rows_version(again) == _version(event) != version
