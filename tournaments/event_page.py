@@ -104,9 +104,10 @@ def check_in_qr(player_id: str) -> SafeString:
 
 def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     """Everything the event page's template reads beyond the context processors."""
-    # The version of the event's rounds, stages and organisers, read once: the reads of
-    # those rows below take them from what this process kept for that version (one indexed
-    # query instead of four, and no JSON to decode: tournaments.selectors.page_rows_version).
+    # The version of the event's rounds, stages and organisers, read with the event's row on
+    # PostgreSQL: the reads of those rows below take them from what this process kept for
+    # that version (no query instead of four, and no JSON to decode:
+    # tournaments.selectors.page_rows_version). Set here only: this request writes nothing.
     setattr(event, ROWS_VERSION_ATTR, event_rows_version(event))
     registration = registration_for(user=request.user, tournament=event)
     if registration is not None:
