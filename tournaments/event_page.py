@@ -84,12 +84,20 @@ COPY_SECONDS = 3600
 _TIMER_CLOCK_FIELDS = frozenset({"now", "now_iso", "remaining", "table_remaining"})
 
 
-def check_in_qr(player_id: str) -> SafeString:
+def _qr_key(player_id: str) -> str:
+    return f"check-in-qr:{get_language()}:{player_id}"
+
+
+_NOT_READ = object()
+
+
+def check_in_qr(player_id: str, read: Any = _NOT_READ) -> SafeString:
     """The player's id as a QR code: a scanner at the desk types it like a keyboard. Drawn
     once per player and language (a player reloads the event page all day; drawing costs
-    more than the rest of their part of it)."""
-    key = f"check-in-qr:{get_language()}:{player_id}"
-    svg: str | None = cache.get(key)
+    more than the rest of their part of it). `read`: what the cache held under its key,
+    when the caller already asked it (None: nothing)."""
+    key = _qr_key(player_id)
+    svg: str | None = cache.get(key) if read is _NOT_READ else read
     if svg is None:
         drawn = segno.make(player_id, error="m").svg_inline(
             scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
@@ -112,6 +120,13 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     registration = registration_for(user=request.user, tournament=event)
     if registration is not None:
         registration.player = request.user  # registration_for found the reader's own
+    # The reader's check-in QR code, when the page shows it, is read from the cache in the
+    # same round trip as the counts.
+    qr_key = ""
+    if _shows_check_in_code(registration, event):
+        assert registration is not None and registration.player is not None
+        qr_key = _qr_key(registration.player.player_id)
+    also: dict[str, Any] = {qr_key: None} if qr_key else {}
     # Everyone loads the event page at once when a round is published: its one aggregate is
     # counted once per change of the event and shared (config.shared_copies); whoever just
     # registered or withdrew sees their own change at once.
@@ -123,6 +138,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         render=lambda: {"counts": registration_counts(event)},
         grace=settings.DASHBOARD_MAX_STALE_SECONDS,
         ttl=60,
+        also=also,
     )["counts"]
     # Offer only what can be done now: the same words as the service's refusal.
     registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
@@ -143,9 +159,9 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         # schema.org Event for search engines (part of the page's state: the host included).
         "event_jsonld": jsonld_script_text(event_jsonld(event, request.build_absolute_uri("/"))),
     }
-    if _shows_check_in_code(registration, event):
-        assert registration is not None and registration.player is not None
-        context["check_in_qr"] = check_in_qr(registration.player.player_id)
+    if qr_key:
+        assert registration is not None and registration.player is not None  # as above
+        context["check_in_qr"] = check_in_qr(registration.player.player_id, also[qr_key])
     if event.status != EventStatus.CANCELLED:
         context["rounds_info"] = extensions.rounds_pages().rounds_section(
             request, event, counts["registered"]
