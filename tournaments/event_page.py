@@ -57,7 +57,7 @@ from tournaments import extensions, lottery_rules
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
-from tournaments.jsonld import event_jsonld, jsonld_script_text
+from tournaments.jsonld import event_jsonld_text
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
     ROWS_VERSION_ATTR,
@@ -157,7 +157,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
         "lottery_entries_closed": lottery_rules.entries_closed(event),
         # schema.org Event for search engines (part of the page's state: the host included).
-        "event_jsonld": jsonld_script_text(event_jsonld(event, request.build_absolute_uri("/"))),
+        "event_jsonld": event_jsonld_text(event, request.build_absolute_uri("/")),
     }
     if qr_key:
         assert registration is not None and registration.player is not None  # as above
