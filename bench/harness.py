@@ -11,6 +11,7 @@ sys.path; importing it puts the repository before it. Not part of the test suite
 from __future__ import annotations
 
 import argparse
+import hashlib
 import http.client
 import logging
 import os
@@ -552,6 +553,20 @@ def pair_and_publish(b: BaseBench) -> Any:
         flush=True,
     )
     return round_
+
+
+def signed_in_cookies(session: str, *, csrf: bool = True) -> str:
+    """The Cookie header of a phone signed in with `session`. A real sign-in leaves a CSRF
+    cookie next to the session's: Django sets it when the log-in form is shown and rotates it
+    at log-in (django.contrib.auth.login). The sessions here are made in bulk, without that
+    form, so each gets the secret of a CSRF cookie of its own (32 letters and digits, as
+    Django's, derived from the session key: the same phone sends the same cookie in every
+    run). `csrf=False`: the session cookie alone (a phone whose CSRF cookie was cleared,
+    which the server then gives a new secret)."""
+    if not csrf:
+        return f"sessionid={session}"
+    secret = hashlib.sha256(f"bench-csrf:{session}".encode()).hexdigest()[:32]
+    return f"sessionid={session}; csrftoken={secret}"
 
 
 def new_sessions(users: list[Any]) -> dict[int, str]:

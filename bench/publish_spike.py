@@ -330,7 +330,8 @@ class Load:
 
 def headers_for(session: str, accept: str, etag: str = "") -> dict[str, str]:
     headers = {
-        "Cookie": f"sessionid={session}",
+        # With the CSRF cookie a real sign-in leaves (harness.signed_in_cookies).
+        "Cookie": harness.signed_in_cookies(session),
         "Accept": accept,
         "Accept-Encoding": "gzip",
     }

@@ -7,14 +7,16 @@ The event is built as bench/publish_spike.py builds it (its builders: users, reg
 sessions, round 1 paired and published through the services), then the two requests of the
 spike (`GET /api/events/{slug}/rounds/{n}/` and the event page `/events/{slug}/`), and "my
 match", are called through the WSGI application (every middleware, as gunicorn calls it) with
-a player's real session cookie, DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
+a player's real session cookie (and the CSRF cookie a real sign-in leaves beside it:
+harness.signed_in_cookies), DEBUG off, PostgreSQL, the Redis cache (BENCH_REDIS_URL, else
 redis://127.0.0.1:6379/15). The round is also read anonymously, each reader from its own
 address: `--only anonymous-round` goes through config.fast_path (answered before the
 middleware), `anonymous-round-full` the same requests through Django's handler alone (the A/B).
 `--only round` (a signed-in player's round: config.fast_path answers it once the session and
 the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
 player's event page (config.fast_path answers it once its copy is stored), `page-full` the
-same through Django's handler alone. Printed per kind: CPU of this process per request
+same through Django's handler alone, `page-no-csrf` the same pages from phones without a
+CSRF cookie (each given a new secret). Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -114,6 +116,7 @@ def wsgi_get(
     *,
     full_stack: bool = False,
     remote: str = "127.0.0.1",
+    csrf: bool = True,
 ) -> Callable[[], tuple[str, bytes]]:
     """A call of the WSGI application as gunicorn makes it: (status line, body). With
     `full_stack`, Django's handler without config.fast_path in front (the A/B of the
@@ -128,7 +131,9 @@ def wsgi_get(
         "HTTP_HOST": "127.0.0.1",
     }
     if session:
-        headers["HTTP_COOKIE"] = f"sessionid={session}"
+        # The CSRF cookie a real sign-in leaves beside the session's, unless `csrf` is off
+        # (harness.signed_in_cookies): without it, every page using a token makes a secret.
+        headers["HTTP_COOKIE"] = harness.signed_in_cookies(session, csrf=csrf)
 
     def call() -> tuple[str, bytes]:
         environ = {
@@ -208,7 +213,7 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, round-full, page, page-full, organiser, anonymous, my-match, anonymous-round, "
+        help="round, round-full, page, page-no-csrf, page-full, organiser, anonymous, my-match, anonymous-round, "
         "anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
@@ -244,6 +249,11 @@ def main() -> int:
         "page": (
             "event page, 50 players",
             [wsgi_get(f"/events/{slug}/", sessions[u.pk], HTML) for u in sample],
+        ),
+        # The same pages from phones without a CSRF cookie (each is given a new secret).
+        "page-no-csrf": (
+            "event page, 50 players, no CSRF cookie",
+            [wsgi_get(f"/events/{slug}/", sessions[u.pk], HTML, csrf=False) for u in sample],
         ),
         # The same signed-in pages through Django's handler alone (the A/B of "page":
         # config.fast_path answers a signed-in reader's event page once its copy is stored).

@@ -17,11 +17,20 @@ transforms its value, such as ``contains``), an argument that is not a ``str`` o
 (or a number its column cannot hold), a queryset that sets related objects it already knows.
 The instances are the ORM's (tests/test_prepared.py compares every field with the
 queryset's own answer).
+
+`fetch(..., remember=version)` also keeps the rows it read (converted, before they become
+instances) in this process under the name, the arguments and ``version``, a value the caller
+read from the database that changes whenever any of those rows does (the event page's
+`tournaments.selectors.page_rows_version`): a later call with the same version builds new
+instances from the kept rows without asking the database. The instances are new for every
+call; the values they hold (a JSON field's list, say) are shared between calls, so a caller
+that remembers must only read them.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -149,11 +158,43 @@ def _prepare(build: Callable[..., QuerySet[M]], args: tuple[Any, ...]) -> _Prepa
 _NOT_PREPARABLE = object()
 
 
-def fetch(name: str, build: Callable[..., QuerySet[M]], *args: str | int) -> list[M]:
+# Rows kept by `fetch(..., remember=...)`: at most this many answers a process (least recently
+# used dropped first); each is a few rows of one event.
+REMEMBERED_MAX = 256
+_remembered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_remembered_lock = threading.Lock()
+
+
+def forget_remembered() -> None:
+    """Drop every kept answer (tests)."""
+    with _remembered_lock:
+        _remembered.clear()
+
+
+def remembered(key: tuple[Any, ...], version: str, load: Callable[[], Any]) -> Any:
+    """`load()`'s answer, kept in this process under `key` and `version` as `fetch` keeps its
+    rows (for an answer that is not a queryset's). Callers must only read it."""
+    full = ("value", *key, version)
+    with _remembered_lock:
+        if full in _remembered:
+            _remembered.move_to_end(full)
+            return _remembered[full]
+    value = load()
+    with _remembered_lock:
+        _remembered[full] = value
+        while len(_remembered) > REMEMBERED_MAX:
+            _remembered.popitem(last=False)
+    return value
+
+
+def fetch(
+    name: str, build: Callable[..., QuerySet[M]], *args: str | int, remember: str | None = None
+) -> list[M]:
     """``list(build(*args))``, with the SQL compiled once per process and thread for
     ``name`` (one name per ``build``, whose queryset's shape must not depend on the values of
     ``args``): strings and whole numbers (any other value, or a number its column cannot
-    hold, goes through the ORM)."""
+    hold, goes through the ORM). With `remember` (a version: the module's docstring), the
+    rows read are kept under it and a later call with the same version reads none."""
     if not _preparable(args):
         return list(build(*args))
     cache: dict[str, Any] = _local.__dict__.setdefault("prepared", {})
@@ -169,25 +210,26 @@ def fetch(name: str, build: Callable[..., QuerySet[M]], *args: str | int) -> lis
         type(v) is str or _fits(v, kind) for v, kind in zip(args, prepared.kinds, strict=True)
     ):
         return list(build(*args))
-    params = list(prepared.params)
-    for places, kind, value in zip(prepared.positions, prepared.kinds, args, strict=True):
-        for place in places:
-            params[place] = value if type(value) is kind else kind(value)
-    with prepared.connection.cursor() as cursor:
-        cursor.execute(prepared.sql, params)
-        rows = cursor.fetchall()
     compiler = prepared.compiler
+    key = (name, compiler.using, args, remember)
+    converted: Any = None
+    if remember is not None:
+        with _remembered_lock:
+            converted = _remembered.get(key)
+            if converted is not None:
+                _remembered.move_to_end(key)
+    if converted is None:
+        converted = _read(prepared, args)
+        if remember is not None:
+            converted = list(converted)
+            with _remembered_lock:
+                _remembered[key] = converted
+                while len(_remembered) > REMEMBERED_MAX:
+                    _remembered.popitem(last=False)
     model = compiler.klass_info["model"]
     db = compiler.using
     start, end = prepared.fields_start, prepared.fields_end
     found: list[M] = []
-    converted: Any
-    if prepared.composite:
-        converted = compiler.results_iter(results=[rows])
-    elif prepared.converters:
-        converted = compiler.apply_converters(rows, prepared.converters)
-    else:
-        converted = rows
     for row in converted:
         obj = model.from_db(db, prepared.init_list, row[start:end])
         for populator in prepared.populators:
@@ -196,3 +238,20 @@ def fetch(name: str, build: Callable[..., QuerySet[M]], *args: str | int) -> lis
             setattr(obj, attr, row[column])
         found.append(obj)
     return found
+
+
+def _read(prepared: _Prepared, args: tuple[Any, ...]) -> Any:
+    """The rows of the prepared SQL for `args`, through the columns' converters."""
+    params = list(prepared.params)
+    for places, kind, value in zip(prepared.positions, prepared.kinds, args, strict=True):
+        for place in places:
+            params[place] = value if type(value) is kind else kind(value)
+    with prepared.connection.cursor() as cursor:
+        cursor.execute(prepared.sql, params)
+        rows = cursor.fetchall()
+    compiler = prepared.compiler
+    if prepared.composite:
+        return compiler.results_iter(results=[rows])
+    if prepared.converters:
+        return compiler.apply_converters(rows, prepared.converters)
+    return rows

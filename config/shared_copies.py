@@ -64,15 +64,23 @@ def shared_copy(
     render: Callable[[], dict[str, Any]],
     grace: float,
     ttl: int,
+    also: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The copy under `key` (a dict with at least "html"), rendered by `render()` when there
-    is none fresh enough for this reader."""
+    is none fresh enough for this reader. `also`: other keys the caller needs, read in the
+    same round trip to the cache; each one found is set in `also` to its value (the others
+    are left as they are)."""
     version_keys = [version_key(kind, pk) for pk in object_ids]
     wanted = [key, *version_keys]
     touched_key = touch_key(kind, user_id) if user_id is not None else None
     if touched_key is not None:
         wanted.append(touched_key)
-    got = cache.get_many(wanted)
+    extra = [k for k in also or () if k not in wanted]
+    got = cache.get_many([*wanted, *extra])
+    if also is not None:
+        for k in also:
+            if k in got:
+                also[k] = got[k]
     versions = [got.get(k, 0) for k in version_keys]
     copy = got.get(key)
     now = time.time()

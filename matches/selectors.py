@@ -36,7 +36,7 @@ from matches.models import (
 )
 from tournaments import permissions
 from tournaments.models import Registration, RegistrationStatus, TeamMember, Tournament
-from tournaments.selectors import entrant_count
+from tournaments.selectors import entrant_count, rows_version
 from tournaments.status import PUBLIC, EventStatus
 from tournaments.swiss import recommended_structure
 from tournaments.timer import RoundTimer, table_ends_at
@@ -63,9 +63,16 @@ def rounds_visible_list(user: Any, tournament: Tournament) -> list[Round]:
     if type(tournament.pk) is not int:
         rounds = list(rounds_visible(user, tournament))
     elif permissions.is_staff_of(user, tournament):
-        rounds = prepared.fetch("rounds-of-event", _rounds_of, tournament.pk)
+        rounds = prepared.fetch(
+            "rounds-of-event", _rounds_of, tournament.pk, remember=rows_version(tournament)
+        )
     else:
-        rounds = prepared.fetch("player-rounds-of-event", _player_rounds_of, tournament.pk)
+        rounds = prepared.fetch(
+            "player-rounds-of-event",
+            _player_rounds_of,
+            tournament.pk,
+            remember=rows_version(tournament),
+        )
     for r in rounds:
         r.tournament = tournament
     return rounds

@@ -129,3 +129,38 @@ def test_an_argument_used_twice_is_put_in_both_places() -> None:
             ]
             assert (found[0].reader_organiser, found[0].reader_judge) == roles
     assert isinstance(prepared._local.prepared["t-roles"], prepared._Prepared)
+
+
+def test_remembered_rows_are_read_once_per_version_and_give_new_instances() -> None:
+    event, round_ = _event_with_round()
+    prepared.forget_remembered()
+    args = (event.slug, round_.number)
+    with CaptureQueriesContext(connection) as first:
+        one = prepared.fetch("t-remember", _round_and_event, *args, remember="v1")
+    with CaptureQueriesContext(connection) as again:
+        two = prepared.fetch("t-remember", _round_and_event, *args, remember="v1")
+    assert len(first.captured_queries) == 1 and len(again.captured_queries) == 0
+    assert one[0] is not two[0] and one[0].tournament is not two[0].tournament
+    assert _fields(one[0]) == _fields(two[0]) == _fields(_round_and_event(*args).get())
+    Round.objects.filter(pk=round_.pk).update(name="Renamed")
+    # the same version: the kept rows (the caller's version promises nothing changed)
+    assert prepared.fetch("t-remember", _round_and_event, *args, remember="v1")[0].name != (
+        "Renamed"
+    )
+    with CaptureQueriesContext(connection) as other:
+        three = prepared.fetch("t-remember", _round_and_event, *args, remember="v2")
+    assert len(other.captured_queries) == 1 and three[0].name == "Renamed"
+    # without a version nothing kept is used
+    assert prepared.fetch("t-remember", _round_and_event, *args)[0].name == "Renamed"
+
+
+def test_at_most_so_many_answers_are_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    event, round_ = _event_with_round()
+    prepared.forget_remembered()
+    monkeypatch.setattr(prepared, "REMEMBERED_MAX", 3)
+    for k in range(5):
+        prepared.fetch("t-remember", _round_and_event, event.slug, round_.number, remember=f"{k}")
+        prepared.remembered(("t-value",), f"{k}", lambda k=k: k)
+    assert len(prepared._remembered) == 3
+    assert prepared.remembered(("t-value",), "4", lambda: "read again") == 4
+    assert prepared.remembered(("t-value",), "0", lambda: "read again") == "read again"

@@ -57,10 +57,12 @@ from tournaments import extensions, lottery_rules
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
 from tournaments.forms import ClaimForm
-from tournaments.jsonld import event_jsonld, jsonld_script_text
+from tournaments.jsonld import event_jsonld_text
 from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
+    ROWS_VERSION_ATTR,
     event_facts_without_rounds,
+    event_rows_version,
     registration_counts,
     registration_for,
     visible_event_with_roles,
@@ -82,12 +84,20 @@ COPY_SECONDS = 3600
 _TIMER_CLOCK_FIELDS = frozenset({"now", "now_iso", "remaining", "table_remaining"})
 
 
-def check_in_qr(player_id: str) -> SafeString:
+def _qr_key(player_id: str) -> str:
+    return f"check-in-qr:{get_language()}:{player_id}"
+
+
+_NOT_READ = object()
+
+
+def check_in_qr(player_id: str, read: Any = _NOT_READ) -> SafeString:
     """The player's id as a QR code: a scanner at the desk types it like a keyboard. Drawn
     once per player and language (a player reloads the event page all day; drawing costs
-    more than the rest of their part of it)."""
-    key = f"check-in-qr:{get_language()}:{player_id}"
-    svg: str | None = cache.get(key)
+    more than the rest of their part of it). `read`: what the cache held under its key,
+    when the caller already asked it (None: nothing)."""
+    key = _qr_key(player_id)
+    svg: str | None = cache.get(key) if read is _NOT_READ else read
     if svg is None:
         drawn = segno.make(player_id, error="m").svg_inline(
             scale=6, border=2, title=_("QR code of your player id, %(id)s") % {"id": player_id}
@@ -102,9 +112,21 @@ def check_in_qr(player_id: str) -> SafeString:
 
 def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     """Everything the event page's template reads beyond the context processors."""
+    # The version of the event's rounds, stages and organisers, read with the event's row on
+    # PostgreSQL: the reads of those rows below take them from what this process kept for
+    # that version (no query instead of four, and no JSON to decode:
+    # tournaments.selectors.page_rows_version). Set here only: this request writes nothing.
+    setattr(event, ROWS_VERSION_ATTR, event_rows_version(event))
     registration = registration_for(user=request.user, tournament=event)
     if registration is not None:
         registration.player = request.user  # registration_for found the reader's own
+    # The reader's check-in QR code, when the page shows it, is read from the cache in the
+    # same round trip as the counts.
+    qr_key = ""
+    if _shows_check_in_code(registration, event):
+        assert registration is not None and registration.player is not None
+        qr_key = _qr_key(registration.player.player_id)
+    also: dict[str, Any] = {qr_key: None} if qr_key else {}
     # Everyone loads the event page at once when a round is published: its one aggregate is
     # counted once per change of the event and shared (config.shared_copies); whoever just
     # registered or withdrew sees their own change at once.
@@ -116,6 +138,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         render=lambda: {"counts": registration_counts(event)},
         grace=settings.DASHBOARD_MAX_STALE_SECONDS,
         ttl=60,
+        also=also,
     )["counts"]
     # Offer only what can be done now: the same words as the service's refusal.
     registration_closed = registration_refusal(event_facts_without_rounds(event), timezone.now())
@@ -134,11 +157,11 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
         "lottery_entries_closed": lottery_rules.entries_closed(event),
         # schema.org Event for search engines (part of the page's state: the host included).
-        "event_jsonld": jsonld_script_text(event_jsonld(event, request.build_absolute_uri("/"))),
+        "event_jsonld": event_jsonld_text(event, request.build_absolute_uri("/")),
     }
-    if _shows_check_in_code(registration, event):
-        assert registration is not None and registration.player is not None
-        context["check_in_qr"] = check_in_qr(registration.player.player_id)
+    if qr_key:
+        assert registration is not None and registration.player is not None  # as above
+        context["check_in_qr"] = check_in_qr(registration.player.player_id, also[qr_key])
     if event.status != EventStatus.CANCELLED:
         context["rounds_info"] = extensions.rounds_pages().rounds_section(
             request, event, counts["registered"]

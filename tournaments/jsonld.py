@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import zoneinfo
+from collections import OrderedDict
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from config import prepared
 from tournaments.models import Tournament
+from tournaments.selectors import rows_version
 from tournaments.status import EventStatus
 
 SCHEMA = "https://schema.org"
@@ -59,7 +63,9 @@ def _organiser_names(event: Tournament) -> list[str]:
     if "organisers" in prefetched or type(event.pk) is not int:
         return [u.public_name for u in event.organisers.all()]
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
-    organisers: list[Any] = prepared.fetch("event-organisers", _organisers_of, event.pk)
+    organisers: list[Any] = prepared.fetch(
+        "event-organisers", _organisers_of, event.pk, remember=rows_version(event)
+    )
     return [u.public_name for u in organisers]
 
 
@@ -88,3 +94,54 @@ def event_jsonld(event: Tournament, base_url: str) -> dict[str, Any]:
 def jsonld_script_text(data: dict[str, Any]) -> SafeString:
     """The JSON for inside <script type="application/ld+json">, safely escaped."""
     return mark_safe(json.dumps(data, ensure_ascii=False).translate(_ESCAPES))
+
+
+# The page's JSON-LD text, kept per process: everybody loads the event page at once when a
+# round is published, and the text changes only with the values below.
+KEPT_MAX = 256
+_kept: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _inputs(event: Tournament, base_url: str, version: str) -> tuple[Any, ...]:
+    """Every value `event_jsonld` reads (the organisers' rows through their version: the
+    version of the event page's rows, tournaments.selectors.page_rows_version)."""
+    organisation = event.organisation
+    return (
+        event.pk,
+        version,
+        base_url,
+        get_language(),
+        event.name,
+        event.starts_at,
+        event.time_zone,
+        event.venue,
+        event.city,
+        event.status,
+        event.description,
+        event.game,
+        event.format_key,
+        event.slug,
+        None if organisation is None else (organisation.pk, organisation.name, organisation.slug),
+    )
+
+
+def event_jsonld_text(event: Tournament, base_url: str) -> SafeString:
+    """``jsonld_script_text(event_jsonld(event, base_url))``; with the version of the
+    event page's rows (set by the page), kept per process for every value it reads (at most
+    `KEPT_MAX` texts, the least recently used dropped first)."""
+    version = rows_version(event)
+    if version is None:
+        return jsonld_script_text(event_jsonld(event, base_url))
+    key = _inputs(event, base_url, version)
+    with _kept_lock:
+        text = _kept.get(key)
+        if text is not None:
+            _kept.move_to_end(key)
+            return text
+    text = jsonld_script_text(event_jsonld(event, base_url))
+    with _kept_lock:
+        _kept[key] = text
+        while len(_kept) > KEPT_MAX:
+            _kept.popitem(last=False)
+    return text

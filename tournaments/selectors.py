@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import connections, router
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -58,15 +59,39 @@ def _event_with_roles_of(slug: str, user_id: int) -> QuerySet[Tournament]:
     return permissions.with_roles_of_account(user_id, _event(slug))
 
 
+def _page_event(slug: str) -> QuerySet[Tournament]:
+    """The event page's event, with the version of its rows (`page_rows_version`) read in
+    the same query on PostgreSQL (annotated as ``ROWS_VERSION_READ``)."""
+    return _with_rows_version(_event(slug))
+
+
+def _page_event_with_roles_of(slug: str, user_id: int) -> QuerySet[Tournament]:
+    return _with_rows_version(_event_with_roles_of(slug, user_id))
+
+
+def _with_rows_version(events: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    connection = connections[events.db]
+    if connection.vendor != "postgresql":
+        return events
+    event_id = (
+        f"{connection.ops.quote_name(Tournament._meta.db_table)}."
+        f"{connection.ops.quote_name(Tournament._meta.pk.column)}"
+    )
+    sql = _rows_version_sql(connection, event_id)
+    return events.annotate(**{ROWS_VERSION_READ: RawSQL(sql, ())})
+
+
 def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     """``visible_event`` with the reader's roles read in the same query (the event page, which
-    everyone loads at once, asks them anyway)."""
+    everyone loads at once, asks them anyway), and on PostgreSQL the version of the event's
+    rounds, stages and organisers (`page_rows_version`, as the instance's
+    ``ROWS_VERSION_READ``: `event_rows_version`)."""
     user = request.user
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
     if permissions.is_authenticated(user) and type(user.pk) is int:
-        found = prepared.fetch("event-with-roles", _event_with_roles_of, slug, user.pk)
+        found = prepared.fetch("page-event-with-roles", _page_event_with_roles_of, slug, user.pk)
     else:
-        found = prepared.fetch("event", _event, slug)
+        found = prepared.fetch("page-event", _page_event, slug)
     event: Tournament | None = found[0] if found else None
     if event is None:
         raise Http404("No such event.")
@@ -74,6 +99,83 @@ def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
     if not may_see(request.user, event):
         raise Http404("No such event.")
     return event
+
+
+# --- the event page's rows, remembered under their version ------------------------------------
+
+# Set on the event instance the event page reads (tournaments.event_page.page_context): the
+# version of its rounds, stages and organisers, read once for the request. The readers below
+# use it to take their rows from what this process kept (config.prepared's `remember`).
+ROWS_VERSION_ATTR = "_page_rows_version"
+# The same version read with the event's row (`visible_event_with_roles`, PostgreSQL only).
+ROWS_VERSION_READ = "page_rows_version_read"
+
+
+def event_rows_version(tournament: Tournament) -> str | None:
+    """`page_rows_version` of the event: the one read with its row when it was (in the same
+    query, so of the same moment), else read now."""
+    if hasattr(tournament, ROWS_VERSION_READ):
+        read: str = getattr(tournament, ROWS_VERSION_READ)
+        return read
+    return page_rows_version(tournament)
+
+
+def page_rows_version(tournament: Tournament) -> str | None:
+    """A value that changes whenever any of the event's rounds, stages or organisers (their
+    link rows or their accounts) is added, changed or deleted, read in one indexed query;
+    None on a database other than PostgreSQL (the page then reads the rows each time).
+
+    Each row is named by its id, the transaction that wrote its current version (``xmin``)
+    and where that version lies (``ctid``): every UPDATE writes a new version of the row,
+    with the writer's transaction id and a new place (a second change in the same
+    transaction too: the earlier version cannot be reclaimed before it ends), so two reads
+    give the same value only when no row changed in between. Transaction ids are not
+    reused before wraparound, which VACUUM prevents; frozen rows keep theirs."""
+    if type(tournament.pk) is not int:
+        return None
+    connection = connections[router.db_for_read(Tournament)]
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_rows_version_sql(connection, '%s')}", [tournament.pk] * 3)
+        row = cursor.fetchone()
+    version: str = row[0]
+    return version
+
+
+def _rows_version_sql(connection: Any, event_id: str) -> str:
+    """`page_rows_version`'s SQL expression, for the event whose id is `event_id` (a
+    parameter's ``%s``, given three times, or a column of an outer query)."""
+    from django.apps import apps
+
+    quote = connection.ops.quote_name
+    round_model = apps.get_model("matches", "Round")  # matches sits above tournaments
+    links = Tournament.organisers.through
+    user_model = Tournament.organisers.field.related_model
+    link_user = quote(links._meta.get_field("user").column)
+
+    def rows_of(model: Any, extra: str = "", join: str = "") -> str:
+        event = quote(model._meta.get_field("tournament").column)
+        return (
+            "COALESCE((SELECT string_agg(t.id::text || ':' || t.xmin::text || ':' || t.ctid::text"
+            f"{extra}, ',' ORDER BY t.id) FROM {quote(model._meta.db_table)} t{join}"
+            f" WHERE t.{event} = {event_id}), '')"
+        )
+
+    organisers = rows_of(
+        links,
+        " || '/' || u.id::text || ':' || u.xmin::text || ':' || u.ctid::text",
+        f" JOIN {quote(user_model._meta.db_table)} u ON u.id = t.{link_user}",
+    )
+    return f"({rows_of(round_model)} || '|' || {rows_of(Stage)} || '|' || {organisers})"
+
+
+def rows_version(tournament: Tournament) -> str | None:
+    """The version the event page read for this event instance (None: read the rows).
+    Set by the page (tournaments.event_page.page_context) only: a write in the same request
+    would otherwise leave a version older than the rows."""
+    version: str | None = getattr(tournament, ROWS_VERSION_ATTR, None)
+    return version
 
 
 def entrant_count(tournament: Tournament, players: int) -> int:
@@ -179,7 +281,9 @@ def stage_rows(tournament: Tournament) -> list[Stage]:
     stand in for them."""
     if type(tournament.pk) is int:
         # Its SQL compiled once per process (config.prepared): the event page reads it.
-        rows = prepared.fetch("stage-rows", _stages_of, tournament.pk)
+        rows = prepared.fetch(
+            "stage-rows", _stages_of, tournament.pk, remember=rows_version(tournament)
+        )
         for row in rows:
             row.tournament = tournament  # as the related manager sets it
     else:
@@ -210,7 +314,21 @@ def rounds_per_stage(tournament: Tournament) -> dict[int, int]:
 
     The ORM's ``rounds.values("stage_number").annotate(n=Count("id"))``, as SQL written once:
     everybody loads the event page when a round is published, and building that query cost
-    more than the database's answer."""
+    more than the database's answer. On the event page, remembered under the version of the
+    event's rows (`page_rows_version`)."""
+    version = rows_version(tournament)
+    if version is not None and type(tournament.pk) is int:
+        return dict(
+            prepared.remembered(
+                ("rounds-per-stage", tournament.pk),
+                version,
+                lambda: _rounds_per_stage(tournament),
+            )
+        )
+    return _rounds_per_stage(tournament)
+
+
+def _rounds_per_stage(tournament: Tournament) -> dict[int, int]:
     model = tournament.rounds.model
     if type(tournament.pk) is not int:
         return dict(
