@@ -208,8 +208,8 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, round-full, page, page-full, organiser, anonymous, my-match, anonymous-round, "
-        "anonymous-round-full (comma-separated; round and page are signed-in players)",
+        help="round, round-full, page, page-full, organiser, anonymous, my-match, my-match-page, "
+        "pairings, pairings-full, anonymous-round, anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -278,6 +278,30 @@ def main() -> int:
                 )
                 for k in range(1, 51)
             ],
+        ),
+        # The rounds.py spike's two pages: the round's pairings and the player's match.
+        "pairings": (
+            "pairings page, 50 players",
+            [
+                wsgi_get(f"/events/{slug}/rounds/{number}/pairings/", sessions[u.pk], HTML)
+                for u in sample
+            ],
+        ),
+        "pairings-full": (
+            "pairings page, 50 players (full stack)",
+            [
+                wsgi_get(
+                    f"/events/{slug}/rounds/{number}/pairings/",
+                    sessions[u.pk],
+                    HTML,
+                    full_stack=True,
+                )
+                for u in sample
+            ],
+        ),
+        "my-match-page": (
+            "my match page, 50 players",
+            [wsgi_get(f"/events/{slug}/my-match/", sessions[u.pk], HTML) for u in sample],
         ),
         "my-match": (
             "my match, 50 players",
