@@ -71,8 +71,19 @@ def rounds_visible_list(user: Any, tournament: Tournament) -> list[Round]:
     return rounds
 
 
+def _round_numbered(tournament_id: int, number: int) -> QuerySet[Round]:
+    # at most one row (the event's round numbers are unique): no ORDER BY needed
+    return Round.objects.filter(tournament_id=tournament_id, number=number).order_by()
+
+
 def round_visible(user: Any, tournament: Tournament, number: int) -> Round:
-    round_ = tournament.rounds.filter(number=number).first()
+    """The event's round `number` if the user may see it, else 404; its SQL compiled once per
+    process (config.prepared): every player loads the pairings page at once."""
+    if type(tournament.pk) is int and type(number) is int:
+        found = prepared.fetch("round-numbered", _round_numbered, tournament.pk, number)
+        round_ = found[0] if found else None
+    else:
+        round_ = tournament.rounds.filter(number=number).first()
     # The staff check only for an unpublished round: published ones are everyone's.
     if round_ is None or (
         not round_.is_visible_to_players and not permissions.is_staff_of(user, tournament)

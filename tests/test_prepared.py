@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import Count, QuerySet
+from django.http import Http404
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -129,3 +130,18 @@ def test_an_argument_used_twice_is_put_in_both_places() -> None:
             ]
             assert (found[0].reader_organiser, found[0].reader_judge) == roles
     assert isinstance(prepared._local.prepared["t-roles"], prepared._Prepared)
+
+
+def test_the_pairings_pages_round_is_the_orms() -> None:
+    from matches import selectors
+
+    event, organiser, _ = running_event(6)
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        found = selectors.round_visible(organiser, event, 1)
+        assert found.tournament is event
+        assert _fields(found) == _fields(Round.objects.get(pk=round_.pk))
+    with pytest.raises(Http404):  # not published yet: staff only
+        selectors.round_visible(UserFactory(), event, 1)
+    with pytest.raises(Http404):
+        selectors.round_visible(organiser, event, 2)

@@ -55,7 +55,7 @@ from matches.views.pairings import my_seat, pairings_fragment
 from tournaments import event_page
 from tournaments import permissions as perms
 from tournaments.models import Tournament
-from tournaments.selectors import visible_event
+from tournaments.selectors import visible_event_with_roles
 
 TEMPLATE = "matches/pairings.html"
 FRAGMENT = "matches/_pairings_body.html"
@@ -296,7 +296,7 @@ def answer(request: HttpRequest, parts: Parts) -> HttpResponse:
 
 def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The page's view."""
-    event = visible_event(request, slug)
+    event = visible_event_with_roles(request, slug)
     round_ = selectors.round_visible(request.user, event, number)
     if event.team is not None or _has_messages(request):
         response = fresh_page(request, event, round_)
@@ -314,7 +314,7 @@ def fast_pairings_page(request: HttpRequest, slug: str, number: str) -> bytes | 
     event, or a frame not stored yet (the full stack renders it once)."""
     with perms.roles_remembered():
         try:
-            event = visible_event(request, slug)
+            event = visible_event_with_roles(request, slug)
             round_ = selectors.round_visible(request.user, event, int(number))
         except Http404:
             return None
