@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -551,3 +552,33 @@ def test_take_the_next_call_from_the_queue_page() -> None:
     response = client.post("/judge/claim-next/")
     assert response.status_code == 302 and response["Location"].endswith(f"/judge/calls/{call.pk}/")
     assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.CLAIMED
+
+
+def test_the_queues_rows_kept_rendered_are_the_rows_rendered_afresh() -> None:
+    """Issue 19: each row's HTML is kept by everything it shows (judge_views.ROWS); a list
+    put together from kept rows is the list rendered with none kept, and a row whose call
+    changes (claimed, a note) is rendered again."""
+    event, _, judge, matches = _published(8)
+    other_judge = UserFactory()
+    event.judges.add(other_judge)
+    calls = [_call(m, f"question {k}") for k, m in enumerate(matches[:3])]
+    client = logged_in(judge)
+    token = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
+    moment = re.compile(rb"<time datetime=[^<]+</time>")
+
+    def listed(keep_rows: bool) -> bytes:
+        cache.clear()  # the shared copy too: the list is rendered for this look
+        if not keep_rows:
+            judge_views.ROWS.clear()
+        body = client.get(QUEUE + "?status=all&partial=1").content
+        return moment.sub(b"TIME", token.sub(b"TOKEN", body))
+
+    fresh = listed(keep_rows=False)
+    assert listed(keep_rows=True) == fresh
+    services.call_add_note(actor=judge, call=calls[2], text="first note")
+    services.call_claim(actor=other_judge, call=calls[1])
+    kept = listed(keep_rows=True)  # the third row from ROWS, the two changed ones afresh
+    assert kept == listed(keep_rows=False) != fresh
+    html = kept.decode()
+    assert "first note" in html and other_judge.public_name in html
+    assert html.count('class="queue-row') == 3
