@@ -145,3 +145,36 @@ def test_the_pairings_pages_round_is_the_orms() -> None:
         selectors.round_visible(UserFactory(), event, 1)
     with pytest.raises(Http404):
         selectors.round_visible(organiser, event, 2)
+
+
+@pytest.mark.parametrize("bye", [False, True])
+def test_my_match_read_through_prepared_lookups_is_the_orms(bye: bool) -> None:
+    """matches.selectors.my_match (the "my match" page): the registration, the latest
+    published round, the match and its players through config.prepared, field for field
+    the ORM's, with the same query count."""
+    from matches import selectors
+    from matches.models import Match
+    from tests.scenarios import published_round
+
+    scene = published_round(5)
+    paired = {r.pk for m in scene.matches for r in (m.a, m.b)}
+    reg = next(r for r in scene.registrations if (r.pk not in paired) == bye)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        with CaptureQueriesContext(connection) as queries:
+            found = selectors.my_match(reg.player, scene.event)
+        assert found is not None and len(queries.captured_queries) == 4
+        expected = Match.objects.get(pk=found.pk)
+        assert _fields(found) == _fields(expected)
+        assert _fields(found.round) == _fields(scene.round.__class__.objects.get(pk=scene.round.pk))
+        assert _fields(found.a) == _fields(expected.a)
+        assert _fields(found.a.player) == _fields(expected.a.player)
+        if bye:
+            assert found.b_id is None
+        else:
+            assert _fields(found.b) == _fields(expected.b)
+            assert _fields(found.b.player) == _fields(expected.b.player)
+    made = prepared._local.__dict__["prepared"]
+    people = "registration-and-player" if bye else "registrations-and-players"
+    for name in ("registration-of", "latest-player-round", "match-of", people):
+        assert made[name] is not prepared._NOT_PREPARABLE  # prepared, not the ORM's
+    assert selectors.my_match(UserFactory(), scene.event) is None

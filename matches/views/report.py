@@ -29,7 +29,7 @@ from matches.report_forms import (
 )
 from matches.views.common import games_to_win_of, registration_of, timer_context
 from tournaments.models import Tournament
-from tournaments.selectors import visible_event
+from tournaments.selectors import visible_event_with_roles
 
 
 def _my_registration_id(user: Any, match: Match) -> int:
@@ -160,7 +160,7 @@ def match_context(
 
 @login_required
 def my_match(request: HttpRequest, slug: str) -> HttpResponse:
-    event = visible_event(request, slug)
+    event = visible_event_with_roles(request, slug)
     match = selectors.my_match(request.user, event)
     context: dict[str, Any] = {"event": event, "here": request.path}
     if match is None:
