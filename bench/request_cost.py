@@ -14,7 +14,9 @@ middleware), `anonymous-round-full` the same requests through Django's handler a
 `--only round` (a signed-in player's round: config.fast_path answers it once the session and
 the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
 player's event page (config.fast_path answers it once its copy is stored), `page-full` the
-same through Django's handler alone. Printed per kind: CPU of this process per request
+same through Django's handler alone; `pairings` and `my-match-page` are bench/rounds.py's
+spike, a signed-in player's pairings page (config.fast_path answers it once its frame is
+stored; `pairings-full` through Django's handler alone) and "my match" page. Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
