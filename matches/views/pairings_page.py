@@ -12,9 +12,10 @@ and sent the whole, uncompressed. Now a request is put together from:
   their table, the timer's "now" and time left, the CSRF token) as the event page is
   (tournaments.event_page, whose stand-ins it uses); the stand-ins are replaced per request;
 - **the lists**: the fragment rendered once per round version, language and whether records
-  show (as before), kept by each process as a gzip segment (config.gzip_parts), compressed
-  once per version: a reader who accepts gzip gets the frame's few kilobytes compressed for
-  them and the lists' stored deflate bytes, 620 KB of HTML as about 40 KB.
+  show (as before), kept by each process as a DEFLATE segment (config.gzip_parts; the last
+  16 rounds, about 0.7 MB each at 2,048 players), compressed once per version: a reader who
+  accepts gzip gets the frame's few kilobytes compressed for them and the lists' stored
+  bytes in one gzip member, 620 KB of HTML as about 35 KB.
 
 The kind of reader is every yes/no the templates branch on (signed in, organiser,
 superuser, the judge desk flag, and whether they play the round: a table or a bye); the
