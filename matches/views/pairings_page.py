@@ -9,8 +9,8 @@ and sent the whole, uncompressed. Now a request is put together from:
 - **the frame**: the page without the lists (the site's header, the "your table" banner, the
   timer, the footer), a stored copy (config.published) per state and kind of reader,
   rendered with a stand-in for each of the reader's own values (their id, name and player id,
-  their table, the timer's "now" and time left, the CSRF token) as the event page is
-  (tournaments.event_page, whose stand-ins it uses); the stand-ins are replaced per request;
+  their table, the timer's "now" and time left, the CSRF token: config.stand_ins) as the
+  event page is (tournaments.event_page); the stand-ins are replaced per request;
 - **the lists**: the fragment rendered once per round version, language and whether records
   show (as before), kept by each process as a DEFLATE segment (config.gzip_parts; the last
   16 rounds, about 0.7 MB each at 2,048 players), compressed once per version: a reader who
@@ -36,7 +36,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -45,15 +44,15 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from config import gzip_parts, published
+from config import gzip_parts, published, stand_ins
 from config.cache import redis_is_down
 from config.fast_path import Encoded
+from config.stand_ins import CSRF, has_messages, number_stand_in, stand_in, written
 from matches import selectors
 from matches.models import Round
 from matches.serializers import team_matches_data
 from matches.views.common import timer_context
 from matches.views.pairings import my_seat, pairings_fragment
-from tournaments import event_page
 from tournaments import permissions as perms
 from tournaments.models import Tournament
 from tournaments.selectors import visible_event_with_roles
@@ -63,11 +62,6 @@ FRAGMENT = "matches/_pairings_body.html"
 COPY_SECONDS = 3600
 # The lists' gzip segments each process keeps: a few rounds of the largest events.
 SEGMENTS_KEPT = 16
-
-_stand_in = event_page._stand_in
-_number_stand_in = event_page._number_stand_in
-_written = event_page._written
-CSRF = event_page.CSRF
 
 
 def fresh_page(request: HttpRequest, event: Tournament, round_: Round) -> HttpResponse:
@@ -148,33 +142,20 @@ def _seat(mine: Any) -> tuple[str, Any]:
 
 
 def reader_kind(request: HttpRequest, seat: str) -> list[Any]:
-    user = request.user
-    return [
-        bool(user.is_authenticated),
-        bool(getattr(user, "is_organiser", False)),
-        bool(getattr(user, "is_superuser", False)),
-        event_page._judge_desk(request),
-        seat,
-    ]
+    return [*stand_ins.user_kind(request), seat]
 
 
 def page_state(
     request: HttpRequest, event: Tournament, round_: Round, timer: dict[str, Any] | None
 ) -> list[Any]:
-    shown_timer = None
-    if timer is not None:
-        shown_timer = {k: v for k, v in timer.items() if k not in event_page._TIMER_CLOCK_FIELDS}
-        if shown_timer.get("state") == "running":
-            # Not shown while it runs (the text says when it ends): each moves with the clock.
-            for moving in ("remaining_text", "remaining_seconds", "signed_text"):
-                shown_timer.pop(moving, None)
     return [
         get_language(),
         redis_is_down(),
         request.path,
-        event_page._rows(event),
-        event_page._rows(round_),
-        event_page._rows(shown_timer),
+        stand_ins.plain_rows(event),
+        stand_ins.plain_rows(round_),
+        # not the fields that move with the clock (the timer's text says when it ends)
+        stand_ins.plain_rows(stand_ins.timer_state(timer)),
     ]
 
 
@@ -201,34 +182,25 @@ def page_parts(
     mine = my_seat(request, event, round_)
     seat, table = _seat(mine)
     timer = timer_context(event, round_)
-    kind = event_page._digest(reader_kind(request, seat))
-    version = event_page._digest([kind, page_state(request, event, round_, timer)])
+    kind = stand_ins.digest(reader_kind(request, seat))
+    version = stand_ins.digest([kind, page_state(request, event, round_, timer)])
     name = f"pairings-page:{round_.pk}:{kind}"
-    lists_stand_in = _stand_in("lists")
+    lists_stand_in = stand_in("lists")
 
     def render_frame() -> bytes:
-        user = request.user
-        authenticated = bool(user.is_authenticated)
-        stand_in_user = event_page._StandInUser(
-            is_authenticated=authenticated,
-            is_organiser=bool(getattr(user, "is_organiser", False)),
-            is_superuser=bool(getattr(user, "is_superuser", False)),
-            pk=None if user.pk is None else _number_stand_in("user"),
-            public_name=_stand_in("name") if authenticated else "",
-            player_id=_stand_in("playerid") if authenticated else "",
-        )
+        stand_in_user = stand_ins.stand_in_user(request)
         shown_timer = timer
         if timer is not None:
             shown_timer = {
                 **timer,
-                "now_iso": _stand_in("now"),
-                "remaining": _stand_in("remaining"),
+                "now_iso": stand_in("now"),
+                "remaining": stand_in("remaining"),
             }
         shown_mine: dict[str, Any] | None = None
         if seat == "bye":
             shown_mine = {"is_bye": True, "table": None}
         elif seat == "table":
-            shown_mine = {"is_bye": False, "table": _number_stand_in("table")}
+            shown_mine = {"is_bye": False, "table": number_stand_in("table")}
         context = {
             "event": event,
             "round": round_,
@@ -237,9 +209,7 @@ def page_parts(
             "timer": shown_timer,
             "team_matches": None,
             "user": stand_in_user,
-            "request": event_page._StandInRequest(
-                request.path, {"judge_desk": event_page._judge_desk(request)}, stand_in_user
-            ),
+            "request": stand_ins.stand_in_request(request, stand_in_user),
             "csrf_token": CSRF,
             "messages": (),
             "services_degraded": redis_is_down(),
@@ -261,27 +231,18 @@ def page_parts(
     if copy is None:
         return None
     frame = copy.body.decode()
-    values = {
-        str(_number_stand_in("user")): "" if request.user.pk is None else _written(request.user.pk),
-    }
-    if request.user.is_authenticated:
-        values[_stand_in("name")] = _written(request.user.public_name)
-        values[_stand_in("playerid")] = _written(request.user.player_id)
+    values = stand_ins.user_values(request)
     if seat == "table":
-        values[str(_number_stand_in("table"))] = _written(table)
+        values[str(number_stand_in("table"))] = written(table)
     if timer is not None:
-        values[_stand_in("now")] = _written(timer["now_iso"])
-        values[_stand_in("remaining")] = _written(timer["remaining"])
-    for stand_in, value in values.items():
-        frame = frame.replace(stand_in, value)
+        values[stand_in("now")] = written(timer["now_iso"])
+        values[stand_in("remaining")] = written(timer["remaining"])
+    for placeholder, value in values.items():
+        frame = frame.replace(placeholder, value)
     if CSRF in frame:  # only a page with a form asks for the token (and sets its cookie)
         frame = frame.replace(CSRF, get_token(request))
     before, _lists_here, after = frame.partition(lists_stand_in)
     return Parts(before.encode(), _lists(round_), after.encode())
-
-
-def _has_messages(request: HttpRequest) -> bool:
-    return len(get_messages(request)) > 0
 
 
 def answer(request: HttpRequest, parts: Parts) -> HttpResponse:
@@ -299,7 +260,7 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     """The page's view."""
     event = visible_event_with_roles(request, slug)
     round_ = selectors.round_visible(request.user, event, number)
-    if event.team is not None or _has_messages(request):
+    if event.team is not None or has_messages(request):
         response = fresh_page(request, event, round_)
         patch_vary_headers(response, ["Accept-Encoding"])
         return response
@@ -319,7 +280,7 @@ def fast_pairings_page(request: HttpRequest, slug: str, number: str) -> bytes | 
             round_ = selectors.round_visible(request.user, event, int(number))
         except Http404:
             return None
-        if event.team is not None or _has_messages(request):
+        if event.team is not None or has_messages(request):
             return None
         parts = page_parts(request, event, round_, render=False)
     if parts is None:

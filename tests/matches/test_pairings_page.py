@@ -90,7 +90,7 @@ def test_the_page_from_its_parts_is_the_page_rendered_whole(
         client.force_login(reader)
     headers = {"HTTP_ACCEPT_ENCODING": "gzip"} if gzipped else {}
     parts = [client.get(_url(scene), **headers) for _ in range(2)]  # stored, then from the copy
-    monkeypatch.setattr(pairings_page, "_has_messages", lambda request: True)
+    monkeypatch.setattr(pairings_page, "has_messages", lambda request: True)
     whole = client.get(_url(scene), **headers)
     assert whole.get("Content-Encoding") is None
     for answer in parts:
