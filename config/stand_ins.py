@@ -145,6 +145,15 @@ def timer_state(timer: dict[str, Any] | None) -> dict[str, Any] | None:
     return shown
 
 
+def push_keys() -> list[Any]:
+    """What a page's push control shows of the site's VAPID keys (notifications.push reads
+    the same settings): the public key, and whether push is on at all. Part of a page's
+    state, so a changed key shows at once, not when the stored copy of an earlier key expires."""
+    public = str(getattr(settings, "VAPID_PUBLIC_KEY", "") or "").strip()
+    private = str(getattr(settings, "VAPID_PRIVATE_KEY", "") or "").strip()
+    return [public, bool(public and private)]
+
+
 def has_messages(request: HttpRequest) -> bool:
     """Messages waiting for this reader (shown once: such a page is rendered whole)."""
     return len(get_messages(request)) > 0

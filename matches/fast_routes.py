@@ -27,6 +27,7 @@ from matches import api, selectors, services
 from matches.models import RoundStatus
 from matches.published_round import FAST_ROUTE as ROUND_ROUTE
 from matches.published_round import answered_here, throttles_allow
+from matches.views.my_match_page import fast_my_match_page
 from matches.views.pairings_page import fast_pairings_page
 from tournaments import permissions as perms
 from tournaments.selectors import visible_event
@@ -90,4 +91,12 @@ PAIRINGS_PAGE_ROUTE = PageRoute(
 )
 
 ROUTES: tuple[Route, ...] = (ROUND_ROUTE, STANDINGS_ROUTE, TOP_CUT_ROUTE)
-PAGE_ROUTES: tuple[PageRoute, ...] = (PAIRINGS_PAGE_ROUTE,)
+# A signed-in player's "my match" page (matches/views/my_match_page.py): every player loads
+# it after the pairings.
+MY_MATCH_PAGE_ROUTE = PageRoute(
+    name="my-match-page",
+    pattern=re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/my-match/"),
+    page=fast_my_match_page,
+)
+
+PAGE_ROUTES: tuple[PageRoute, ...] = (PAIRINGS_PAGE_ROUTE, MY_MATCH_PAGE_ROUTE)

@@ -280,21 +280,12 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     return [
         get_language(),
         redis_is_down(),
-        _push_keys(),
+        stand_ins.push_keys(),
         request.path,
         plain_rows(shared),
         plain_rows(rounds_info),
         plain_rows(timer),
     ]
-
-
-def _push_keys() -> list[Any]:
-    """What the page's push control shows of the site's VAPID keys (notifications.push reads
-    the same settings): the public key, and whether push is on at all. Part of the state, so
-    a changed key shows at once, not when the stored copy of an earlier key expires."""
-    public = str(getattr(settings, "VAPID_PUBLIC_KEY", "") or "").strip()
-    private = str(getattr(settings, "VAPID_PRIVATE_KEY", "") or "").strip()
-    return [public, bool(public and private)]
 
 
 def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
