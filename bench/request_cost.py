@@ -16,7 +16,8 @@ the account verify from the cache) has its A/B too, `round-full`; `page` is a si
 player's event page (config.fast_path answers it once its copy is stored), `page-full` the
 same through Django's handler alone; `pairings` and `my-match-page` are bench/rounds.py's
 spike, a signed-in player's pairings page (config.fast_path answers it once its frame is
-stored; `pairings-full` through Django's handler alone) and "my match" page. Printed per kind: CPU of this process per request
+stored; `pairings-full` through Django's handler alone) and "my match" page (the fast path
+answers it once its copy is stored; `my-match-page-full` through Django's handler alone). Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -211,6 +212,7 @@ def main() -> int:
         "--only",
         default="",
         help="round, round-full, page, page-full, organiser, anonymous, my-match, my-match-page, "
+        "my-match-page-full, "
         "pairings, pairings-full, anonymous-round, anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
@@ -304,6 +306,13 @@ def main() -> int:
         "my-match-page": (
             "my match page, 50 players",
             [wsgi_get(f"/events/{slug}/my-match/", sessions[u.pk], HTML) for u in sample],
+        ),
+        "my-match-page-full": (
+            "my match page, 50 players (full stack)",
+            [
+                wsgi_get(f"/events/{slug}/my-match/", sessions[u.pk], HTML, full_stack=True)
+                for u in sample
+            ],
         ),
         "my-match": (
             "my match, 50 players",

@@ -40,7 +40,7 @@ from config.errors import Conflict, Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
 from engine.errors import MAX_RECORD_DEPTH
 from engine.games import GamePlugin, get_game
-from matches import selectors, services
+from matches import queue_values, selectors, services
 from matches.adjudication_views import posted_record_problem
 from matches.models import (
     OPEN_CALL_STATUSES,
@@ -301,7 +301,8 @@ def _render_list(view: QueueView, user: Any, now: datetime, shared: bool) -> dic
     ids = [e.pk for e in view.events]
     holder = None if shared else user
     qs = selectors.queue_calls(ids, state=view.state, sort=view.sort, event=view.event, user=holder)
-    page = Paginator(qs, PAGE_SIZE).get_page(view.page)
+    # The rows only display: read as plain values, not 400 model instances (queue_values).
+    page = Paginator(queue_values.QueueCalls(qs), PAGE_SIZE).get_page(view.page)
     is_open = Q(status__in=OPEN_CALL_STATUSES)
     counts = JudgeCall.objects.filter(tournament__in=ids).aggregate(
         open=Count("pk", filter=is_open),
