@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import display_safe
+from accounts.names import public_name_of
 from accounts.player_ids import new_player_id
 from accounts.validators import validate_name
 
@@ -57,7 +57,7 @@ class User(AbstractUser):
     def public_name(self) -> str:
         # Names are checked when typed (accounts.names); one stored before that cannot
         # reorder or hide what is shown around it.
-        return display_safe(self.display_name or self.get_full_name() or self.username)
+        return public_name_of(self.display_name, self.first_name, self.last_name, self.username)
 
     def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         if self.player_id:

@@ -160,3 +160,10 @@ def safe_text_pattern() -> str:
     validators refuse them all the same."""
     unsafe, invisible = _pattern_classes()
     return f"^(?:[^{unsafe}]*[^{invisible}][^{unsafe}]*)?$"
+
+
+def public_name_of(display_name: str, first_name: str, last_name: str, username: str) -> str:
+    """The name a person is shown by (User.public_name) from their columns: the display name,
+    else the full name (as AbstractUser.get_full_name writes it), else the username."""
+    full_name = f"{first_name} {last_name}".strip()
+    return display_safe(display_name or full_name or username)

@@ -16,7 +16,11 @@ middleware), `anonymous-round-full` the same requests through Django's handler a
 the account verify from the cache) has its A/B too, `round-full`; `page` is a signed-in
 player's event page (config.fast_path answers it once its copy is stored), `page-full` the
 same through Django's handler alone, `page-no-csrf` the same pages from phones without a
-CSRF cookie (each given a new secret). Printed per kind: CPU of this process per request
+CSRF cookie (each given a new secret); `pairings` and `my-match-page` are bench/rounds.py's
+spike, a signed-in player's pairings page (config.fast_path answers it once its frame is
+stored; `pairings-full` through Django's handler alone) and "my match" page (the fast path
+answers it once its copy is stored; `my-match-page-full` through Django's handler alone).
+Printed per kind: CPU of this process per request
 (`time.process_time()` over `--requests` calls, after warming every cache), wall time, and
 the database queries of one warm request; with `--profile N`, the N costliest functions of
 each kind (cProfile, cumulative). Timing is CPU, not wall clock: the figures hold on a busy
@@ -213,7 +217,8 @@ def main() -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="round, round-full, page, page-no-csrf, page-full, organiser, anonymous, my-match, anonymous-round, "
+        help="round, round-full, page, page-no-csrf, page-full, organiser, anonymous, my-match, "
+        "my-match-page, my-match-page-full, pairings, pairings-full, anonymous-round, "
         "anonymous-round-full (comma-separated; round and page are signed-in players)",
     )
     parser.add_argument("--seed", type=int, default=2026)
@@ -287,6 +292,37 @@ def main() -> int:
                     remote=f"10.9.1.{k}",
                 )
                 for k in range(1, 51)
+            ],
+        ),
+        # The rounds.py spike's two pages: the round's pairings and the player's match.
+        "pairings": (
+            "pairings page, 50 players",
+            [
+                wsgi_get(f"/events/{slug}/rounds/{number}/pairings/", sessions[u.pk], HTML)
+                for u in sample
+            ],
+        ),
+        "pairings-full": (
+            "pairings page, 50 players (full stack)",
+            [
+                wsgi_get(
+                    f"/events/{slug}/rounds/{number}/pairings/",
+                    sessions[u.pk],
+                    HTML,
+                    full_stack=True,
+                )
+                for u in sample
+            ],
+        ),
+        "my-match-page": (
+            "my match page, 50 players",
+            [wsgi_get(f"/events/{slug}/my-match/", sessions[u.pk], HTML) for u in sample],
+        ),
+        "my-match-page-full": (
+            "my match page, 50 players (full stack)",
+            [
+                wsgi_get(f"/events/{slug}/my-match/", sessions[u.pk], HTML, full_stack=True)
+                for u in sample
             ],
         ),
         "my-match": (

@@ -11,7 +11,8 @@ Three figures, each against its goal:
    loading the history, the Swiss core, writing the matches); goal < 3 s;
 2. the publish spike: round 6 published through ``services.round_publish``, then every player
    loads the pairings page and their match page from gunicorn started as in production
-   (docker-compose.yml: ``--workers 3 --timeout 60``, DEBUG off, Redis cache), on loopback.
+   (docker-compose.yml: ``--workers 3 --timeout 60``, DEBUG off, Redis cache), on loopback,
+   each request with ``Accept-Encoding: gzip`` as a phone's browser sends it.
    ``spread`` (the default): each player arrives at a seeded random moment of the window and
    loads both pages one after the other, on a pool of ``--clients`` threads (an open
    schedule: nobody waits for anybody else; the output says how far behind it fell);
@@ -169,8 +170,14 @@ class Hit:
     done_at: float
 
 
+def headers_of(session: str, accept: str) -> dict[str, str]:
+    """A signed-in phone's request: its session, what it accepts, gzip (as browsers send it;
+    the sizes printed are the bytes sent)."""
+    return {"Cookie": f"sessionid={session}", "Accept": accept, "Accept-Encoding": "gzip"}
+
+
 def get(port: int, path: str, session: str, accept: str) -> tuple[int, bytes]:
-    return harness.request(port, "GET", path, {"Cookie": f"sessionid={session}", "Accept": accept})
+    return harness.request(port, "GET", path, headers_of(session, accept))
 
 
 def visit(port: int, pages: list[tuple[str, str, str]], session: str, t0: float) -> list[Hit]:
@@ -181,9 +188,7 @@ def visit(port: int, pages: list[tuple[str, str, str]], session: str, t0: float)
         for kind, path, accept in pages:
             started = time.perf_counter()
             try:
-                conn.request(
-                    "GET", path, headers={"Cookie": f"sessionid={session}", "Accept": accept}
-                )
+                conn.request("GET", path, headers=headers_of(session, accept))
                 response = conn.getresponse()
                 body = response.read()
                 status: int | str = response.status

@@ -123,7 +123,17 @@ class PageRoute:
 
     name: str
     pattern: re.Pattern[str]
-    page: Callable[..., bytes | None]
+    page: Callable[..., bytes | Encoded | None]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A page's bytes already compressed for the request (`Content-Encoding: encoding`); the
+    full stack's answer must carry the same `Vary: Accept-Encoding` whether compressed or not,
+    as the kept headers are those of either."""
+
+    body: bytes
+    encoding: str
 
 
 # The session and account a session cookie signs in, when the cache verifies them cheaply
@@ -201,7 +211,10 @@ class FastPath:
                 body = route.page(request, **groups)
             if body is None:
                 return self.application(environ, start_response)
-            response = _response(200, body, headers, None, None, None)
+            if isinstance(body, Encoded):
+                response = _response(200, body.body, headers, None, None, body.encoding)
+            else:
+                response = _response(200, body, headers, None, None, None)
             response = csrf.process_response(request, response)
         except Exception:  # the full stack answers (and reports) whatever went wrong
             logger.warning("fast path: %s left to the full stack", route.name, exc_info=True)

@@ -22,11 +22,13 @@ import re
 from django.http import Http404, HttpRequest
 
 from config.errors import NotFound
-from config.fast_path import Found, Route
+from config.fast_path import Found, PageRoute, Route
 from matches import api, selectors, services
 from matches.models import RoundStatus
 from matches.published_round import FAST_ROUTE as ROUND_ROUTE
 from matches.published_round import answered_here, throttles_allow
+from matches.views.my_match_page import fast_my_match_page
+from matches.views.pairings_page import fast_pairings_page
 from tournaments import permissions as perms
 from tournaments.selectors import visible_event
 
@@ -80,4 +82,21 @@ TOP_CUT_ROUTE = Route(
     signed_in=True,
 )
 
+# A signed-in reader's pairings page (matches/views/pairings_page.py): every player loads it
+# when a round is published.
+PAIRINGS_PAGE_ROUTE = PageRoute(
+    name="pairings-page",
+    pattern=re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/rounds/(?P<number>[0-9]+)/pairings/"),
+    page=fast_pairings_page,
+)
+
 ROUTES: tuple[Route, ...] = (ROUND_ROUTE, STANDINGS_ROUTE, TOP_CUT_ROUTE)
+# A signed-in player's "my match" page (matches/views/my_match_page.py): every player loads
+# it after the pairings.
+MY_MATCH_PAGE_ROUTE = PageRoute(
+    name="my-match-page",
+    pattern=re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/my-match/"),
+    page=fast_my_match_page,
+)
+
+PAGE_ROUTES: tuple[PageRoute, ...] = (PAIRINGS_PAGE_ROUTE, MY_MATCH_PAGE_ROUTE)

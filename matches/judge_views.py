@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -38,7 +40,7 @@ from config.errors import Conflict, Forbidden, ServiceError
 from config.pages import attempt, int_or_none, next_or
 from engine.errors import MAX_RECORD_DEPTH
 from engine.games import GamePlugin, get_game
-from matches import selectors, services
+from matches import queue_values, selectors, services
 from matches.adjudication_views import posted_record_problem
 from matches.models import (
     OPEN_CALL_STATUSES,
@@ -219,24 +221,101 @@ class QueueView:
         )
 
 
+class RenderedRows:
+    """Each queue row's HTML as rendered last, by everything it shows (the call's row, its
+    match, holder and players, its waiting text, the list it is in, the language): while the
+    queue changes several times a second, most of its rows do not, and rendering them was
+    most of what a look at the queue cost. Per process, the least recently used dropped past
+    `kept`; a row whose key differs in anything it shows is rendered again."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._rows: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(row: QueueRow, here: str, multiple_events: bool) -> tuple[Any, ...]:
+        call = row.call
+        match = call.match
+        holder = call.holder
+        return (
+            translation.get_language(),
+            here,
+            multiple_events,
+            call.tournament.name if multiple_events else "",
+            call.pk,
+            call.status,
+            call.kind,
+            call.escalated,
+            call.holder_id,
+            holder.public_name if holder is not None else "",
+            call.question,
+            match.table,
+            match.round.number,
+            row.waiting,
+            row.waiting_minutes >= 5,
+            row.players,
+            row.last_note,
+            row.mine,
+            row.can_claim,
+            row.url,
+            row.claim_url,
+        )
+
+    def rendered(self, rows: list[QueueRow], here: str, *, multiple_events: bool) -> list[str]:
+        out = []
+        for row in rows:
+            key = self.key(row, here, multiple_events)
+            with self._lock:
+                html = self._rows.get(key)
+                if html is not None:
+                    self._rows.move_to_end(key)
+            if html is None:
+                html = render_to_string(
+                    "matches/judge/_queue_row.html",
+                    {
+                        "row": row,
+                        "here": here,
+                        "multiple_events": multiple_events,
+                        "csrf_token": CSRF_PLACEHOLDER,
+                    },
+                )
+                with self._lock:
+                    self._rows[key] = html
+                    while len(self._rows) > self.kept:
+                        self._rows.popitem(last=False)
+            out.append(mark_safe(html))  # rendered by Django's templates, which escaped it
+        return out
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+ROWS = RenderedRows(4096)
+
+
 def _render_list(view: QueueView, user: Any, now: datetime, shared: bool) -> dict[str, Any]:
     """The list of calls with its counts: ``shared`` renders it for every judge of these
     events (no "mine", a placeholder for the CSRF token)."""
     ids = [e.pk for e in view.events]
     holder = None if shared else user
     qs = selectors.queue_calls(ids, state=view.state, sort=view.sort, event=view.event, user=holder)
-    page = Paginator(qs, PAGE_SIZE).get_page(view.page)
+    # The rows only display: read as plain values, not 400 model instances (queue_values).
+    page = Paginator(queue_values.QueueCalls(qs), PAGE_SIZE).get_page(view.page)
     is_open = Q(status__in=OPEN_CALL_STATUSES)
     counts = JudgeCall.objects.filter(tournament__in=ids).aggregate(
         open=Count("pk", filter=is_open),
         escalated=Count("pk", filter=is_open & Q(escalated=True)),
     )
     here = view.here(page.number)
+    rows = queue_rows(page.object_list, None if shared else user.pk, now)
     context = {
         "events": view.events,
         "state": view.state,
         "page": page,
-        "rows": queue_rows(page.object_list, None if shared else user.pk, now),
+        "rows": rows,
+        "row_html": ROWS.rendered(rows, here, multiple_events=len(view.events) > 1),
         "counts": counts,
         "now": now,
         "keep_query": urlencode(view.keep()),

@@ -78,8 +78,19 @@ def rounds_visible_list(user: Any, tournament: Tournament) -> list[Round]:
     return rounds
 
 
+def _round_numbered(tournament_id: int, number: int) -> QuerySet[Round]:
+    # at most one row (the event's round numbers are unique): no ORDER BY needed
+    return Round.objects.filter(tournament_id=tournament_id, number=number).order_by()
+
+
 def round_visible(user: Any, tournament: Tournament, number: int) -> Round:
-    round_ = tournament.rounds.filter(number=number).first()
+    """The event's round `number` if the user may see it, else 404; its SQL compiled once per
+    process (config.prepared): every player loads the pairings page at once."""
+    if type(tournament.pk) is int and type(number) is int:
+        found = prepared.fetch("round-numbered", _round_numbered, tournament.pk, number)
+        round_ = found[0] if found else None
+    else:
+        round_ = tournament.rounds.filter(number=number).first()
     # The staff check only for an unpublished round: published ones are everyone's.
     if round_ is None or (
         not round_.is_visible_to_players and not permissions.is_staff_of(user, tournament)
@@ -272,32 +283,86 @@ def my_seat(user: Any, slug: str) -> Seat | None:
     )
 
 
+def _registration_of(tournament_id: int, user_id: int) -> QuerySet[Registration]:
+    # registration_of's query: at most one row (the unique (event, player) index)
+    return Registration.objects.filter(tournament_id=tournament_id, player_id=user_id)[:1]
+
+
+def _latest_player_round(tournament_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(
+        tournament_id=tournament_id, status__in=VISIBLE_TO_PLAYERS
+    ).order_by("-number")[:1]
+
+
+def _match_of(round_id: int, registration_id: int) -> QuerySet[Match]:
+    # what `.first()` of the unordered query asks: ordered by id
+    return Match.objects.filter(
+        Q(a_id=registration_id) | Q(b_id=registration_id), round_id=round_id
+    ).order_by("pk")[:1]
+
+
+def _people(registration_id: int) -> QuerySet[Registration]:
+    return Registration.objects.filter(pk=registration_id).select_related("player")
+
+
+def _pair(a_id: int, b_id: int) -> QuerySet[Registration]:
+    return Registration.objects.filter(pk__in=[a_id, b_id]).select_related("player")
+
+
 def my_match(user: Any, tournament: Tournament, round_: Round | None = None) -> Match | None:
     """The user's match in the latest published round (or in ``round_``): the user's
     registration by its unique (event, player) index, then the match by the unique
     (round, a) or (round, b) index; no join over the round's matches."""
-    registration = registration_of(user, tournament)
+    if not permissions.is_authenticated(user):
+        return None
+    # Each query's SQL compiled once per process (config.prepared) when its values are plain
+    # ids: every player loads their match when a round is published.
+    plain = type(tournament.pk) is int and type(user.pk) is int
+    if plain:
+        found = prepared.fetch("registration-of", _registration_of, tournament.pk, user.pk)
+        registration = found[0] if found else None
+    else:
+        registration = registration_of(user, tournament)
     if registration is None:
         return None
     if round_ is None:
-        round_ = tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+        if plain:
+            rounds = prepared.fetch("latest-player-round", _latest_player_round, tournament.pk)
+            round_ = rounds[0] if rounds else None
+        else:
+            round_ = (
+                tournament.rounds.filter(status__in=VISIBLE_TO_PLAYERS).order_by("-number").first()
+            )
     if round_ is None:
         return None
     round_.tournament = tournament
-    matches = Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
-    # No ordering: the two unique indexes answer it without a sort. In a team event a Head
-    # Coach may have a board and the deciding game: the decider first, it is played last.
-    ordered = matches.order_by("-is_decider") if tournament.team is not None else matches.order_by()
-    match = ordered.first()
+    if tournament.team is None and type(round_.pk) is int and type(registration.pk) is int:
+        found_matches = prepared.fetch("match-of", _match_of, round_.pk, registration.pk)
+        match = found_matches[0] if found_matches else None
+    else:
+        matches = Match.objects.filter(Q(a=registration) | Q(b=registration), round=round_)
+        # No ordering: the two unique indexes answer it without a sort. In a team event a
+        # Head Coach may have a board and the deciding game: the decider first, it is played
+        # last.
+        ordered = (
+            matches.order_by("-is_decider") if tournament.team is not None else matches.order_by()
+        )
+        match = ordered.first()
     if match is None:
         return None
     # Two small queries plan faster than one five-table join (the planner's time dominated).
-    people = {
-        r.pk: r
-        for r in Registration.objects.filter(pk__in=[match.a_id, match.b_id]).select_related(
-            "player"
-        )
-    }
+    if match.b_id is None and type(match.a_id) is int:
+        people = {r.pk: r for r in prepared.fetch("registration-and-player", _people, match.a_id)}
+    elif type(match.a_id) is int and type(match.b_id) is int:
+        pair = prepared.fetch("registrations-and-players", _pair, match.a_id, match.b_id)
+        people = {r.pk: r for r in pair}
+    else:
+        people = {
+            r.pk: r
+            for r in Registration.objects.filter(pk__in=[match.a_id, match.b_id]).select_related(
+                "player"
+            )
+        }
     match.round = round_
     match.a = people[match.a_id]
     if match.b_id is not None:

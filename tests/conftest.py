@@ -97,15 +97,18 @@ def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     """SQLite gives a rolled-back test's ids to the next test, so a page copy in the
     in-memory cache could answer for another test's event; PostgreSQL never reuses an id
     in a run (and the run's cache keys are its own: config/settings/test.py). The copies each
-    process keeps in memory (config.published.LOCAL) are named by those ids too."""
+    process keeps in memory (config.published.LOCAL, the pairings page's lists) are named by
+    those ids too."""
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
     from config import published
+    from matches.views import pairings_page
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
     published.LOCAL.clear()
+    pairings_page.SEGMENTS.clear()
     yield
 
 

@@ -239,9 +239,11 @@ def test_the_served_application_is_the_fast_path_in_front_of_djangos_handler() -
     assert isinstance(wsgi.application, FastPath)
     assert wsgi.application.application is wsgi.django_application
     assert isinstance(wsgi.django_application, WSGIHandler)
+    from matches.fast_routes import PAGE_ROUTES as MATCH_PAGES
     from tournaments.fast_routes import ROUTES as PAGE_ROUTES
 
-    assert wsgi.application.routes == (*ROUTES, *PAGE_ROUTES)  # the round's etc., the event page
+    # the round's etc., the pairings page, the event page
+    assert wsgi.application.routes == (*ROUTES, *MATCH_PAGES, *PAGE_ROUTES)
 
 
 def test_the_top_cut_is_answered_from_its_copy_and_a_result_makes_a_new_one(

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import Count, QuerySet
+from django.http import Http404
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -164,3 +165,51 @@ def test_at_most_so_many_answers_are_remembered(monkeypatch: pytest.MonkeyPatch)
     assert len(prepared._remembered) == 3
     assert prepared.remembered(("t-value",), "4", lambda: "read again") == 4
     assert prepared.remembered(("t-value",), "0", lambda: "read again") == "read again"
+
+
+def test_the_pairings_pages_round_is_the_orms() -> None:
+    from matches import selectors
+
+    event, organiser, _ = running_event(6)
+    round_ = match_services.round_pair(actor=organiser, tournament=event)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        found = selectors.round_visible(organiser, event, 1)
+        assert found.tournament is event
+        assert _fields(found) == _fields(Round.objects.get(pk=round_.pk))
+    with pytest.raises(Http404):  # not published yet: staff only
+        selectors.round_visible(UserFactory(), event, 1)
+    with pytest.raises(Http404):
+        selectors.round_visible(organiser, event, 2)
+
+
+@pytest.mark.parametrize("bye", [False, True])
+def test_my_match_read_through_prepared_lookups_is_the_orms(bye: bool) -> None:
+    """matches.selectors.my_match (the "my match" page): the registration, the latest
+    published round, the match and its players through config.prepared, field for field
+    the ORM's, with the same query count."""
+    from matches import selectors
+    from matches.models import Match
+    from tests.scenarios import published_round
+
+    scene = published_round(5)
+    paired = {r.pk for m in scene.matches for r in (m.a, m.b)}
+    reg = next(r for r in scene.registrations if (r.pk not in paired) == bye)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        with CaptureQueriesContext(connection) as queries:
+            found = selectors.my_match(reg.player, scene.event)
+        assert found is not None and len(queries.captured_queries) == 4
+        expected = Match.objects.get(pk=found.pk)
+        assert _fields(found) == _fields(expected)
+        assert _fields(found.round) == _fields(scene.round.__class__.objects.get(pk=scene.round.pk))
+        assert _fields(found.a) == _fields(expected.a)
+        assert _fields(found.a.player) == _fields(expected.a.player)
+        if bye:
+            assert found.b_id is None
+        else:
+            assert _fields(found.b) == _fields(expected.b)
+            assert _fields(found.b.player) == _fields(expected.b.player)
+    made = prepared._local.__dict__["prepared"]
+    people = "registration-and-player" if bye else "registrations-and-players"
+    for name in ("registration-of", "latest-player-round", "match-of", people):
+        assert made[name] is not prepared._NOT_PREPARABLE  # prepared, not the ORM's
+    assert selectors.my_match(UserFactory(), scene.event) is None

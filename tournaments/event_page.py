@@ -28,31 +28,32 @@ gets it too.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-import operator
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import segno
 from django.conf import settings
-from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.formats import localize
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from config import published, shared_copies
+from config import published, shared_copies, stand_ins
 from config.cache import redis_is_down
+from config.stand_ins import (
+    CSRF,
+    digest,
+    has_messages,
+    number_stand_in,
+    plain_rows,
+    stand_in,
+    written,
+)
 from tournaments import extensions, lottery_rules
 from tournaments import permissions as perms
 from tournaments.audit import EVENT_COPIES
@@ -80,8 +81,6 @@ TEMPLATE = "tournaments/event_detail.html"
 QR_SECONDS = 24 * 3600
 # A copy of a state nobody reads any more leaves the cache by itself.
 COPY_SECONDS = 3600
-# The timer fields that move with the clock: own values, not part of the state.
-_TIMER_CLOCK_FIELDS = frozenset({"now", "now_iso", "remaining", "table_remaining"})
 
 
 def _qr_key(player_id: str) -> str:
@@ -186,34 +185,6 @@ def fresh_page(request: HttpRequest, event: Tournament) -> HttpResponse:
 # --- the stored copy -----------------------------------------------------------------------------
 
 
-@functools.cache
-def _stand_in(name: str) -> str:
-    """A stand-in for one own value: letters and digits only (no escaping changes it), never
-    guessable from outside (derived from SECRET_KEY)."""
-    digest = hashlib.sha256(f"event-page-stand-in:{name}:{settings.SECRET_KEY}".encode())
-    return f"bd{name}x{digest.hexdigest()[:40]}"
-
-
-@functools.cache
-def _number_stand_in(name: str) -> int:
-    """A stand-in for an id that goes into a URL (an `<int:pk>` path): 19 digits that no id,
-    count or date on the page can be (derived from SECRET_KEY)."""
-    digest = hashlib.sha256(f"event-page-number:{name}:{settings.SECRET_KEY}".encode())
-    return 7 * 10**18 + int(digest.hexdigest(), 16) % 10**18
-
-
-@dataclass(frozen=True)
-class _StandInUser:
-    """What the templates read of request.user, with stand-ins for the reader's values."""
-
-    is_authenticated: bool
-    is_organiser: bool
-    is_superuser: bool
-    pk: int | None
-    public_name: str
-    player_id: str
-
-
 @dataclass(frozen=True)
 class _StandInPlayer:
     player_id: str
@@ -232,157 +203,72 @@ class _StandInRegistration:
     bye_rounds: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class _StandInRequest:
-    """What the templates read of the request: its path (the log-in link's `next`), the
-    one session flag the header shows, and the reader (the push control asks whether they
-    are signed in)."""
-
-    path: str
-    session: dict[str, Any]
-    user: _StandInUser
-
-
-def _written(value: Any) -> str:
-    """`value` as `{{ value }}` writes it (localized, escaped)."""
-    return str(conditional_escape(localize(value)))
-
-
 def _own_values(request: HttpRequest, context: dict[str, Any]) -> dict[str, str]:
     """Stand-in -> the reader's value, as the template would have written it. An id is
     written as `{% url %}` and `{{ }}` write it alike (plain digits: no thousands
     separator in these settings)."""
-    user = request.user
-    values: dict[str, str] = {
-        str(_number_stand_in("user")): "" if user.pk is None else _written(user.pk),
-    }
-    if user.is_authenticated:
-        values[_stand_in("name")] = _written(user.public_name)
-        values[_stand_in("playerid")] = _written(user.player_id)
+    values = stand_ins.user_values(request)
     registration: Registration | None = context["registration"]
     if registration is not None:
-        values[str(_number_stand_in("registration"))] = str(registration.pk)
+        values[str(number_stand_in("registration"))] = str(registration.pk)
         if registration.invitation:
-            values[_stand_in("invitation")] = _written(registration.invitation)
+            values[stand_in("invitation")] = written(registration.invitation)
     if "check_in_qr" in context:
-        values[_stand_in("qr")] = str(context["check_in_qr"])
+        values[stand_in("qr")] = str(context["check_in_qr"])
     timer = (context.get("rounds_info") or {}).get("timer")
     if timer:
-        values[_stand_in("now")] = _written(timer["now_iso"])
-        values[_stand_in("remaining")] = _written(timer["remaining"])
+        values[stand_in("now")] = written(timer["now_iso"])
+        values[stand_in("remaining")] = written(timer["remaining"])
     return values
-
-
-CSRF = shared_copies.CSRF_PLACEHOLDER
 
 
 def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any]:
     """The page's context with a stand-in for each own value (the context processors' `user`,
     `request`, `csrf_token` and `messages` included: the view's context overrides them)."""
-    user = request.user
-    authenticated = bool(user.is_authenticated)
-    stand_in_user = _StandInUser(
-        is_authenticated=authenticated,
-        is_organiser=bool(getattr(user, "is_organiser", False)),
-        is_superuser=bool(getattr(user, "is_superuser", False)),
-        pk=None if user.pk is None else _number_stand_in("user"),
-        public_name=_stand_in("name") if authenticated else "",
-        player_id=_stand_in("playerid") if authenticated else "",
-    )
+    stand_in_user = stand_ins.stand_in_user(request)
     registration: Registration | None = context["registration"]
     stand_in_registration = None
     if registration is not None:
         stand_in_registration = _StandInRegistration(
-            pk=_number_stand_in("registration"),
+            pk=number_stand_in("registration"),
             status=str(registration.status),
             checked_in=registration.checked_in,
             dropped=registration.dropped,
-            player=_StandInPlayer(_stand_in("playerid"))
+            player=_StandInPlayer(stand_in("playerid"))
             if registration.player_id is not None
             else None,
-            invitation=_stand_in("invitation") if registration.invitation else "",
+            invitation=stand_in("invitation") if registration.invitation else "",
             bye_rounds=tuple(registration.bye_rounds or ()),
         )
     shown = {
         **context,
         "user": stand_in_user,
-        "request": _StandInRequest(
-            request.path, {"judge_desk": _judge_desk(request)}, stand_in_user
-        ),
+        "request": stand_ins.stand_in_request(request, stand_in_user),
         "csrf_token": CSRF,
         "messages": (),
         "services_degraded": redis_is_down(),
         "registration": stand_in_registration,
     }
     if "check_in_qr" in context:
-        shown["check_in_qr"] = mark_safe(_stand_in("qr"))
+        shown["check_in_qr"] = mark_safe(stand_in("qr"))
     rounds_info = context.get("rounds_info")
     if rounds_info and rounds_info.get("timer"):
         shown["rounds_info"] = {
             **rounds_info,
             "timer": {
                 **rounds_info["timer"],
-                "now_iso": _stand_in("now"),
-                "remaining": _stand_in("remaining"),
+                "now_iso": stand_in("now"),
+                "remaining": stand_in("remaining"),
             },
         }
     return shown
 
 
-def _judge_desk(request: HttpRequest) -> bool:
-    """The header's one session flag, read only for a signed-in reader (as the template does)."""
-    if not request.user.is_authenticated:
-        return False
-    return bool(request.session.get("judge_desk"))
-
-
-_PLAIN = (int, float, bool, str, type(None))
-
-
-_COLUMNS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
-
-
-def _columns(model: Any) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """A model's column attributes, in order, and a getter of their values as a tuple
-    (asked for every row of every request)."""
-    found = _COLUMNS.get(model)
-    if found is None:
-        names = tuple(f.attname for f in model._meta.concrete_fields)
-        getter = operator.attrgetter(*names)
-        # attrgetter of one name gives the value, not a tuple
-        one: Callable[[Any], tuple[Any, ...]] = lambda row: (getter(row),)  # noqa: E731
-        found = _COLUMNS[model] = (names, one if len(names) == 1 else getter)
-    return found
-
-
-def _rows(value: Any) -> Any:
-    """`value` as plain data for the state's digest: model rows by their field values.
-    (Plain values are kept as they are without a call: this runs over every row the page
-    reads, for every request.)"""
-    if isinstance(value, _PLAIN):  # the most common, and never a model row
-        return value
-    if hasattr(value, "_meta"):
-        names, values = _columns(type(value))
-        return [
-            (name, v if isinstance(v, _PLAIN) else _rows(v))
-            for name, v in zip(names, values(value), strict=True)
-        ]
-    if isinstance(value, dict):
-        return sorted((str(k), v if isinstance(v, _PLAIN) else _rows(v)) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return [v if isinstance(v, _PLAIN) else _rows(v) for v in value]
-    return str(value)
-
-
 def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     """Every yes/no about the reader that the templates branch on."""
-    user = request.user
     registration: Registration | None = context["registration"]
     return [
-        bool(user.is_authenticated),
-        bool(getattr(user, "is_organiser", False)),
-        bool(getattr(user, "is_superuser", False)),
-        _judge_desk(request),
+        *stand_ins.user_kind(request),
         context["is_organiser"],
         context["is_staff"],
         None
@@ -405,13 +291,10 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     rounds_info = dict(context.get("rounds_info") or {})
     timer = rounds_info.pop("timer", None)
     if timer:
-        timer = {k: v for k, v in timer.items() if k not in _TIMER_CLOCK_FIELDS}
-        if timer.get("state") == "running":
-            # Not shown while it runs (the player's timer shows its end and the stand-ins'
-            # `data-remaining`/`data-now`): each moves with the clock, and would make every
-            # second a new state (a new copy rendered) for as long as the round runs.
-            for moving in ("remaining_text", "remaining_seconds", "signed_text"):
-                timer.pop(moving, None)
+        # A running timer's remaining time is not part of the state (the player's timer
+        # shows its end and the stand-ins' `data-remaining`/`data-now`): it would make every
+        # second a new state (a new copy rendered) for as long as the round runs.
+        timer = stand_ins.timer_state(timer)
     shared = {
         k: v
         for k, v in context.items()
@@ -420,37 +303,19 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
     return [
         get_language(),
         redis_is_down(),
-        _push_keys(),
+        stand_ins.push_keys(),
         request.path,
-        _rows(shared),
-        _rows(rounds_info),
-        _rows(timer),
+        plain_rows(shared),
+        plain_rows(rounds_info),
+        plain_rows(timer),
     ]
-
-
-def _push_keys() -> list[Any]:
-    """What the page's push control shows of the site's VAPID keys (notifications.push reads
-    the same settings): the public key, and whether push is on at all. Part of the state, so
-    a changed key shows at once, not when the stored copy of an earlier key expires."""
-    public = str(getattr(settings, "VAPID_PUBLIC_KEY", "") or "").strip()
-    private = str(getattr(settings, "VAPID_PRIVATE_KEY", "") or "").strip()
-    return [public, bool(public and private)]
-
-
-def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()[:32]
-
-
-def _has_messages(request: HttpRequest) -> bool:
-    """Messages waiting for this reader (shown once: the page is rendered whole for them)."""
-    return len(get_messages(request)) > 0
 
 
 def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
     """The page from its stored copy for this state and kind of reader, with the reader's own
     values put in; rendered whole when the request carries messages."""
     context = page_context(request, event)
-    if _has_messages(request):
+    if has_messages(request):
         return render(request, TEMPLATE, context)
     html = _spliced(request, context, render=True)
     assert html is not None  # rendered when not stored
@@ -460,8 +325,8 @@ def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
 def _spliced(request: HttpRequest, context: dict[str, Any], *, render: bool) -> str | None:
     """The reader's page: the stored copy of this state and kind of reader (rendered and
     stored when missing, with `render`; else None) with the reader's own values put in."""
-    kind = _digest(reader_kind(request, context))
-    version = _digest([kind, page_state(request, context)])
+    kind = digest(reader_kind(request, context))
+    version = digest([kind, page_state(request, context)])
     name = f"event-page:{context['event'].pk}:{kind}"
 
     def render_copy() -> bytes:
@@ -483,8 +348,8 @@ def _spliced(request: HttpRequest, context: dict[str, Any], *, render: bool) -> 
     if copy is None:
         return None
     html = copy.body.decode()
-    for stand_in, value in _own_values(request, context).items():
-        html = html.replace(stand_in, value)
+    for placeholder, value in _own_values(request, context).items():
+        html = html.replace(placeholder, value)
     if CSRF in html:  # only a page with a form asks for the token (and sets its cookie)
         html = html.replace(CSRF, get_token(request))
     return html
@@ -506,7 +371,7 @@ def fast_event_page(request: HttpRequest, slug: str) -> bytes | None:
         except Http404:
             return None
         context = page_context(request, event)
-        if _has_messages(request):
+        if has_messages(request):
             return None
         html = _spliced(request, context, render=False)
     return None if html is None else html.encode()

@@ -32,10 +32,12 @@ from matches.views.common import (
     timer_context,
 )
 from matches.views.event_rounds import SCHEDULE_BREAK_MINUTES, rounds_section
-from matches.views.pairings import NO_RECORD, Seat, pairing_lists, round_pairings
+from matches.views.my_match_page import my_match
+from matches.views.pairings import NO_RECORD, Seat, pairing_lists
+from matches.views.pairings_page import round_pairings
 from matches.views.projector_page import PROJECTOR_POLL_SECONDS, projector, projector_live
 from matches.views.qr import qr_svg
-from matches.views.report import match_confirm_page, match_context, match_report_page, my_match
+from matches.views.report import match_confirm_page, match_context, match_report_page
 from matches.views.standings_pages import (
     RESULT_LABELS,
     VERDICT_LABELS,

@@ -1,5 +1,5 @@
-"""The round's pairings page: by table and by name, cached once per round version; the
-reader's own seat from a small cache entry.
+"""The round's pairings: by table and by name, rendered once per round version; the
+reader's own seat from a small cache entry (the page: matches/views/pairings_page.py).
 """
 
 from __future__ import annotations
@@ -9,18 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from matches import selectors, services
 from matches.models import Match, Round
-from matches.serializers import team_matches_data
-from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key, timer_context
+from matches.views.common import PAIRINGS_CACHE_SECONDS, cache_key
 from tournaments.models import Tournament
-from tournaments.selectors import visible_event
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,7 @@ def _seat_key(round_: Round, user_id: int) -> str:
     return cache_key("seat", round_.pk, round_.version, user_id)
 
 
-def _my_seat(request: HttpRequest, event: Tournament, round_: Round) -> Any:
+def my_seat(request: HttpRequest, event: Tournament, round_: Round) -> Any:
     """The logged-in player's table in this round: from the cache the pairings filled, or
     looked up when it has been evicted (``None`` for someone not playing)."""
     if not request.user.is_authenticated:
@@ -109,20 +106,3 @@ def _my_seat(request: HttpRequest, event: Tournament, round_: Round) -> Any:
     if seat is not None:
         return seat
     return selectors.my_match(request.user, event, round_)
-
-
-def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = visible_event(request, slug)
-    round_ = selectors.round_visible(request.user, event, number)
-    body = pairings_fragment(round_, "matches/_pairings_body.html", "board")
-    mine = _my_seat(request, event, round_)
-    context = {
-        "event": event,
-        "round": round_,
-        "pairings_body": body,
-        "mine": mine,
-        "timer": timer_context(event, round_),
-        # A team round: its team matches, each with its boards (docs/teams.md).
-        "team_matches": team_matches_data(round_) if event.team is not None else None,
-    }
-    return render(request, "matches/pairings.html", context)

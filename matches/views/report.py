@@ -1,4 +1,5 @@
-"""My match, the match report page a slip's QR code opens, and its confirmation."""
+"""The match report page a slip's QR code opens, its confirmation, and the match card's
+context they and my match (matches.views.my_match_page) show."""
 
 from __future__ import annotations
 
@@ -27,9 +28,8 @@ from matches.report_forms import (
     report_form_state,
     report_from_post,
 )
-from matches.views.common import games_to_win_of, registration_of, timer_context
+from matches.views.common import games_to_win_of, timer_context
 from tournaments.models import Tournament
-from tournaments.selectors import visible_event
 
 
 def _my_registration_id(user: Any, match: Match) -> int:
@@ -156,20 +156,6 @@ def match_context(
         "report_url": reverse("match_report_page", kwargs={"pk": match.pk}),
         "confirm_url": reverse("match_confirm_page", kwargs={"pk": match.pk}),
     }
-
-
-@login_required
-def my_match(request: HttpRequest, slug: str) -> HttpResponse:
-    event = visible_event(request, slug)
-    match = selectors.my_match(request.user, event)
-    context: dict[str, Any] = {"event": event, "here": request.path}
-    if match is None:
-        context["registration"] = registration_of(request.user, event)
-        context["latest_round"] = selectors.latest_visible_round(request.user, event)
-        return render(request, "matches/my_match.html", context)
-    match.round.tournament = event
-    context.update(match_context(request, event, match))
-    return render(request, "matches/my_match.html", context)
 
 
 def _own_match(request: HttpRequest, pk: int) -> Match:

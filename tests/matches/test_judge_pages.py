@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -551,3 +552,80 @@ def test_take_the_next_call_from_the_queue_page() -> None:
     response = client.post("/judge/claim-next/")
     assert response.status_code == 302 and response["Location"].endswith(f"/judge/calls/{call.pk}/")
     assert JudgeCall.objects.get(pk=call.pk).status == CallStatus.CLAIMED
+
+
+def test_the_queues_rows_kept_rendered_are_the_rows_rendered_afresh() -> None:
+    """Issue 19: each row's HTML is kept by everything it shows (judge_views.ROWS); a list
+    put together from kept rows is the list rendered with none kept, and a row whose call
+    changes (claimed, a note) is rendered again."""
+    event, _, judge, matches = _published(8)
+    other_judge = UserFactory()
+    event.judges.add(other_judge)
+    calls = [_call(m, f"question {k}") for k, m in enumerate(matches[:3])]
+    client = logged_in(judge)
+    token = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
+    moment = re.compile(rb"<time datetime=[^<]+</time>")
+
+    def listed(keep_rows: bool) -> bytes:
+        cache.clear()  # the shared copy too: the list is rendered for this look
+        if not keep_rows:
+            judge_views.ROWS.clear()
+        body = client.get(QUEUE + "?status=all&partial=1").content
+        return moment.sub(b"TIME", token.sub(b"TOKEN", body))
+
+    fresh = listed(keep_rows=False)
+    assert listed(keep_rows=True) == fresh
+    services.call_add_note(actor=judge, call=calls[2], text="first note")
+    services.call_claim(actor=other_judge, call=calls[1])
+    kept = listed(keep_rows=True)  # the third row from ROWS, the two changed ones afresh
+    assert kept == listed(keep_rows=False) != fresh
+    html = kept.decode()
+    assert "first note" in html and other_judge.public_name in html
+    assert html.count('class="queue-row') == 3
+
+
+@pytest.mark.parametrize("status", ["all", "open", "resolved", "escalated"])
+@pytest.mark.parametrize("sort", ["waiting", "table"])
+def test_the_queue_read_as_plain_values_is_the_queue_read_as_models(
+    monkeypatch: pytest.MonkeyPatch, status: str, sort: str
+) -> None:
+    """Issue 19: the queue's list reads its calls as plain values (matches.queue_values), not
+    model instances; every row is written as from the models: a question, a dispute, a
+    resolved dispute, a claimed and escalated call with a note, a judge known by their full
+    name, a walk-in with markup in their name, and a second event's call."""
+    event, organiser, judge, matches = _published(8)
+    holder = UserFactory(display_name="", first_name="Ada", last_name="Byrne <Head>")
+    event.judges.add(holder)
+    _call(matches[0], "May I <shuffle> again?")
+    _dispute(matches[1])
+    _dispute(matches[2])
+    services.match_report(actor=organiser, match=matches[2], games=[1, 0, 0], reason="Judged")
+    claimed = _call(matches[3], "")
+    services.call_claim(actor=holder, call=claimed)
+    services.call_escalate(actor=holder, call=JudgeCall.objects.get(pk=claimed.pk), note="Head")
+    services.call_add_note(actor=holder, call=JudgeCall.objects.get(pk=claimed.pk), text="a note")
+    type(matches[0].b).objects.filter(pk=matches[0].b_id).update(
+        player=None, walk_in_name='Walk <In> & "Out"'
+    )
+    second = published_round(4, judge=judge)
+    _call(second.matches[0], "Second event")
+    client = logged_in(judge)
+    token = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
+    moment = re.compile(rb"<time datetime=[^<]+</time>")
+
+    def listed() -> bytes:
+        cache.clear()  # the shared copy too: the list is rendered for this look
+        judge_views.ROWS.clear()
+        body = client.get(f"{QUEUE}?status={status}&sort={sort}&partial=1").content
+        return moment.sub(b"TIME", token.sub(b"TOKEN", body))
+
+    as_values = listed()
+    with monkeypatch.context() as as_models:
+        as_models.setattr(judge_views.queue_values, "QueueCalls", lambda calls: calls)
+        assert listed() == as_values
+    html = as_values.decode()
+    assert html.count('class="queue-row') >= 1
+    if status == "all":
+        assert html.count('class="queue-row') == 5
+        assert "Walk &lt;In&gt; &amp; &quot;Out&quot;" in html
+        assert "Byrne &lt;Head&gt;" in html and "Second event" in html
