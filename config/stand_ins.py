@@ -29,7 +29,7 @@ from django.http import HttpRequest
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 
-from config import shared_copies
+from config import published, shared_copies
 
 # The CSRF token's stand-in (the shared copies' placeholder): put in only when a page has a form.
 CSRF = shared_copies.CSRF_PLACEHOLDER
@@ -200,3 +200,25 @@ def plain_rows(value: Any) -> Any:
 def digest(value: Any) -> str:
     """A short digest of plain data (a copy's version or kind of reader)."""
     return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()[:32]
+
+
+# A copy of a state nobody reads any more leaves the cache by itself after an hour.
+PAGE_COPY_SECONDS = 3600
+
+
+def stored_page(name: str, version: str, render: Callable[[], bytes] | None) -> str | None:
+    """The stored HTML copy ``name`` at ``version``, as text: rendered and stored by
+    ``render`` when missing, or None when missing and ``render`` is None (the fast path,
+    which leaves a missing copy to the full stack)."""
+    if render is not None:
+        copy: published.Copy | None = published.stored(
+            name,
+            version=version,
+            render=render,
+            content_type="text/html; charset=utf-8",
+            ttl=PAGE_COPY_SECONDS,
+            compress=False,
+        )
+    else:
+        copy = published.existing(name, version=version)
+    return None if copy is None else copy.body.decode()

@@ -43,7 +43,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from config import published, shared_copies, stand_ins
+from config import shared_copies, stand_ins
 from config.cache import redis_is_down
 from config.stand_ins import (
     CSRF,
@@ -79,8 +79,6 @@ from tournaments.swiss import recommended_structure
 
 TEMPLATE = "tournaments/event_detail.html"
 QR_SECONDS = 24 * 3600
-# A copy of a state nobody reads any more leaves the cache by itself.
-COPY_SECONDS = 3600
 
 
 def _qr_key(player_id: str) -> str:
@@ -334,20 +332,9 @@ def _spliced(request: HttpRequest, context: dict[str, Any], *, render: bool) -> 
         html: str = render_to_string(TEMPLATE, shown, request=request)
         return html.encode()
 
-    if render:
-        copy: published.Copy | None = published.stored(
-            name,
-            version=version,
-            render=render_copy,
-            content_type="text/html; charset=utf-8",
-            ttl=COPY_SECONDS,
-            compress=False,
-        )
-    else:
-        copy = published.existing(name, version=version)
-    if copy is None:
+    html = stand_ins.stored_page(name, version, render_copy if render else None)
+    if html is None:
         return None
-    html = copy.body.decode()
     for placeholder, value in _own_values(request, context).items():
         html = html.replace(placeholder, value)
     if CSRF in html:  # only a page with a form asks for the token (and sets its cookie)

@@ -33,7 +33,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from config import prepared, published, stand_ins
+from config import prepared, stand_ins
 from config.cache import redis_is_down
 from config.stand_ins import CSRF, has_messages, number_stand_in, stand_in, written
 from matches import selectors
@@ -45,7 +45,6 @@ from tournaments.models import Tournament
 from tournaments.selectors import visible_event_with_roles
 
 TEMPLATE = "matches/my_match.html"
-COPY_SECONDS = 3600
 # What the state leaves out of the match's row: the reader's own values (spliced in), what
 # the page does not show, and what differs between matches without showing.
 _NOT_STATE = frozenset({"id", "table", "a_id", "b_id", "seed_a", "seed_b", "updated_at"})
@@ -171,20 +170,9 @@ def _spliced(request: HttpRequest, event: Tournament, match: Match, *, render: b
         html: str = render_to_string(TEMPLATE, context, request=request)
         return html.encode()
 
-    if render:
-        copy_: published.Copy | None = published.stored(
-            name,
-            version=version,
-            render=render_copy,
-            content_type="text/html; charset=utf-8",
-            ttl=COPY_SECONDS,
-            compress=False,
-        )
-    else:
-        copy_ = published.existing(name, version=version)
-    if copy_ is None:
+    html = stand_ins.stored_page(name, version, render_copy if render else None)
+    if html is None:
         return None
-    html = copy_.body.decode()
     values = stand_ins.user_values(request)
     values[str(number_stand_in("match"))] = str(match.pk)
     if match.table is not None:

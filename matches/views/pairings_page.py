@@ -59,7 +59,6 @@ from tournaments.selectors import visible_event_with_roles
 
 TEMPLATE = "matches/pairings.html"
 FRAGMENT = "matches/_pairings_body.html"
-COPY_SECONDS = 3600
 # The lists' gzip segments each process keeps: a few rounds of the largest events.
 SEGMENTS_KEPT = 16
 
@@ -217,20 +216,9 @@ def page_parts(
         html: str = render_to_string(TEMPLATE, context, request=request)
         return html.encode()
 
-    if render:
-        copy: published.Copy | None = published.stored(
-            name,
-            version=version,
-            render=render_frame,
-            content_type="text/html; charset=utf-8",
-            ttl=COPY_SECONDS,
-            compress=False,
-        )
-    else:
-        copy = published.existing(name, version=version)
-    if copy is None:
+    frame = stand_ins.stored_page(name, version, render_frame if render else None)
+    if frame is None:
         return None
-    frame = copy.body.decode()
     values = stand_ins.user_values(request)
     if seat == "table":
         values[str(number_stand_in("table"))] = written(table)
