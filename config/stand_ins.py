@@ -30,6 +30,7 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape
 
 from config import published, shared_copies
+from config.cache import redis_is_down
 
 # The CSRF token's stand-in (the shared copies' placeholder): put in only when a page has a form.
 CSRF = shared_copies.CSRF_PLACEHOLDER
@@ -102,6 +103,19 @@ def stand_in_user(request: HttpRequest) -> StandInUser:
         public_name=stand_in("name") if authenticated else "",
         player_id=stand_in("playerid") if authenticated else "",
     )
+
+
+def reader_context(request: HttpRequest, user: StandInUser) -> dict[str, Any]:
+    """What a stored copy's template is given for its reader: the stand-in reader and request,
+    the CSRF token's stand-in, no messages (a page with messages is rendered whole) and the
+    site's degraded flag."""
+    return {
+        "user": user,
+        "request": stand_in_request(request, user),
+        "csrf_token": CSRF,
+        "messages": (),
+        "services_degraded": redis_is_down(),
+    }
 
 
 def stand_in_request(request: HttpRequest, user: StandInUser) -> StandInRequest:

@@ -240,11 +240,7 @@ def _stand_in_context(request: HttpRequest, context: dict[str, Any]) -> dict[str
         )
     shown = {
         **context,
-        "user": stand_in_user,
-        "request": stand_ins.stand_in_request(request, stand_in_user),
-        "csrf_token": CSRF,
-        "messages": (),
-        "services_degraded": redis_is_down(),
+        **stand_ins.reader_context(request, stand_in_user),
         "registration": stand_in_registration,
     }
     if "check_in_qr" in context:

@@ -158,15 +158,7 @@ def _spliced(request: HttpRequest, event: Tournament, match: Match, *, render: b
                 "now_iso": stand_in("now"),
                 "remaining": stand_in("remaining"),
             }
-        context.update(
-            {
-                "user": user,
-                "request": stand_ins.stand_in_request(request, user),
-                "csrf_token": CSRF,
-                "messages": (),
-                "services_degraded": redis_is_down(),
-            }
-        )
+        context.update(stand_ins.reader_context(request, user))
         html: str = render_to_string(TEMPLATE, context, request=request)
         return html.encode()
 

@@ -207,11 +207,7 @@ def page_parts(
             "mine": shown_mine,
             "timer": shown_timer,
             "team_matches": None,
-            "user": stand_in_user,
-            "request": stand_ins.stand_in_request(request, stand_in_user),
-            "csrf_token": CSRF,
-            "messages": (),
-            "services_degraded": redis_is_down(),
+            **stand_ins.reader_context(request, stand_in_user),
         }
         html: str = render_to_string(TEMPLATE, context, request=request)
         return html.encode()
