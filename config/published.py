@@ -238,9 +238,23 @@ def stored(
                 return copy  # someone is re-making it: this one is at most a render old
             break
         if cache.add(lock, 1, LOCK_SECONDS):
+            # The one who held the lock may have stored its copy between our read and our add.
+            finished = _finished_copy(key, etag, max_age)
+            if finished is not None:
+                cache.delete(lock)
+                LOCAL.put(name, finished)
+                return finished
             break  # ours to render
-        if time.monotonic() >= deadline or not _cache_answers(lock):
-            # Waited long enough, or the cache is down (add answers False then): render.
+        holder_gone = not _cache_answers(lock)
+        if holder_gone:
+            # The holder finished between our add and this read, or the cache is down (add
+            # answers False then): take the holder's copy if it is there.
+            finished = _finished_copy(key, etag, max_age)
+            if finished is not None:
+                LOCAL.put(name, finished)
+                return finished
+        if holder_gone or time.monotonic() >= deadline:
+            # The cache is down, or we waited long enough: render without storing.
             return make_copy(
                 render(),
                 version=version,
@@ -277,6 +291,16 @@ def existing(name: str, *, version: str, max_age: float | None = None) -> Copy |
     if max_age is not None and time.time() - copy.made_at >= max_age:
         return None
     LOCAL.put(name, copy)
+    return copy
+
+
+def _finished_copy(key: str, etag: str, max_age: float | None) -> Copy | None:
+    """The copy another request has just stored for this version, if it is young enough."""
+    copy = cache.get(key)
+    if copy is None or copy.etag != etag:
+        return None
+    if max_age is not None and time.time() - copy.made_at >= max_age:
+        return None
     return copy
 
 

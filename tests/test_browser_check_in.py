@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
 from tournaments.models import Registration
@@ -37,19 +38,19 @@ def test_check_in_by_search_on_a_phone(open_page: Callable[..., Any], live_serve
     # Search by part of a name, then check that player in from the results.
     page.get_by_label("Find a player: name, player id or table").fill("Ceda")
     page.get_by_role("button", name="Search").click()
+    # expect() waits for the search's page to arrive; count() and is_visible() would read
+    # whichever page the browser happens to hold at that instant.
     rows = page.locator("table.check-in-list tbody tr")
-    assert rows.count() == 1
+    expect(rows).to_have_count(1)
     rows.first.get_by_role("button", name="Check in Player Cedar").click()
-    page.wait_for_load_state()
-    assert page.get_by_text("Player Cedar checked in.").is_visible()
+    expect(page.get_by_text("Player Cedar checked in.")).to_be_visible()
     # Back on the same search, at the row acted on: the address keeps the query and anchor.
     assert "q=Ceda" in page.url and page.url.endswith(f"#reg-{regs[2].pk}")
     assert Registration.objects.get(pk=regs[2].pk).checked_in
     # A scanner types a player id and presses Enter.
     page.locator("#scan-code").fill(regs[5].player.player_id.lower())
     page.locator("#scan-code").press("Enter")
-    page.wait_for_load_state()
-    assert page.get_by_text("Player Fir checked in.").is_visible()
+    expect(page.get_by_text("Player Fir checked in.")).to_be_visible()
     assert Registration.objects.get(pk=regs[5].pk).checked_in
     # Usable on a phone: nothing wider than the screen.
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -134,6 +134,49 @@ def test_a_request_waits_for_the_copy_another_is_rendering_instead_of_rendering_
     assert got.body == b'{"theirs": true}' and mine == []
 
 
+class _HolderFinishesAt:
+    """The cache, except that the other request's render finishes (its copy stored, its lock
+    released) just before this request's first `add` of the lock (`when="before_add"`) or
+    just after it (`when="after_add"`): the two instants a poller could miss it at."""
+
+    def __init__(self, name: str, version: str, body: bytes, when: str) -> None:
+        self._name, self._version, self._when = name, version, when
+        self._theirs = published.make_copy(body, version=version)
+        self._finished = False
+
+    def _finish(self) -> None:
+        if not self._finished:
+            self._finished = True
+            cache.set(published.copy_key(self._name), self._theirs, 60)
+            cache.delete(published.lock_key(self._name, self._version))
+
+    def add(self, key: str, *args: Any, **kwargs: Any) -> bool:
+        if self._when == "before_add":
+            self._finish()
+        added = bool(cache.add(key, *args, **kwargs))
+        if self._when == "after_add":
+            self._finish()
+        return added
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(cache, attribute)
+
+
+@pytest.mark.parametrize("when", ["before_add", "after_add"])
+def test_a_copy_finished_between_two_looks_at_the_cache_is_served_not_rendered_again(
+    monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    version = f"v-{when}"
+    name = f"between:{when}"
+    assert cache.add(published.lock_key(name, version), 1, 10)  # someone else renders
+    monkeypatch.setattr(published, "cache", _HolderFinishesAt(name, version, b"theirs", when))
+    mine: list[int] = []
+    got = published.stored(name, version=version, render=lambda: mine.append(1) or b"mine")
+    assert got.body == b"theirs" and mine == []
+    # Whoever served it left no lock behind: the next version renders at once.
+    assert cache.get(published.lock_key(name, version)) is None
+
+
 # --- the round ----------------------------------------------------------------------------------
 
 
