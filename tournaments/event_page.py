@@ -28,6 +28,8 @@ gets it too.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,9 +65,11 @@ from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.selectors import (
     ROWS_VERSION_ATTR,
     event_facts_without_rounds,
+    event_row_version,
     event_rows_version,
     registration_counts,
     registration_for,
+    rows_version,
     visible_event_with_roles,
 )
 from tournaments.status import (
@@ -108,7 +112,17 @@ def check_in_qr(player_id: str, read: Any = _NOT_READ) -> SafeString:
 
 
 def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
-    """Everything the event page's template reads beyond the context processors."""
+    """Everything the event page's template reads beyond the context processors, each part
+    computed for this request (nothing taken from what the process kept)."""
+    return {**_context_and_state(request, event, keep=False)[0], "claim_form": ClaimForm()}
+
+
+def _context_and_state(
+    request: HttpRequest, event: Tournament, *, keep: bool
+) -> tuple[dict[str, Any], str]:
+    """The page's context (but its claim form, which only a render needs) and the digest of
+    its state but a running timer's (`page_state`). With `keep`, the rounds section and that
+    digest come from what this process kept for the same state (`_kept_state`)."""
     # The version of the event's rounds, stages and organisers, read with the event's row on
     # PostgreSQL: the reads of those rows below take them from what this process kept for
     # that version (no query instead of four, and no JSON to decode:
@@ -150,7 +164,6 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "is_organiser": perms.is_organiser_of(request.user, event),
         "is_staff": perms.is_staff_of(request.user, event),
         "status_label": LABELS[event.status_enum],
-        "claim_form": ClaimForm(),
         "recommended_rounds": recommended_structure(max(counts["registered"], 2))[0],
         "lottery_entries_closed": lottery_rules.entries_closed(event),
         # schema.org Event for search engines (part of the page's state: the host included).
@@ -159,11 +172,98 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     if qr_key:
         assert registration is not None and registration.player is not None  # as above
         context["check_in_qr"] = check_in_qr(registration.player.player_id, also[qr_key])
+    key = _state_key(request, context) if keep else None
+    kept = None if key is None else _kept_state(key)
+    if kept is not None:
+        rounds, state = kept
+        if rounds is not None:
+            current = rounds["current_round"]
+            timer = extensions.rounds_pages().rounds_timer(event, current) if current else None
+            context["rounds_info"] = {**rounds, "timer": timer}
+        return context, state
     if event.status != EventStatus.CANCELLED:
         context["rounds_info"] = extensions.rounds_pages().rounds_section(
             request, event, counts["registered"]
         )
-    return context
+    state = digest(page_state(request, context))
+    if key is not None:
+        rounds_info: dict[str, Any] | None = context.get("rounds_info")
+        rounds = None
+        if rounds_info is not None:
+            rounds = {k: v for k, v in rounds_info.items() if k != "timer"}
+        _keep_state(key, (rounds, state))
+    return context, state
+
+
+# --- the page's state, kept per process for what it is made of ----------------------------------
+
+# At most this many states a process (least recently used dropped first): each is an event's
+# rounds section (a few rows) and a digest, for one combination of the inputs below.
+KEPT_STATES_MAX = 256
+_kept_states: OrderedDict[tuple[Any, ...], tuple[dict[str, Any] | None, str]] = OrderedDict()
+_kept_states_lock = threading.Lock()
+# The context's entries that are not the page's state (the reader's own), or that the key
+# names otherwise (the event by its row's version, the counts as a tuple).
+_NOT_IN_KEY = frozenset({"registration", "check_in_qr", "rounds_info", "claim_form", "event"})
+_PLAIN_VALUE = (int, float, bool, str, type(None))
+
+
+def _state_key(request: HttpRequest, context: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Everything the page's state (`page_state`) is made of, but the rounds section's timer,
+    as a key: the versions of the event's row and of its rounds, stages and organisers (read
+    with the event on PostgreSQL: tournaments.selectors), the counts, the language, the site's
+    state, the path and every other value of the context (each plain; a value that is not:
+    None, nothing kept). The rounds section also depends on whether the reader is the event's
+    staff (the `is_staff` entry). None where something the state shows is read from rows
+    that have no version here: an event without versions (read otherwise, or on SQLite), a
+    team event (its teams are counted for the schedule) and a finished event (its
+    placings)."""
+    event: Tournament = context["event"]
+    row = event_row_version(event)
+    rows = rows_version(event)
+    if row is None or rows is None or event.is_team_event:
+        return None
+    if event.status == EventStatus.FINISHED:
+        return None
+    parts: list[Any] = [
+        event.pk,
+        row,
+        rows,
+        get_language(),
+        redis_is_down(),
+        tuple(stand_ins.push_keys()),
+        request.path,
+    ]
+    for name, value in context.items():
+        if name in _NOT_IN_KEY:
+            continue
+        if name == "counts":
+            value = tuple(sorted(value.items()))
+        elif not isinstance(value, _PLAIN_VALUE):
+            return None
+        parts.append((name, value))
+    return tuple(parts)
+
+
+def _kept_state(key: tuple[Any, ...]) -> tuple[dict[str, Any] | None, str] | None:
+    with _kept_states_lock:
+        found = _kept_states.get(key)
+        if found is not None:
+            _kept_states.move_to_end(key)
+        return found
+
+
+def _keep_state(key: tuple[Any, ...], kept: tuple[dict[str, Any] | None, str]) -> None:
+    with _kept_states_lock:
+        _kept_states[key] = kept
+        while len(_kept_states) > KEPT_STATES_MAX:
+            _kept_states.popitem(last=False)
+
+
+def forget_kept_states() -> None:
+    """Drop every kept state (tests)."""
+    with _kept_states_lock:
+        _kept_states.clear()
 
 
 def _shows_check_in_code(registration: Registration | None, event: Tournament) -> bool:
@@ -280,15 +380,11 @@ def reader_kind(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
 
 
 def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
-    """Everything else the page shows: the event's row, its counts, what can be done now,
-    the rounds, the schedule and the timer (but its clock), the language, the site's state."""
+    """Everything else the page shows but the rounds section's timer (`timer_in_state`): the
+    event's row, its counts, what can be done now, the rounds and the schedule, the language,
+    the site's state."""
     rounds_info = dict(context.get("rounds_info") or {})
-    timer = rounds_info.pop("timer", None)
-    if timer:
-        # A running timer's remaining time is not part of the state (the player's timer
-        # shows its end and the stand-ins' `data-remaining`/`data-now`): it would make every
-        # second a new state (a new copy rendered) for as long as the round runs.
-        timer = stand_ins.timer_state(timer)
+    rounds_info.pop("timer", None)
     shared = {
         k: v
         for k, v in context.items()
@@ -301,30 +397,41 @@ def page_state(request: HttpRequest, context: dict[str, Any]) -> list[Any]:
         request.path,
         plain_rows(shared),
         plain_rows(rounds_info),
-        plain_rows(timer),
     ]
+
+
+def timer_in_state(context: dict[str, Any]) -> Any:
+    """The rounds section's timer as part of the page's state: its fields but the clock's. A
+    running timer's remaining time is not part of the state (the player's timer shows its end
+    and the stand-ins' `data-remaining`/`data-now`): it would make every second a new state
+    (a new copy rendered) for as long as the round runs."""
+    timer = (context.get("rounds_info") or {}).get("timer")
+    return plain_rows(stand_ins.timer_state(timer) if timer else timer)
 
 
 def stored_page(request: HttpRequest, event: Tournament) -> HttpResponse:
     """The page from its stored copy for this state and kind of reader, with the reader's own
     values put in; rendered whole when the request carries messages."""
-    context = page_context(request, event)
+    context, state = _context_and_state(request, event, keep=True)
     if has_messages(request):
-        return render(request, TEMPLATE, context)
-    html = _spliced(request, context, render=True)
+        return render(request, TEMPLATE, {**context, "claim_form": ClaimForm()})
+    html = _spliced(request, context, state, render=True)
     assert html is not None  # rendered when not stored
     return HttpResponse(html)
 
 
-def _spliced(request: HttpRequest, context: dict[str, Any], *, render: bool) -> str | None:
-    """The reader's page: the stored copy of this state and kind of reader (rendered and
-    stored when missing, with `render`; else None) with the reader's own values put in."""
+def _spliced(
+    request: HttpRequest, context: dict[str, Any], state: str, *, render: bool
+) -> str | None:
+    """The reader's page: the stored copy of this state (`state`: the digest of `page_state`)
+    and kind of reader (rendered and stored when missing, with `render`; else None) with the
+    reader's own values put in."""
     kind = digest(reader_kind(request, context))
-    version = digest([kind, page_state(request, context)])
+    version = digest([kind, state, timer_in_state(context)])
     name = f"event-page:{context['event'].pk}:{kind}"
 
     def render_copy() -> bytes:
-        shown = _stand_in_context(request, context)
+        shown = _stand_in_context(request, {**context, "claim_form": ClaimForm()})
         html: str = render_to_string(TEMPLATE, shown, request=request)
         return html.encode()
 
@@ -353,8 +460,8 @@ def fast_event_page(request: HttpRequest, slug: str) -> bytes | None:
             event = visible_event_with_roles(request, slug)
         except Http404:
             return None
-        context = page_context(request, event)
+        context, state = _context_and_state(request, event, keep=True)
         if has_messages(request):
             return None
-        html = _spliced(request, context, render=False)
+        html = _spliced(request, context, state, render=False)
     return None if html is None else html.encode()

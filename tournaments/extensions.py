@@ -73,6 +73,11 @@ class RoundsPages(Protocol):
         """The event page's rounds section (its template context)."""
         ...
 
+    def rounds_timer(self, event: Tournament, current_round: Any) -> dict[str, Any] | None:
+        """The rounds section's ``timer`` for its ``current_round`` now (what
+        `rounds_section` gives at this moment for the same round)."""
+        ...
+
     def dashboard_panel(self, request: HttpRequest, event: Tournament) -> dict[str, Any]:
         """The organiser dashboard's round panel (its template context)."""
         ...

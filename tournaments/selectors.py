@@ -78,7 +78,11 @@ def _with_rows_version(events: QuerySet[Tournament]) -> QuerySet[Tournament]:
         f"{connection.ops.quote_name(Tournament._meta.pk.column)}"
     )
     sql = _rows_version_sql(connection, event_id)
-    return events.annotate(**{ROWS_VERSION_READ: RawSQL(sql, ())})
+    table = connection.ops.quote_name(Tournament._meta.db_table)
+    # The event's own row, named as `page_rows_version` names the other rows: every change
+    # of it (a second one in the same transaction too) writes a new xmin or ctid.
+    row = f"({table}.xmin::text || ':' || {table}.ctid::text)"
+    return events.annotate(**{ROWS_VERSION_READ: RawSQL(sql, ()), EVENT_ROW_READ: RawSQL(row, ())})
 
 
 def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
@@ -109,6 +113,8 @@ def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
 ROWS_VERSION_ATTR = "_page_rows_version"
 # The same version read with the event's row (`visible_event_with_roles`, PostgreSQL only).
 ROWS_VERSION_READ = "page_rows_version_read"
+# The version of the event's own row, read in the same query (`event_row_version`).
+EVENT_ROW_READ = "page_event_row_read"
 
 
 def event_rows_version(tournament: Tournament) -> str | None:
@@ -118,6 +124,15 @@ def event_rows_version(tournament: Tournament) -> str | None:
         read: str = getattr(tournament, ROWS_VERSION_READ)
         return read
     return page_rows_version(tournament)
+
+
+def event_row_version(tournament: Tournament) -> str | None:
+    """A value that changes whenever the event's own row does (its ``xmin`` and ``ctid``),
+    read with the row by `visible_event_with_roles` on PostgreSQL; None for an instance read
+    otherwise (or on another database). Only a row read in that query has one, so it always
+    names the values the instance holds (nothing changes the instance after that read)."""
+    read: str | None = getattr(tournament, EVENT_ROW_READ, None)
+    return read
 
 
 def page_rows_version(tournament: Tournament) -> str | None:

@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 
 from config import shared_copies
 from matches import selectors
-from matches.models import VISIBLE_TO_PLAYERS, RoundStage, RoundStatus
+from matches.models import VISIBLE_TO_PLAYERS, Round, RoundStage, RoundStatus
 from matches.panel import etag
 from matches.panel_views import panel_for
 from matches.views.common import timer_context
@@ -96,6 +96,9 @@ class RoundsPagesOfMatches:
         self, request: HttpRequest, event: Tournament, registered: int
     ) -> dict[str, Any]:
         return rounds_section(request, event, registered)
+
+    def rounds_timer(self, event: Tournament, current_round: Round) -> dict[str, Any] | None:
+        return timer_context(event, current_round)
 
     def dashboard_panel(self, request: HttpRequest, event: Tournament) -> dict[str, Any]:
         return dashboard_panel(request, event)
