@@ -19,6 +19,8 @@ too), in the same cache that holds the sessions.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from importlib import import_module
 from typing import Any
 
@@ -27,7 +29,8 @@ from django.contrib import auth
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.sessions.backends.base import SessionBase
-from django.core.cache import cache
+from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
@@ -39,16 +42,21 @@ def user_key(user_id: object) -> str:
     return f"auth-user:{user_id}"
 
 
-def verified_copy(session: SessionBase) -> Any | None:
+_NOT_READ = object()
+
+
+def verified_copy(session: SessionBase, read: Any = _NOT_READ) -> Any | None:
     """The cached copy of the session's account when the session verifies against it (a
     backend the site still uses, the password's hash), else None (no copy, another hash:
-    Django's `get_user` decides). Reads the cache only, never the account's row."""
+    Django's `get_user` decides). Reads the cache only, never the account's row. `read`:
+    what the cache held under the account's key, when the caller already asked it for the
+    account the session names (None: nothing)."""
     user_id = session.get(SESSION_KEY)
     if user_id is None:
         return None
     session_hash = session.get(HASH_SESSION_KEY)
     if session_hash and session.get(BACKEND_SESSION_KEY) in settings.AUTHENTICATION_BACKENDS:
-        user = cache.get(user_key(user_id))
+        user = cache.get(user_key(user_id)) if read is _NOT_READ else read
         if user is not None and constant_time_compare(session_hash, user.get_session_auth_hash()):
             return user
     return None
@@ -68,8 +76,51 @@ def signed_in(session_key: str) -> tuple[SessionBase, Any] | None:
         return None
     engine = import_module(settings.SESSION_ENGINE)
     session: SessionBase = engine.SessionStore(session_key)
-    user = verified_copy(session) or _verified_row(session)
-    return None if user is None else (session, user)
+    user = verified_copy(session, _read_with_session(session)) or _verified_row(session)
+    if user is None:
+        return None
+    with _session_accounts_lock:
+        _session_accounts[session_key] = str(user.pk)
+        _session_accounts.move_to_end(session_key)
+        while len(_session_accounts) > SESSION_ACCOUNTS_MAX:
+            _session_accounts.popitem(last=False)
+    return session, user
+
+
+# The account each session key signed in when this process last verified it (at most this
+# many, the least recently used dropped first): the next request of that session reads the
+# session and the account's copy from the cache in one round trip. Only a guess of which
+# account's key to read: the session read with it still names its account, and is checked.
+SESSION_ACCOUNTS_MAX = 20_000
+_session_accounts: OrderedDict[str, str] = OrderedDict()
+_session_accounts_lock = threading.Lock()
+
+
+def _read_with_session(session: SessionBase) -> Any:
+    """The account's copy read from the cache in the same round trip as the session, when
+    this process knows which account the session signed in last time and the session is
+    kept in that cache (cached_db sessions in the default cache): the session is then loaded
+    from what was read, as its `load` would have (the session's row is read as before when
+    the cache holds no session). `_NOT_READ` when nothing was read for the account (another
+    account than the one guessed, no guess, another session engine)."""
+    key = session.session_key
+    if key is None or not isinstance(session, CachedDBStore):
+        return _NOT_READ
+    if settings.SESSION_CACHE_ALIAS != DEFAULT_CACHE_ALIAS:
+        return _NOT_READ
+    with _session_accounts_lock:
+        user_id = _session_accounts.get(key)
+    if user_id is None:
+        return _NOT_READ
+    session_cache_key = session.cache_key
+    got = cache.get_many([session_cache_key, user_key(user_id)])
+    data = got.get(session_cache_key)
+    if data is None:
+        return _NOT_READ  # the session's own load reads its row (and caches it)
+    session._session_cache = data  # what its load() would have returned
+    if str(data.get(SESSION_KEY)) != user_id:
+        return _NOT_READ
+    return got.get(user_key(user_id))
 
 
 def _verified_row(session: SessionBase) -> Any | None:

@@ -5,13 +5,18 @@ deleted account is signed out, a new name shows at once."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.cached_db import SessionStore
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from accounts.cached_auth import user_key
+from accounts.cached_auth import signed_in, user_key
 from accounts.models import User
 from tests.factories import UserFactory, logged_in
 
@@ -86,3 +91,85 @@ def test_a_new_name_shows_on_the_next_page() -> None:
     user.save()
     page = client.get(PAGE).content
     assert b"New Name" in page and b"Old Name" not in page
+
+
+# --- the fast path's sign-in (config.fast_path): the session and the account in one round trip
+
+
+def _session_key(user: User) -> str:
+    client = logged_in(user)
+    return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
+class _CacheReads:
+    """Each read of the cache asked by the code, by method: ("get", key) or ("get_many",
+    keys) (a backend's get_many made of its own gets, as the in-memory one's, counts once)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.reads: list[tuple[str, Any]] = []
+        self._depth = 0
+        for method in ("get", "get_many"):
+            original = getattr(cache, method)
+            monkeypatch.setattr(cache, method, self._counting(method, original))
+
+    def _counting(self, method: str, original: Any) -> Any:
+        def read(key: Any, *args: Any, **kwargs: Any) -> Any:
+            if self._depth == 0:
+                self.reads.append((method, key))
+            self._depth += 1
+            try:
+                return original(key, *args, **kwargs)
+            finally:
+                self._depth -= 1
+
+        return read
+
+
+def test_a_known_sessions_account_is_read_with_the_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cache.clear()
+    user = UserFactory()
+    key = _session_key(user)
+    first = signed_in(key)  # the session, then the account (its row, then cached)
+    assert first is not None and first[1].pk == user.pk
+    reads = _CacheReads(monkeypatch)
+    again = signed_in(key)
+    assert again is not None and again[1].pk == user.pk
+    assert dict(again[0].items()) == dict(first[0].items())
+    assert [method for method, _ in reads.reads] == ["get_many"]
+    assert user_key(user.pk) in reads.reads[0][1]
+
+
+def test_a_known_session_is_still_checked_against_its_account() -> None:
+    """The account read with the session is only a guess from the last request: a password
+    changed since, or a session that now names another account, is verified as before."""
+    cache.clear()
+    user, other = UserFactory(), UserFactory()
+    key, others = _session_key(user), _session_key(other)
+    assert signed_in(key) is not None and signed_in(others) is not None
+    # the session's cached data replaced by the other account's session (a new sign-in)
+    store = SessionStore(key)
+    cache.set(store.cache_key, SessionStore(others).load(), 300)
+    found = signed_in(key)
+    assert found is not None and found[1].pk == other.pk
+    user.set_password("another-horse-battery")
+    user.save()
+    assert signed_in(_session_key(user)) is not None  # a session signed in after the change
+    other.set_password("yet-another-horse-battery")
+    other.save()
+    assert signed_in(others) is None
+    assert signed_in(key) is None
+
+
+def test_a_known_session_gone_from_the_cache_is_read_from_its_row() -> None:
+    cache.clear()
+    user = UserFactory()
+    key = _session_key(user)
+    assert signed_in(key) is not None
+    cache.delete(SessionStore(key).cache_key)
+    found = signed_in(key)
+    assert found is not None and found[1].pk == user.pk
+    Session.objects.filter(session_key=key).delete()
+    cache.delete(SessionStore(key).cache_key)
+    assert signed_in(key) is None
