@@ -447,7 +447,7 @@ def _spliced(
 
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The event page (tournaments.views.event_detail)."""
-    return stored_page(request, visible_event_with_roles(request, slug))
+    return stored_page(request, visible_event_with_roles(request, slug, with_registration=True))
 
 
 def fast_event_page(request: HttpRequest, slug: str) -> bytes | None:
@@ -457,7 +457,7 @@ def fast_event_page(request: HttpRequest, slug: str) -> bytes | None:
     (the full stack renders it once)."""
     with perms.roles_remembered():
         try:
-            event = visible_event_with_roles(request, slug)
+            event = visible_event_with_roles(request, slug, with_registration=True)
         except Http404:
             return None
         context, state = _context_and_state(request, event, keep=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, FilteredRelation, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
@@ -85,14 +85,43 @@ def _with_rows_version(events: QuerySet[Tournament]) -> QuerySet[Tournament]:
     return events.annotate(**{ROWS_VERSION_READ: RawSQL(sql, ()), EVENT_ROW_READ: RawSQL(row, ())})
 
 
-def visible_event_with_roles(request: HttpRequest, slug: str) -> Tournament:
+# The reader's registration read with the event (`visible_event_with_roles(...,
+# with_registration=True)`): the instance's attribute (absent when they have none), and the
+# account it was read for.
+READER_REGISTRATION = "reader_registration"
+READER_REGISTRATION_OF = "_reader_registration_of"
+
+
+def _page_event_with_registration_of(slug: str, user_id: int) -> QuerySet[Tournament]:
+    # At most one registration an account and event (registration_one_per_player): the join
+    # never repeats the event's row.
+    reader_registration = FilteredRelation(
+        "registrations", condition=Q(registrations__player_id=user_id)
+    )
+    return (
+        _page_event_with_roles_of(slug, user_id)
+        .annotate(**{READER_REGISTRATION: reader_registration})
+        .select_related(READER_REGISTRATION)
+    )
+
+
+def visible_event_with_roles(
+    request: HttpRequest, slug: str, *, with_registration: bool = False
+) -> Tournament:
     """``visible_event`` with the reader's roles read in the same query (the event page, which
     everyone loads at once, asks them anyway), and on PostgreSQL the version of the event's
     rounds, stages and organisers (`page_rows_version`, as the instance's
-    ``ROWS_VERSION_READ``: `event_rows_version`)."""
+    ``ROWS_VERSION_READ``: `event_rows_version`). With `with_registration`, a signed-in
+    reader's registration too, which `registration_for` then answers for them."""
     user = request.user
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
-    if permissions.is_authenticated(user) and type(user.pk) is int:
+    if permissions.is_authenticated(user) and type(user.pk) is int and with_registration:
+        found = prepared.fetch(
+            "page-event-with-registration", _page_event_with_registration_of, slug, user.pk
+        )
+        if found:
+            setattr(found[0], READER_REGISTRATION_OF, user.pk)
+    elif permissions.is_authenticated(user) and type(user.pk) is int:
         found = prepared.fetch("page-event-with-roles", _page_event_with_roles_of, slug, user.pk)
     else:
         found = prepared.fetch("page-event", _page_event, slug)
@@ -259,6 +288,12 @@ def _registration_of(tournament_id: int, player_id: int) -> QuerySet[Registratio
 def registration_for(*, user: Any, tournament: Tournament) -> Registration | None:
     if not permissions.is_authenticated(user):
         return None
+    if type(user.pk) is int and getattr(tournament, READER_REGISTRATION_OF, None) == user.pk:
+        # Read with the event, in the same query (`visible_event_with_roles`).
+        read: Registration | None = getattr(tournament, READER_REGISTRATION, None)
+        if read is not None:
+            read.tournament = tournament  # as the related manager sets it
+        return read
     if type(user.pk) is int and type(tournament.pk) is int:
         # Its SQL compiled once per process (config.prepared): every signed-in player loads
         # the event page when a round is published.
