@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import json
 import operator
 from collections.abc import Callable
@@ -57,7 +58,15 @@ def number_stand_in(name: str) -> int:
 
 
 def written(value: Any) -> str:
-    """`value` as `{{ value }}` writes it (localized, escaped)."""
+    """`value` as `{{ value }}` writes it (localized, escaped). A plain text or whole number
+    (what every request writes: names, ids) without the general formatting's calls: `localize`
+    leaves a text as it is and writes a whole number as its digits unless thousands are
+    grouped; `conditional_escape` of a text not marked safe is `html.escape`."""
+    kind = type(value)
+    if kind is str:
+        return html.escape(value)
+    if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
     return str(conditional_escape(localize(value)))
 
 
