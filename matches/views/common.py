@@ -4,11 +4,14 @@ registration, the games a match is played to, and the round timer's context.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from django.urls import reverse
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from matches import presenters, selectors, services
 from matches.models import Round, RoundStatus
@@ -24,6 +27,22 @@ def cache_key(*parts: Any) -> str:
     return ":".join(str(p) for p in parts)
 
 
+def _timer_url(slug: str, number: int) -> str:
+    """``reverse("api-round-timer", ...)`` for the round, kept per process for everything the
+    answer depends on (the URL configuration and script prefix in force, the language): every
+    page with a timer asks it for every request."""
+    return _reversed_timer_url(
+        settings.ROOT_URLCONF, get_urlconf(), get_script_prefix(), get_language(), slug, number
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _reversed_timer_url(
+    root: str, urlconf: Any, prefix: str, language: str | None, slug: str, number: int
+) -> str:
+    return reverse("api-round-timer", kwargs={"slug": slug, "number": number}, urlconf=urlconf)
+
+
 def round_timer_context(
     event: Tournament, round_: Round, *, extension_minutes: int = 0, now: datetime | None = None
 ) -> dict[str, Any]:
@@ -37,7 +56,7 @@ def round_timer_context(
         remaining_seconds=view.remaining_seconds,
         now=now,
         extension_minutes=extension_minutes,
-        url=reverse("api-round-timer", kwargs={"slug": event.slug, "number": round_.number}),
+        url=_timer_url(event.slug, round_.number),
         time_zone=event.time_zone,
         round_number=round_.number,
     )
