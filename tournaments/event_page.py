@@ -11,7 +11,10 @@ Vocabulary:
   this request (the event's row, the rounds, the counts): the copy's version. Nothing of it is
   kept only in the cache, so an evicted or stale key can never make a stale page look fresh;
   the counts are the shared copy the page always read (at most
-  ``DASHBOARD_MAX_STALE_SECONDS`` old, and fresh for whoever just changed them).
+  ``DASHBOARD_MAX_STALE_SECONDS`` old, and fresh for whoever just changed them). On
+  PostgreSQL what is derived from it (the rounds section, the state's digest) is kept per
+  process under a key of what it is made of, versions read with the event's row included
+  (`_state_key`): still decided by what this request read.
 - **kind of reader**: every yes/no the templates branch on about the reader (signed in,
   organiser, registered and how, checked in, staff...). Readers of one kind get the same
   page but for their own values.
