@@ -26,6 +26,7 @@ server).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gzip
 import os
@@ -355,7 +356,8 @@ class OpenLoop:
                     del waiting[key]
 
         def close(sock: socket.socket) -> None:
-            selector.unregister(sock)
+            with contextlib.suppress(KeyError):  # not registered when its first send failed
+                selector.unregister(sock)
             del in_flight[sock]
             sock.close()
 
@@ -373,8 +375,17 @@ class OpenLoop:
             ex.sock = sock
             ex.reset(now)
             in_flight[sock] = ex
-            # Writable once connected (a refused connection too: the send says why).
-            selector.register(sock, selectors.EVENT_WRITE, ex)
+            # On loopback the handshake is usually over when connect_ex returns: sent at once,
+            # without waiting to hear the socket is writable.
+            try:
+                ex.sent = sock.send(ex.data)
+            except BlockingIOError:
+                pass  # still connecting: writable once connected (or refused: the send says)
+            except OSError as exc:
+                fail(ex, type(exc).__name__, now)
+                return
+            sent = ex.sent >= len(ex.data)
+            selector.register(sock, selectors.EVENT_READ if sent else selectors.EVENT_WRITE, ex)
 
         def fail(ex: _Exchange, name: str, now: float) -> None:
             """A connection the server closed while it was idle in our pool: once more on a
