@@ -411,7 +411,8 @@ class OpenLoop:
                 selector.modify(ex.sock, selectors.EVENT_READ, ex)
 
         def receive(ex: _Exchange, now: float) -> None:
-            ex.room(ex.got + 16 * 1024)
+            # Room for the whole of an answer of known length: the buffer grows once, if at all.
+            ex.room(ex.body_end if ex.framing == "length" else ex.got + 16 * 1024)
             try:
                 n = ex.sock.recv_into(memoryview(ex.buf)[ex.got :])
             except BlockingIOError:
