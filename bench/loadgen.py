@@ -2,12 +2,12 @@
 machine they measure (bench/publish_spike.py; the others may use it too).
 
 The server, PostgreSQL, Redis and the load generator share the machine's cores, so what the
-generator burns is taken from the server it measures. A pool of threads each doing blocking
-``http.client`` requests spent most of its CPU switching threads and contending for the GIL;
-here one thread drives every connection through ``selectors`` (epoll on Linux): requests are
-encoded once, before the run, connections are opened non-blocking, the answer's head is
-parsed for the few headers a check needs, and bodies are read with ``recv_into`` into
-buffers that are kept from one request to the next. A connection the server keeps alive
+generator burns is taken from the server it measures. A pool of 128 threads each doing
+blocking ``http.client`` requests used several times the CPU of this (docs/operations.md,
+"The load generator"); here one thread drives every connection through ``selectors`` (epoll
+on Linux): requests are encoded once, before the run, connections are opened non-blocking,
+the answer's head is parsed for the few headers a check needs, and bodies are read with
+``recv_into`` into buffers that are kept from one request to the next. A connection the server keeps alive
 (gunicorn's gthread worker) is reused; gunicorn's sync workers close after every answer.
 
 The schedule is open: every request is due at its own moment, is sent then unless
@@ -19,9 +19,8 @@ is reused for a later request, so a check that keeps something copies it (``Answ
 ``Answer.raw``, ``Answer.body`` and ``Answer.etag`` are copies). A check that costs CPU
 (parsing a 1 MB round) returns a function instead, called with the others after the run
 (``Run.check_later``): the phone that parses an answer does it on its own CPU, not on the
-cores the server is measured on. Loopback only: the generator is plain
-HTTP. Not part of the test suite (tests/test_bench_loadgen.py tests it against a local
-server).
+cores the server is measured on. Loopback only: the generator is plain HTTP.
+tests/test_bench_loadgen.py tests it against a local server.
 """
 
 from __future__ import annotations

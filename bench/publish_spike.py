@@ -33,7 +33,8 @@ from the moment it was due: a request that could not even be sent on time counts
 the output says how late requests were *sent*, so a load generator that fell behind shows. An
 answer is decoded when it is checked (a phone decodes on its own CPU; the others' decoded size
 is read from the gzip trailer): every ``--check-every``-th round answer is parsed and must hold
-every match of the round, every page must be whole, every my-match answer must be the
+every match of the round (parsed after the phase, on CPU the server is no longer measured on;
+the output says how much), every page must be whole, every my-match answer must be the
 player's match. Printed per phase: requests, errors, p50/p95/p99/max from the due time, the
 goal and whether it was met, the throughput the server sustained (completed requests / elapsed
 seconds), the bytes of a response (median as received, and decoded), the CPU the server and
