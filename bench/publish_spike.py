@@ -347,7 +347,11 @@ def alone(b: Bench, port: int) -> None:
     for _ in range(2 * b.args.workers):  # warm every worker: imports, URLconf, first queries
         for kind, data, check in encoded:
             fetch_one(port, kind, data, check)
-    hits = [fetch_one(port, kind, data, check) for _ in range(10) for kind, data, check in encoded]
+    run = Run(0.0)
+    for _ in range(10):
+        for kind, data, check in encoded:
+            fetch_one(port, kind, data, check, run)
+    hits = run.hits
     parts = []
     for kind, *_rest in wanted:
         mine = [h for h in hits if h.kind == kind]
@@ -357,7 +361,7 @@ def alone(b: Bench, port: int) -> None:
             f"{percentile([h.size for h in mine], 50) / 1024:,.1f} KiB decoded)"
         )
     print("   one request at a time (median of 10): " + "; ".join(parts))
-    for text, count in Counter(f"{h.kind} {h.status}" for h in hits if not h.ok).most_common(3):
+    for text, count in run.unexpected.most_common(3):
         print(f"   error x{count}: {text}")
 
 

@@ -269,3 +269,12 @@ def test_a_check_left_for_after_the_run_counts_when_it_is_made(server: _Server) 
     assert run.check_later() == 3
     assert [h.ok for h in run.hits] == [True, False, True]
     assert run.unexpected == {"/length 200: not the page": 1}
+
+
+def test_fetch_one_counts_into_a_run_it_is_given(server: _Server) -> None:
+    port = server.server_address[1]
+    run = loadgen.Run(0.0)
+    for path in ("/length", "/nowhere", "/length"):
+        loadgen.fetch_one(port, path, loadgen.encode_get(port, path, {}), _ok, run)
+    assert [h.ok for h in run.hits] == [True, False, True]
+    assert run.unexpected == {"/nowhere 404: status 404": 1}
