@@ -278,7 +278,8 @@ def print_cpu(
     )
     print(
         f"   CPU used: {server}, this load generator {client_cpu:.0f} s "
-        f"({client_cpu / duration:.2f} cores), of {os.cpu_count()} CPUs; load average after: "
+        f"({client_cpu / duration:.2f} cores, {client_cpu / max(requests, 1) * 1000:.2f} ms a "
+        f"request), of {os.cpu_count()} CPUs; load average after: "
         f"{load_after}"
     )
 

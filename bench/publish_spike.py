@@ -25,13 +25,16 @@
    server gave one (as a polling client does). Goal: p95 < 50 ms.
 
 Every request is signed in with its player's own session (as the phone is), asks for
-``Accept-Encoding: gzip`` like a real client, is sent when it is due by a pool of ``--clients``
-threads holding keep-alive connections (reopened when the server closes them), and is timed
+``Accept-Encoding: gzip`` like a real client, is encoded before the phase and sent when it is
+due by bench/loadgen.py (one thread driving non-blocking connections, at most ``--clients``
+requests in flight, a connection kept when the server keeps it alive: the generator shares the
+cores with the server, so it spends as little CPU as it can), and is timed
 from the moment it was due: a request that could not even be sent on time counts its wait, and
 the output says how late requests were *sent*, so a load generator that fell behind shows. An
 answer is decoded when it is checked (a phone decodes on its own CPU; the others' decoded size
 is read from the gzip trailer): every ``--check-every``-th round answer is parsed and must hold
-every match of the round, every page must be whole, every my-match answer must be the
+every match of the round (parsed after the phase, on CPU the server is no longer measured on;
+the output says how much), every page must be whole, every my-match answer must be the
 player's match. Printed per phase: requests, errors, p50/p95/p99/max from the due time, the
 goal and whether it was met, the throughput the server sustained (completed requests / elapsed
 seconds), the bytes of a response (median as received, and decoded), the CPU the server and
@@ -48,26 +51,22 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gzip
-import http.client
 import io
 import json
 import os
 import pstats
 import random
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import harness  # bench/harness.py; importing it puts the repository on sys.path
 from harness import HTML, JSON, REQUEST_TIMEOUT_S, fmt, percentile, yes
+from loadgen import Answer, OpenLoop, Request, Run, Verdict, encode_get, fetch_one
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_spike"
 # Shared by this process (which signs the sessions) and gunicorn (which reads them).
@@ -203,129 +202,7 @@ def measure_pairing(b: Bench) -> None:
     )
 
 
-# --- the load generator ------------------------------------------------------------------------
-
-
-@dataclass
-class Hit:
-    kind: str
-    status: int | str
-    seconds: float  # from when it was due to the last byte
-    late: float  # from when it was due to when it was sent
-    wire: int  # body bytes as received
-    size: int  # body bytes decoded
-    done_at: float  # perf_counter
-    ok: bool
-
-
-@dataclass
-class Answer:
-    status: int | str
-    raw: bytes  # as received
-    wire: int
-    etag: str
-    gzipped: bool = False
-
-    @cached_property
-    def body(self) -> bytes:
-        """Decoded when a check reads it: a phone decodes on its own CPU, and decoding a 1 MB
-        round in this process for every answer took CPU from the server it measures."""
-        if not self.gzipped:
-            return self.raw
-        try:
-            return gzip.decompress(self.raw)
-        except (OSError, EOFError):
-            return b"bad gzip"
-
-    @property
-    def size(self) -> int:
-        """Decoded size; for gzip, the trailer's ISIZE (RFC 1952: the size mod 2**32)."""
-        if self.gzipped:
-            return int.from_bytes(self.raw[-4:], "little") if len(self.raw) >= 18 else 0
-        return len(self.raw)
-
-
-class Connections:
-    """One keep-alive connection per load thread, reopened when the server closes it (gunicorn's
-    sync workers close after every answer)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.local = threading.local()
-
-    def get(self, path: str, headers: dict[str, str]) -> Answer:
-        for attempt in (1, 2):
-            conn = getattr(self.local, "conn", None)
-            reused = conn is not None
-            if conn is None:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT_S)
-                self.local.conn = conn
-            try:
-                conn.request("GET", path, headers=headers)
-                response = conn.getresponse()
-                raw = response.read()
-            except (OSError, http.client.HTTPException) as exc:
-                conn.close()
-                self.local.conn = None
-                # A kept connection the server closed while idle: once more on a new one.
-                if (
-                    reused
-                    and attempt == 1
-                    and isinstance(exc, BrokenPipeError | ConnectionResetError)
-                ):
-                    continue
-                return Answer(type(exc).__name__, b"", 0, "")
-            if response.will_close:
-                conn.close()
-                self.local.conn = None
-            gzipped = response.getheader("Content-Encoding", "") == "gzip"
-            if gzipped and raw[:2] != b"\x1f\x8b":
-                return Answer("bad gzip", b"", len(raw), "")
-            etag = response.getheader("ETag") or ""
-            return Answer(response.status, raw, len(raw), etag, gzipped)
-        return Answer("no connection", b"", 0, "")  # not reached: the loop returns
-
-
-@dataclass
-class Load:
-    connections: Connections
-    deadline: float  # perf_counter after which nothing more is sent
-    hits: list[Hit] = field(default_factory=list)
-    unexpected: Counter[str] = field(default_factory=Counter)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    handed_late: list[float] = field(default_factory=list)  # due -> handed to the pool, s
-    in_flight: int = 0
-    most_in_flight: int = 0
-    not_sent: int = 0  # due after the run's bound: never sent
-
-    def fetch(
-        self,
-        kind: str,
-        due: float,
-        path: str,
-        headers: dict[str, str],
-        check: Callable[[Answer], str | None],
-    ) -> Answer:
-        """GET path, timed from `due`; `check` says what is wrong with the answer, or None."""
-        sent = time.perf_counter()
-        answer = self.connections.get(path, headers)
-        done = time.perf_counter()
-        problem = check(answer)
-        hit = Hit(
-            kind,
-            answer.status,
-            done - due,
-            sent - due,
-            answer.wire,
-            answer.size,
-            done,
-            problem is None,
-        )
-        with self.lock:
-            self.hits.append(hit)
-            if problem is not None:
-                self.unexpected[f"{kind} {answer.status}: {problem[:160]}"] += 1
-        return answer
+# --- the load generator (bench/loadgen.py) ------------------------------------------------------
 
 
 def headers_for(session: str, accept: str, etag: str = "") -> dict[str, str]:
@@ -344,52 +221,15 @@ def body_text(answer: Answer) -> str:
     return " ".join(answer.body[:300].decode(errors="replace").split())
 
 
-def run(load: Load, tasks: list[tuple[float, Callable[[float], None]]], threads: int) -> float:
-    """Each task called with its due moment (perf_counter) on a pool of `threads`, submitted
-    when due; seconds from the start to the last answer."""
-    t0 = time.perf_counter()
-
-    def one(task: Callable[[float], None], due: float) -> None:
-        if time.perf_counter() >= load.deadline:  # bounded even when the server stalls
-            with load.lock:
-                load.not_sent += 1
-            return
-        with load.lock:
-            load.in_flight += 1
-            load.most_in_flight = max(load.most_in_flight, load.in_flight)
-        try:
-            task(due)
-        finally:
-            with load.lock:
-                load.in_flight -= 1
-
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="load") as pool:
-        for at, task in tasks:
-            due = t0 + at
-            wait = due - time.perf_counter()
-            if wait > 0:
-                time.sleep(wait)
-            load.handed_late.append(time.perf_counter() - due)
-            pool.submit(one, task, due)
-    last = max((h.done_at for h in load.hits), default=time.perf_counter())
-    return last - t0
-
-
 # --- 2: the publish spike ----------------------------------------------------------------------
 
 
-def round_check(b: Bench, every: int) -> Callable[[Answer], str | None]:
-    """The round's answer: 200, and every `every`-th one parsed, holding every match."""
+def round_check(b: Bench, every: int) -> Callable[[Answer], Verdict]:
+    """The round's answer: 200, and every `every`-th one parsed, holding every match (after
+    the run: parsing 1 MB is the phone's work, not the server's)."""
     counter = iter(range(10**9))
-    lock = threading.Lock()
 
-    def check(answer: Answer) -> str | None:
-        if answer.status != 200:
-            return body_text(answer)
-        with lock:
-            k = next(counter)
-        if k % every:
-            return None
+    def parse(answer: Answer) -> str | None:
         try:
             data = json.loads(answer.body)
         except ValueError:
@@ -398,6 +238,14 @@ def round_check(b: Bench, every: int) -> Callable[[Answer], str | None]:
         if data.get("number") != b.round_.number or got != b.matches:
             return f"round {data.get('number')} with {got} of {b.matches} matches"
         return None
+
+    def check(answer: Answer) -> Verdict:
+        if answer.status != 200:
+            return body_text(answer)
+        if next(counter) % every:
+            return None
+        kept = answer.kept()
+        return lambda: parse(kept)
 
     return check
 
@@ -408,26 +256,23 @@ def page_check(answer: Answer) -> str | None:
     return None if b"</html>" in answer.body[-200:] else "not a whole page"
 
 
-def spike_tasks(b: Bench, load: Load) -> list[tuple[float, Callable[[float], None]]]:
+def spike_requests(b: Bench, port: int) -> list[Request]:
+    """Every player's round (API) and event page, each at its own seeded moment; encoded
+    before the run."""
     slug, number = b.event.slug, b.round_.number
     api = f"/api/events/{slug}/rounds/{number}/"
     page = f"/events/{slug}/"
     check = round_check(b, b.args.check_every)
     rng = random.Random(b.args.seed)
     spread = b.args.spread
-    tasks: list[tuple[float, Callable[[float], None]]] = []
+    requests: list[Request] = []
     for user in b.players:
         session = b.sessions[user.pk]
-
-        def round_api(due: float, s: str = session) -> None:
-            load.fetch("round (API)", due, api, headers_for(s, JSON), check)
-
-        def event_page(due: float, s: str = session) -> None:
-            load.fetch("event page", due, page, headers_for(s, HTML), page_check)
-
-        tasks.append((rng.uniform(0, spread), round_api))
-        tasks.append((rng.uniform(0, spread), event_page))
-    return sorted(tasks, key=lambda t: t[0])
+        round_api = encode_get(port, api, headers_for(session, JSON))
+        event_page = encode_get(port, page, headers_for(session, HTML))
+        requests.append(Request(rng.uniform(0, spread), "round (API)", round_api, check))
+        requests.append(Request(rng.uniform(0, spread), "event page", event_page, page_check))
+    return requests
 
 
 # --- 3: polling my match -----------------------------------------------------------------------
@@ -435,21 +280,30 @@ def spike_tasks(b: Bench, load: Load) -> list[tuple[float, Callable[[float], Non
 
 class Poller:
     """One player's phone polling their match: the last ETag between polls, one poll at a time
-    (a client waits for its answer)."""
+    (a client waits for its answer: the requests share a one_at_a_time key)."""
 
-    def __init__(self, load: Load, session: str, path: str, registration_id: int) -> None:
-        self.load = load
+    def __init__(self, port: int, session: str, path: str, registration_id: int) -> None:
+        self.port = port
         self.session = session
         self.path = path
         self.registration_id = registration_id
         self.etag = ""
-        self.lock = threading.Lock()
+        self.encoded = self.encode()
+
+    def encode(self) -> bytes:
+        return encode_get(self.port, self.path, headers_for(self.session, JSON, self.etag))
+
+    def request(self) -> bytes:
+        return self.encoded
 
     def check(self, answer: Answer) -> str | None:
         if answer.status == 304:
             return None
         if answer.status != 200:
             return body_text(answer)
+        if answer.etag and answer.etag != self.etag:
+            self.etag = answer.etag
+            self.encoded = self.encode()  # the next poll sends it back
         try:
             data = json.loads(answer.body)
         except ValueError:
@@ -458,31 +312,19 @@ class Poller:
             return "another player's match"
         return None
 
-    def poll(self, due: float) -> None:
-        with self.lock:
-            answer = self.load.fetch(
-                "my match",
-                due,
-                self.path,
-                headers_for(self.session, JSON, self.etag),
-                self.check,
-            )
-            if answer.status == 200 and answer.etag:
-                self.etag = answer.etag
 
-
-def poll_tasks(b: Bench, load: Load) -> list[tuple[float, Callable[[float], None]]]:
+def poll_requests(b: Bench, port: int) -> list[Request]:
     path = f"/api/events/{b.event.slug}/my-match/"
     rng = random.Random(b.args.seed + 1)
     every, length = b.args.poll_seconds, b.args.poll_minutes * 60
-    tasks: list[tuple[float, Callable[[float], None]]] = []
+    requests: list[Request] = []
     for user in b.players[: b.args.poll_players]:
-        poller = Poller(load, b.sessions[user.pk], path, b.registration_of[user.pk])
+        poller = Poller(port, b.sessions[user.pk], path, b.registration_of[user.pk])
         at = rng.uniform(0, every)
         while at < length:
-            tasks.append((at, poller.poll))
+            requests.append(Request(at, "my match", poller.request, poller.check, poller))
             at += every
-    return sorted(tasks, key=lambda t: t[0])
+    return requests
 
 
 # --- measuring and the report ------------------------------------------------------------------
@@ -491,7 +333,6 @@ def poll_tasks(b: Bench, load: Load) -> list[tuple[float, Callable[[float], None
 def alone(b: Bench, port: int) -> None:
     """Each request alone, one at a time (10 of each, median), after every worker has served
     some: what a request costs the server without a queue."""
-    load = Load(Connections(port), time.perf_counter() + 120)
     session = b.sessions[b.players[0].pk]
     slug, number = b.event.slug, b.round_.number
     wanted = [
@@ -499,23 +340,28 @@ def alone(b: Bench, port: int) -> None:
         ("event page", f"/events/{slug}/", HTML, page_check),
         ("my match", f"/api/events/{slug}/my-match/", JSON, lambda a: None),
     ]
+    encoded = [
+        (kind, encode_get(port, path, headers_for(session, accept)), check)
+        for kind, path, accept, check in wanted
+    ]
     for _ in range(2 * b.args.workers):  # warm every worker: imports, URLconf, first queries
-        for kind, path, accept, check in wanted:
-            load.fetch(kind, time.perf_counter(), path, headers_for(session, accept), check)
-    load.hits.clear()
+        for kind, data, check in encoded:
+            fetch_one(port, kind, data, check)
+    run = Run(0.0)
     for _ in range(10):
-        for kind, path, accept, check in wanted:
-            load.fetch(kind, time.perf_counter(), path, headers_for(session, accept), check)
+        for kind, data, check in encoded:
+            fetch_one(port, kind, data, check, run)
+    hits = run.hits
     parts = []
     for kind, *_rest in wanted:
-        hits = [h for h in load.hits if h.kind == kind]
+        mine = [h for h in hits if h.kind == kind]
         parts.append(
-            f"{kind} {fmt(percentile([h.seconds for h in hits], 50))} "
-            f"({percentile([h.wire for h in hits], 50) / 1024:,.1f} KiB as received, "
-            f"{percentile([h.size for h in hits], 50) / 1024:,.1f} KiB decoded)"
+            f"{kind} {fmt(percentile([h.seconds for h in mine], 50))} "
+            f"({percentile([h.wire for h in mine], 50) / 1024:,.1f} KiB as received, "
+            f"{percentile([h.size for h in mine], 50) / 1024:,.1f} KiB decoded)"
         )
     print("   one request at a time (median of 10): " + "; ".join(parts))
-    for text, count in load.unexpected.most_common(3):
+    for text, count in run.unexpected.most_common(3):
         print(f"   error x{count}: {text}")
 
 
@@ -523,32 +369,40 @@ def measure_phase(
     b: Bench,
     server: harness.Server,
     label: str,
-    make_tasks: Callable[[Bench, Load], list[tuple[float, Callable[[float], None]]]],
+    make_requests: Callable[[Bench, int], list[Request]],
     window: float,
     goal_ms: float,
 ) -> None:
     print(f"\n{label}\n   {server.wait_idle()}; {harness.settle()}", flush=True)
-    load = Load(Connections(server.port), time.perf_counter() + window + 2 * REQUEST_TIMEOUT_S)
-    tasks = make_tasks(b, load)
+    requests = make_requests(b, server.port)
     load_before = load_text()
     print(
-        f"   {len(tasks):,} requests due over {window:g} s on {b.args.clients} load threads; "
-        f"load average (1 / 5 min) before {load_before}",
+        f"   {len(requests):,} requests due over {window:g} s, at most {b.args.clients} in "
+        f"flight (one thread, bench/loadgen.py); load average (1 / 5 min) before "
+        f"{load_before}",
         flush=True,
     )
-    load.deadline = time.perf_counter() + window + 2 * REQUEST_TIMEOUT_S
+    run = Run(deadline=time.perf_counter() + window + 2 * REQUEST_TIMEOUT_S)
     cpu_server, cpu_client = server.cpu_seconds(), time.process_time()
-    duration = run(load, tasks, b.args.clients)
+    duration = OpenLoop(server.port, b.args.clients).run(requests, run)
     cpu_after = server.cpu_seconds()
     server_cpu = (
         cpu_after - cpu_server if cpu_server is not None and cpu_after is not None else None
     )
-    report(b, load, len(tasks), duration, server_cpu, time.process_time() - cpu_client)
-    hits = load.hits
+    client_cpu = time.process_time() - cpu_client
+    checked_from, checked = time.process_time(), run.check_later()
+    checking_cpu = time.process_time() - checked_from
+    report(b, run, len(requests), duration, server_cpu, client_cpu)
+    if checked:
+        print(
+            f"   {checked:,} answers parsed and checked after the phase (not in the load "
+            f"generator's CPU above): {fmt(checking_cpu)} of CPU"
+        )
+    hits = run.hits
     # A request never sent took longer than any answered one: it counts in the percentile.
-    ms = [h.seconds * 1000 for h in hits] + [float("inf")] * load.not_sent
+    ms = [h.seconds * 1000 for h in hits] + [float("inf")] * run.not_sent
     p95 = percentile(ms, 95)
-    errors = sum(1 for h in hits if not h.ok) + len(tasks) - len(hits)
+    errors = sum(1 for h in hits if not h.ok) + len(requests) - len(hits)
     met = p95 < goal_ms and errors == 0
     print(
         f"   goal: p95 < {goal_ms:g} ms from the due time, no error: {'ok' if met else 'MISSED'}",
@@ -575,34 +429,34 @@ def measure_phase(
 
 def report(
     b: Bench,
-    load: Load,
+    run: Run,
     expected: int,
     duration: float,
     server_cpu: float | None,
     client_cpu: float,
 ) -> None:
-    hits = load.hits
+    hits = run.hits
     late = [h.late * 1000 for h in hits]
     print(
         f"\n   {len(hits):,} of {expected:,} requests answered in {duration:.1f} s: "
         f"{len(hits) / duration if duration else 0:,.0f} requests/s sustained"
     )
-    handed = [x * 1000 for x in load.handed_late]
+    picked = [x * 1000 for x in run.picked_late]
     print(
-        f"   the load generator: requests handed to its threads after they were due p95 "
-        f"{percentile(handed, 95):.1f} ms, max {max(handed, default=0):.0f} ms; sent after "
+        f"   the load generator: requests taken up by its loop after they were due p95 "
+        f"{percentile(picked, 95):.1f} ms, max {max(picked, default=0):.0f} ms; sent after "
         f"they were due p50 {percentile(late, 50):.1f} ms, p95 {percentile(late, 95):.1f} ms, "
-        f"max {max(late, default=0):.0f} ms; at most {load.most_in_flight} of "
-        f"{b.args.clients} threads waiting for answers"
+        f"max {max(late, default=0):.0f} ms; at most {run.most_in_flight} of "
+        f"{b.args.clients} requests in flight"
         + (
             " (all of them: requests waited for the server, not for this process)"
-            if load.most_in_flight >= b.args.clients
+            if run.most_in_flight >= b.args.clients
             else ""
         )
     )
-    if load.not_sent:
+    if run.not_sent:
         print(
-            f"   {load.not_sent:,} requests never sent: still waiting for a thread when the "
+            f"   {run.not_sent:,} requests never sent: still waiting for a slot when the "
             "run's bound (the window + 60 s) passed; counted as errors"
         )
     harness.print_cpu(server_cpu, client_cpu, duration, len(hits), load_text())
@@ -623,7 +477,7 @@ def report(
             f"{percentile([h.wire for h in answered], 50) / 1024:>5.1f} KiB | "
             f"{percentile([h.size for h in answered], 50) / 1024:>5.1f} KiB | {statuses}"
         )
-    for text, count in load.unexpected.most_common(6):
+    for text, count in run.unexpected.most_common(6):
         print(f"   error x{count}: {text}")
 
 
@@ -662,7 +516,7 @@ def measure_http(b: Bench, db_url: str, redis: str | None) -> None:
             f"2. publish spike: {n:,} players each fetch round {b.round_.number} "
             f"({b.matches:,} matches) through the API and the event page, at random moments "
             f"of {args.spread:g} s",
-            spike_tasks,
+            spike_requests,
             args.spread,
             spike_goal_ms(n),
         )
@@ -674,7 +528,7 @@ def measure_http(b: Bench, db_url: str, redis: str | None) -> None:
                 f"3. polling: {min(args.poll_players, n):,} players poll their match every "
                 f"{args.poll_seconds:g} s for {args.poll_minutes:g} min (If-None-Match once "
                 "they have an ETag)",
-                poll_tasks,
+                poll_requests,
                 args.poll_minutes * 60,
                 POLL_P95_GOAL_MS,
             )
@@ -691,7 +545,9 @@ def main() -> int:
     parser.add_argument("--poll-players", type=int, default=2048)
     parser.add_argument("--poll-seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
-    parser.add_argument("--clients", type=int, default=128, help="load generator threads")
+    parser.add_argument(
+        "--clients", type=int, default=128, help="requests in flight at most (the load generator)"
+    )
     parser.add_argument(
         "--threads",
         type=int,
@@ -714,7 +570,7 @@ def main() -> int:
         or args.workers < 1
         or args.threads < 1
     ):
-        parser.error("1 <= --poll-seconds <= 300; at least 1 client thread and 1 worker")
+        parser.error("1 <= --poll-seconds <= 300; at least 1 client and 1 worker")
 
     setup = harness.start(
         "bench/publish_spike.py", DEFAULT_DATABASE_URL, SECRET_KEY, loopback_only=True
