@@ -102,22 +102,25 @@ def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from config import published
+    from config import prepared, published
     from matches.views import pairings_page
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
     published.LOCAL.clear()
     pairings_page.SEGMENTS.clear()
+    prepared.forget_remembered()
     yield
 
 
 @pytest.fixture(scope="module")
 def module_db(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """A transaction around a whole test module, rolled back at its end, for module-scoped
-    fixtures that make read-only data once (the demo, an exported archive): each test runs in
-    a savepoint inside it (pytest-django's `db`), starts from that data and leaves nothing
-    behind. Only for modules whose tests use `db`, never `transactional_db`."""
+    fixtures that build a world once (the demo, an exported archive, the named scenarios
+    below): each test runs in a savepoint inside it (pytest-django's `db`), starts from that
+    world and leaves nothing behind, as Django's TestCase.setUpTestData. Only for tests that
+    use `db`, never `transactional_db` (pytest-django runs those after every `db` test, once
+    this transaction is gone). tests/scenarios.py's docstring says how to share a world."""
     from django.db import transaction
 
     with django_db_blocker.unblock():
@@ -168,6 +171,49 @@ def finished_swiss(db: None) -> scenarios.FinishedSwiss:
 def running_top_cut(db: None) -> scenarios.RunningTopCut:
     """An 8-player event after 1 Swiss round, its top 4's semi-finals published."""
     return scenarios.running_top_cut()
+
+
+# The same scenarios built once for the module (module_db; tests/scenarios.py's docstring):
+# each test gets its own copy of the instances, and its changes are rolled back after it.
+
+
+@pytest.fixture(scope="module")
+def published_round_once(module_db: None) -> scenarios.PublishedRound:
+    return scenarios.published_round()
+
+
+@pytest.fixture
+def shared_published_round(
+    published_round_once: scenarios.PublishedRound, db: None
+) -> scenarios.PublishedRound:
+    """`published_round`, built once for the module."""
+    return scenarios.own_copy(published_round_once)
+
+
+@pytest.fixture(scope="module")
+def finished_swiss_once(module_db: None) -> scenarios.FinishedSwiss:
+    return scenarios.finished_swiss()
+
+
+@pytest.fixture
+def shared_finished_swiss(
+    finished_swiss_once: scenarios.FinishedSwiss, db: None
+) -> scenarios.FinishedSwiss:
+    """`finished_swiss`, built once for the module."""
+    return scenarios.own_copy(finished_swiss_once)
+
+
+@pytest.fixture(scope="module")
+def running_top_cut_once(module_db: None) -> scenarios.RunningTopCut:
+    return scenarios.running_top_cut()
+
+
+@pytest.fixture
+def shared_running_top_cut(
+    running_top_cut_once: scenarios.RunningTopCut, db: None
+) -> scenarios.RunningTopCut:
+    """`running_top_cut`, built once for the module."""
+    return scenarios.own_copy(running_top_cut_once)
 
 
 # --- the demo catalog and lists of the BoBA demo (decks and the player import) ----------------
