@@ -225,6 +225,17 @@ def demo_catalog(db):  # type: ignore[no-untyped-def]
     return catalog_for("boba")
 
 
+@pytest.fixture(scope="module")
+def demo_catalog_once(module_db: None) -> None:
+    demo_catalog_load(game="boba")
+
+
+@pytest.fixture
+def shared_demo_catalog(demo_catalog_once: None, db: None):  # type: ignore[no-untyped-def]
+    """`demo_catalog`, loaded once for the module (module_db; tests/scenarios.py)."""
+    return catalog_for("boba")
+
+
 @pytest.fixture
 def deck_rules():  # type: ignore[no-untyped-def]
     return get_game("boba").deck_rules()
