@@ -169,9 +169,10 @@ def running_top_cut(
     )
 
 
-def bos_table(
-    clock_mode: str = "per_game", structure: str = "bo3", **fields: Any
-) -> tuple[Any, Any, Match]:
+BosTable = tuple[Any, Any, Match]  # (event, organiser, the published match)
+
+
+def bos_table(clock_mode: str = "per_game", structure: str = "bo3", **fields: Any) -> BosTable:
     """A published round of a BOS event with one match; (event, organiser, match)."""
     event, organiser, _regs = running_event(
         2,

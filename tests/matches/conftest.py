@@ -9,7 +9,7 @@ import pytest
 
 from matches import clock_services
 from tests.matches.bos_scenes import BosMatch, bos_match
-from tests.scenarios import own_copy, running_event
+from tests.scenarios import BosTable, bos_table, own_copy, running_event
 from tests.support import FakeClock
 from tournaments.models import Registration, Tournament
 
@@ -51,3 +51,15 @@ def bos_published_with_lists_once(module_db: None) -> BosMatch:
 def bos_published_with_lists(bos_published_with_lists_once: BosMatch, db: None) -> BosMatch:
     """`bos_match(decklists=True)`, built once for the module."""
     return own_copy(bos_published_with_lists_once)
+
+
+@pytest.fixture(scope="module")
+def bos_clock_table_once(module_db: None) -> BosTable:
+    return bos_table()
+
+
+@pytest.fixture
+def bos_clock_table(bos_clock_table_once: BosTable, db: None) -> BosTable:
+    """`tests.scenarios.bos_table()` (a BOS match published, its clock per game), built once
+    for the module: each test presses its own clock, rolled back after it."""
+    return own_copy(bos_clock_table_once)
