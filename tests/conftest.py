@@ -145,7 +145,7 @@ def _load_demo() -> str:
 
 
 @pytest.fixture(scope="session")
-def _demo_database(django_db_blocker: Any) -> Iterator[SqliteCopies]:
+def _demo_database(django_db_blocker: Any) -> Iterator[tuple[SqliteCopies, str]]:
     """This process's in-memory SQLite test database copied twice (SQLite's backup): as it
     is between tests ("clean") and with `load_demo` run in it ("demo", with the command's
     output), so that each module reading the demo puts the copy in place (milliseconds)
@@ -157,12 +157,12 @@ def _demo_database(django_db_blocker: Any) -> Iterator[SqliteCopies]:
     with django_db_blocker.unblock():
         copies.take("clean")
         with transaction.atomic():
-            copies.demo_output = _load_demo()
+            output = _load_demo()
             connection.run_on_commit = []  # never run, as in module_db's rolled-back one
         copies.take("demo")
         copies.put_back("clean")
     try:
-        yield copies
+        yield copies, output
     finally:
         copies.close()
 
@@ -171,20 +171,21 @@ def _demo_database(django_db_blocker: Any) -> Iterator[SqliteCopies]:
 def _demo_in_database(
     request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
 ) -> Iterator[str | None]:
-    """On SQLite's in-memory test database (when no transaction is open for the module yet),
-    the demo's copy put in place for the module and the database put back after it: the
-    demo's output. Otherwise None: demo_loaded_once loads the demo in the module's
-    transaction (PostgreSQL: tests/support.py's in_memory_sqlite says why)."""
+    """On SQLite's in-memory test database, the demo's copy (_demo_database) put in place for
+    the module and the clean one put back after it: the demo's output. None on PostgreSQL (a
+    database of its own per worker, not copied page by page), and when another world of the
+    module already opened its transaction (a copy cannot be put back under it): then
+    demo_loaded_once loads the demo in the module's transaction."""
     from django.db import connection
 
     if not in_memory_sqlite(connection) or connection.in_atomic_block:
         yield None
         return
-    copies: SqliteCopies = request.getfixturevalue("_demo_database")
+    copies, output = request.getfixturevalue("_demo_database")
     with django_db_blocker.unblock():
         copies.put_back("demo")
     try:
-        yield copies.demo_output
+        yield output
     finally:
         with django_db_blocker.unblock():
             copies.put_back("clean")

@@ -24,7 +24,9 @@ transaction) hands each test ``own_copy`` of it, as Django's TestCase.setUpTestD
         return own_copy(exported_once)                      # the test's own instances
 
 ``shared_published_round``, ``shared_finished_swiss`` and ``shared_running_top_cut`` are the
-three named scenarios built that way (tests/conftest.py). What a shared world asks of its
+three named scenarios built that way, ``shared_demo_catalog`` the demo catalog
+(tests/conftest.py); ``bos_published`` and ``bos_clock_table`` a BOS match
+(tests/matches/conftest.py); the demo is ``demo_loaded``. What a shared world asks of its
 module:
 
 - every test of the module that touches the database uses ``db`` (never ``transactional_db``:

@@ -133,7 +133,6 @@ class SqliteCopies:
     def __init__(self, conn: Any) -> None:
         self.conn = conn
         self.copies: dict[str, Any] = {}
-        self.demo_output = ""
 
     def take(self, name: str) -> None:
         import sqlite3
