@@ -23,6 +23,7 @@ from tests.support import (
     SHARED,
     FakeClock,
     OwnRedis,
+    SqliteCopies,
     in_memory_sqlite,
     migrated_database,
     missing_service,
@@ -102,22 +103,25 @@ def _no_cache_from_another_test():  # type: ignore[no-untyped-def]
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from config import published
+    from config import prepared, published
     from matches.views import pairings_page
 
     if isinstance(caches["default"], LocMemCache):
         caches["default"].clear()
     published.LOCAL.clear()
     pairings_page.SEGMENTS.clear()
+    prepared.forget_remembered()
     yield
 
 
 @pytest.fixture(scope="module")
 def module_db(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """A transaction around a whole test module, rolled back at its end, for module-scoped
-    fixtures that make read-only data once (the demo, an exported archive): each test runs in
-    a savepoint inside it (pytest-django's `db`), starts from that data and leaves nothing
-    behind. Only for modules whose tests use `db`, never `transactional_db`."""
+    fixtures that build a world once (the demo, an exported archive, the named scenarios
+    below): each test runs in a savepoint inside it (pytest-django's `db`), starts from that
+    world and leaves nothing behind, as Django's TestCase.setUpTestData. Only for tests that
+    use `db`, never `transactional_db` (pytest-django runs those after every `db` test, once
+    this transaction is gone). tests/scenarios.py's docstring says how to share a world."""
     from django.db import transaction
 
     with django_db_blocker.unblock():
@@ -130,9 +134,7 @@ def module_db(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
             outer.__exit__(None, None, None)
 
 
-@pytest.fixture(scope="module")
-def demo_loaded_once(module_db: None) -> str:
-    """`manage.py load_demo` run once for the module (its output)."""
+def _load_demo() -> str:
     import io
 
     from django.core.management import call_command
@@ -140,6 +142,62 @@ def demo_loaded_once(module_db: None) -> str:
     out = io.StringIO()
     call_command("load_demo", stdout=out)
     return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def _demo_database(django_db_blocker: Any) -> Iterator[tuple[SqliteCopies, str]]:
+    """This process's in-memory SQLite test database copied twice (SQLite's backup): as it
+    is between tests ("clean") and with `load_demo` run in it ("demo", with the command's
+    output), so that each module reading the demo puts the copy in place (milliseconds)
+    instead of loading it again (2 to 3 CPU seconds). The demo is loaded in a transaction
+    whose on-commit work is dropped, as in a module's transaction (module_db)."""
+    from django.db import connection, transaction
+
+    copies = SqliteCopies(connection)
+    with django_db_blocker.unblock():
+        copies.take("clean")
+        with transaction.atomic():
+            output = _load_demo()
+            connection.run_on_commit = []  # never run, as in module_db's rolled-back one
+        copies.take("demo")
+        copies.put_back("clean")
+    try:
+        yield copies, output
+    finally:
+        copies.close()
+
+
+@pytest.fixture(scope="module")
+def _demo_in_database(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[str | None]:
+    """On SQLite's in-memory test database, the demo's copy (_demo_database) put in place for
+    the module and the clean one put back after it: the demo's output. None on PostgreSQL (a
+    database of its own per worker, not copied page by page), and when another world of the
+    module already opened its transaction (a copy cannot be put back under it): then
+    demo_loaded_once loads the demo in the module's transaction."""
+    from django.db import connection
+
+    if not in_memory_sqlite(connection) or connection.in_atomic_block:
+        yield None
+        return
+    copies, output = request.getfixturevalue("_demo_database")
+    with django_db_blocker.unblock():
+        copies.put_back("demo")
+    try:
+        yield output
+    finally:
+        with django_db_blocker.unblock():
+            copies.put_back("clean")
+
+
+@pytest.fixture(scope="module")
+def demo_loaded_once(_demo_in_database: str | None, module_db: None) -> str:
+    """`manage.py load_demo` run once for the module (its output): a copy of this process's
+    demo database on in-memory SQLite, loaded in the module's transaction elsewhere."""
+    if _demo_in_database is not None:
+        return _demo_in_database
+    return _load_demo()
 
 
 @pytest.fixture
@@ -170,12 +228,66 @@ def running_top_cut(db: None) -> scenarios.RunningTopCut:
     return scenarios.running_top_cut()
 
 
+# The same scenarios built once for the module (module_db; tests/scenarios.py's docstring):
+# each test gets its own copy of the instances, and its changes are rolled back after it.
+
+
+@pytest.fixture(scope="module")
+def published_round_once(module_db: None) -> scenarios.PublishedRound:
+    return scenarios.published_round()
+
+
+@pytest.fixture
+def shared_published_round(
+    published_round_once: scenarios.PublishedRound, db: None
+) -> scenarios.PublishedRound:
+    """`published_round`, built once for the module."""
+    return scenarios.own_copy(published_round_once)
+
+
+@pytest.fixture(scope="module")
+def finished_swiss_once(module_db: None) -> scenarios.FinishedSwiss:
+    return scenarios.finished_swiss()
+
+
+@pytest.fixture
+def shared_finished_swiss(
+    finished_swiss_once: scenarios.FinishedSwiss, db: None
+) -> scenarios.FinishedSwiss:
+    """`finished_swiss`, built once for the module."""
+    return scenarios.own_copy(finished_swiss_once)
+
+
+@pytest.fixture(scope="module")
+def running_top_cut_once(module_db: None) -> scenarios.RunningTopCut:
+    return scenarios.running_top_cut()
+
+
+@pytest.fixture
+def shared_running_top_cut(
+    running_top_cut_once: scenarios.RunningTopCut, db: None
+) -> scenarios.RunningTopCut:
+    """`running_top_cut`, built once for the module."""
+    return scenarios.own_copy(running_top_cut_once)
+
+
 # --- the demo catalog and lists of the BoBA demo (decks and the player import) ----------------
 
 
 @pytest.fixture
 def demo_catalog(db):  # type: ignore[no-untyped-def]
     demo_catalog_load(game="boba")
+    return catalog_for("boba")
+
+
+@pytest.fixture(scope="module")
+def demo_catalog_once(module_db: None) -> None:
+    demo_catalog_load(game="boba")
+
+
+@pytest.fixture
+def shared_demo_catalog(demo_catalog_once: None, db: None):  # type: ignore[no-untyped-def]
+    """`demo_catalog`, loaded once for the module (module_db; tests/scenarios.py)."""
     return catalog_for("boba")
 
 

@@ -9,13 +9,44 @@ organiser builds them, so a test says which state it needs instead of copying th
 
 The fixtures of the same names (tests/conftest.py) give the defaults; call these functions for
 another size or other event fields.
+
+Sharing a world across a module. A file whose tests each build the same world and then only
+read it, or change it in ways a rollback undoes, builds it once: a module-scoped fixture on
+tests/conftest.py's ``module_db`` (one transaction around the module, rolled back at its end)
+builds it, and a function fixture on it and ``db`` (each test in a savepoint inside that
+transaction) hands each test ``own_copy`` of it, as Django's TestCase.setUpTestData does::
+
+    @pytest.fixture(scope="module")
+    def exported_once(module_db: None) -> World: ...      # built once for the module
+
+    @pytest.fixture
+    def exported(exported_once: World, db: None) -> World:
+        return own_copy(exported_once)                      # the test's own instances
+
+``shared_published_round``, ``shared_finished_swiss`` and ``shared_running_top_cut`` are the
+three named scenarios built that way, ``shared_demo_catalog`` the demo catalog
+(tests/conftest.py); ``bos_published`` and ``bos_clock_table`` a BOS match
+(tests/matches/conftest.py); the demo is ``demo_loaded``. What a shared world asks of its
+module:
+
+- every test of the module that touches the database uses ``db`` (never ``transactional_db``:
+  pytest-django runs those after the module's transaction is gone), and none asserts what it
+  would only see alone in the database (a count of all events, "no user exists"): the world is
+  there for every test of the module that runs after the first test that asks for it;
+- the world's rows are the same for every test, so the test's copies of its instances are
+  what a build of its own would have returned; ids are the world's, shared by the tests;
+- what the process keeps by id between tests (the page copies, the prepared rows, the cache)
+  is cleared before each test (tests/conftest.py's ``_no_cache_from_another_test``), so a test
+  reads the world through the database, not through a copy another test left;
+- with pytest-xdist each worker that runs a test of the module builds the world once.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rest_framework.test import APIClient
 
@@ -24,6 +55,15 @@ from matches.models import JudgeCall, Match, Round, RoundStatus
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory
 from tournaments.models import Registration, Tournament
 from tournaments.status import EventStatus
+
+W = TypeVar("W")
+
+
+def own_copy(world: W) -> W:
+    """A deep copy of a world built once for the module: the test's own instances, which it
+    may change in memory without another test seeing it (Django's TestCase.setUpTestData
+    hands each test a copy the same way)."""
+    return copy.deepcopy(world)
 
 
 def client_for(user: Any) -> APIClient:
@@ -131,9 +171,10 @@ def running_top_cut(
     )
 
 
-def bos_table(
-    clock_mode: str = "per_game", structure: str = "bo3", **fields: Any
-) -> tuple[Any, Any, Match]:
+BosTable = tuple[Any, Any, Match]  # (event, organiser, the published match)
+
+
+def bos_table(clock_mode: str = "per_game", structure: str = "bo3", **fields: Any) -> BosTable:
     """A published round of a BOS event with one match; (event, organiser, match)."""
     event, organiser, _regs = running_event(
         2,

@@ -125,6 +125,35 @@ def restore_sqlite(conn: Any, template: Path) -> None:
         source.close()
 
 
+class SqliteCopies:
+    """Named copies of ``conn``'s SQLite database, each held by an in-memory database of its
+    own (SQLite's backup, page by page: milliseconds for the test database), to put back in
+    place of ``conn``'s. Only between transactions: the copy is whatever is committed."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.copies: dict[str, Any] = {}
+
+    def take(self, name: str) -> None:
+        import sqlite3
+
+        assert not self.conn.in_atomic_block, "a copy is taken between transactions"
+        self.conn.ensure_connection()
+        copy = sqlite3.connect(":memory:", check_same_thread=False)
+        self.conn.connection.backup(copy)
+        self.copies[name] = copy
+
+    def put_back(self, name: str) -> None:
+        assert not self.conn.in_atomic_block, "a copy is put back between transactions"
+        self.conn.ensure_connection()
+        self.copies[name].backup(self.conn.connection)
+
+    def close(self) -> None:
+        for copy in self.copies.values():
+            copy.close()
+        self.copies.clear()
+
+
 # --- threads started together (the race tests) -----------------------------------------------
 
 

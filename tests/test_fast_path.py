@@ -41,6 +41,13 @@ def _one_transaction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
+def published_round(shared_published_round: PublishedRound) -> PublishedRound:
+    """The published round of tests/conftest.py, built once for the module: each test gets
+    its own copy of the instances and its changes are rolled back (tests/scenarios.py)."""
+    return shared_published_round
+
+
+@pytest.fixture
 def apps() -> tuple[FastPath, WSGIHandler]:
     full = WSGIHandler()
     return FastPath(full, routes=ROUTES), full

@@ -57,6 +57,13 @@ def _one_transaction_for_signed_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 @pytest.fixture
+def published_round(shared_published_round: PublishedRound) -> PublishedRound:
+    """The published round of tests/conftest.py, built once for the module: each test gets
+    its own copy of the instances and its changes are rolled back (tests/scenarios.py)."""
+    return shared_published_round
+
+
+@pytest.fixture
 def apps() -> tuple[FastPath, WSGIHandler]:
     full = WSGIHandler()
     return FastPath(full, routes=ROUTES, sign_in=signed_in), full

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from matches.models import MatchStatus, RoundStatus
+from matches.models import MatchStatus, Round, RoundStatus
 from tests import scenarios
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +42,42 @@ def test_a_running_top_cut_has_its_bracket_round_published_after_the_swiss(
     assert running_top_cut.cut.status == RoundStatus.PUBLISHED
     assert running_top_cut.cut.number == len(running_top_cut.swiss) + 1
     assert len(running_top_cut.matches) == running_top_cut.event.top_cut_size // 2
+
+
+@pytest.mark.parametrize("turn", [1, 2])
+def test_a_shared_world_is_the_same_for_every_test_and_each_tests_changes_are_undone(
+    turn: int,
+    shared_published_round: scenarios.PublishedRound,
+    published_round_once: scenarios.PublishedRound,
+    shared_finished_swiss: scenarios.FinishedSwiss,
+    finished_swiss_once: scenarios.FinishedSwiss,
+    shared_running_top_cut: scenarios.RunningTopCut,
+    running_top_cut_once: scenarios.RunningTopCut,
+) -> None:
+    """Both turns change each world in the database and in memory: whichever runs second
+    fails if the first's changes outlived it."""
+    pairs = [
+        (shared_published_round.event, published_round_once.event, 1),
+        (shared_finished_swiss.event, finished_swiss_once.event, 3),
+        (shared_running_top_cut.event, running_top_cut_once.event, 2),
+    ]
+    for own, built, rounds in pairs:
+        assert own.pk == built.pk and own is not built  # the same rows, the test's own instance
+        assert own.name == built.name == Tournament.objects.get(pk=own.pk).name
+        assert Round.objects.filter(tournament=own).count() == rounds
+        own.name = f"Changed in turn {turn}"
+        own.save(update_fields=["name"])
+        Round.objects.filter(tournament=own).delete()
+    assert shared_published_round.matches[0].round is not published_round_once.matches[0].round
+
+
+def test_the_demo_is_only_in_the_modules_that_read_it() -> None:
+    """On SQLite a module that reads the demo puts its database in place and the clean one
+    back after it (tests/conftest.py: _demo_in_database); here, in another module, it is gone
+    whichever modules ran before in this process."""
+    from eventdata.demo import DEMO_EVENT_SLUG
+
+    assert not Tournament.objects.filter(slug=DEMO_EVENT_SLUG).exists()
 
 
 def test_no_test_module_imports_another_test_module_or_a_conftest() -> None:

@@ -16,6 +16,12 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def demo_catalog(shared_demo_catalog):  # type: ignore[no-untyped-def]
+    """tests/conftest.py's demo catalog, loaded once for the module (tests/scenarios.py)."""
+    return shared_demo_catalog
+
+
 def test_catalog_is_public_and_searchable(api_client, demo_catalog) -> None:  # type: ignore[no-untyped-def]
     body = api_client.get("/api/cards/?game=boba&kind=hero&limit=5").json()
     assert body["count"] > 0 and all(c["kind"] == "hero" for c in body["results"])

@@ -17,6 +17,12 @@ from tournaments.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def demo_catalog(shared_demo_catalog):  # type: ignore[no-untyped-def]
+    """tests/conftest.py's demo catalog, loaded once for the module (tests/scenarios.py)."""
+    return shared_demo_catalog
+
+
 def test_a_legal_list_is_saved_as_version_one_with_its_report(legal_list: str) -> None:
     reg = RegistrationFactory()
     version = services.decklist_submit(actor=reg.player, registration=reg, source=legal_list)

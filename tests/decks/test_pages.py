@@ -6,6 +6,7 @@ import json
 import re
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -22,17 +23,18 @@ from tests.factories import (
     logged_in,
     organiser_of,
 )
+from tests.scenarios import own_copy
 from tests.support import one_hero_short
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
 
-# The demo catalog and BoBA's deck rules are tests/conftest.py's fixtures; these pages use
-# their own seed of the sample list.
+# The demo catalog (loaded once for the module) and BoBA's deck rules are tests/conftest.py's
+# fixtures; these pages use their own seed of the sample list.
 @pytest.fixture
-def catalog(demo_catalog):  # type: ignore[no-untyped-def]
-    return demo_catalog
+def catalog(shared_demo_catalog):  # type: ignore[no-untyped-def]
+    return shared_demo_catalog
 
 
 @pytest.fixture
@@ -52,9 +54,9 @@ def short_text(legal_text: str) -> str:
     return one_hero_short(legal_text)
 
 
-@pytest.fixture
-def setup(catalog):  # type: ignore[no-untyped-def]
-    """An event with its organiser, a judge, a registered player and a second player."""
+@pytest.fixture(scope="module")
+def setup_once(demo_catalog_once: None) -> dict[str, Any]:
+    """`setup`'s event and people, built once for the module (tests/scenarios.py)."""
     event = TournamentFactory(name="Deck Cup")
     judge = UserFactory(display_name="Judy Judge")
     event.judges.add(judge)
@@ -69,6 +71,13 @@ def setup(catalog):  # type: ignore[no-untyped-def]
         "other": other.player,
         "other_reg": other,
     }
+
+
+@pytest.fixture
+def setup(setup_once: dict[str, Any], catalog):  # type: ignore[no-untyped-def]
+    """An event with its organiser, a judge, a registered player and a second player (the
+    test's own copies of the instances; its changes are rolled back)."""
+    return own_copy(setup_once)
 
 
 def submit(reg, text: str):  # type: ignore[no-untyped-def]

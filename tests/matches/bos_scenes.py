@@ -23,7 +23,10 @@ def bos_running(players: int = 2, **fields: Any) -> tuple[Any, Any, list[Registr
     return event, organiser, regs
 
 
-def bos_match(*, decklists: bool = False) -> tuple[Any, Any, dict[str, Any]]:
+BosMatch = tuple[Any, Any, dict[str, Any]]  # (event, organiser, the published match's JSON)
+
+
+def bos_match(*, decklists: bool = False) -> BosMatch:
     event, organiser, regs = bos_running()
     if decklists:
         for reg in regs:

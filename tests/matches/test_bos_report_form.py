@@ -17,7 +17,7 @@ import pytest
 from engine.games import GameDetailsError, PlayerRef, Score, Text, for_reader, get_game
 from matches.models import Report
 from tests.factories import logged_in
-from tests.matches.bos_scenes import DETAILS, bos_match, report
+from tests.matches.bos_scenes import DETAILS, BosMatch, bos_match, report
 from tests.scenarios import client_for, pair_and_publish_through_api, player_client, running_event
 from tournaments.models import Registration
 
@@ -85,8 +85,10 @@ def test_bos_going_first_refusals_name_the_higher_bidder_for_people_and_a_b_for_
 # --- the report page after a refusal ---------------------------------------------------------
 
 
-def test_bos_refused_report_comes_back_filled_in_with_the_problem_next_to_its_field() -> None:
-    _, _, m = bos_match()
+def test_bos_refused_report_comes_back_filled_in_with_the_problem_next_to_its_field(
+    bos_published: BosMatch,
+) -> None:
+    _, _, m = bos_published
     form = {
         "won": "2",
         "lost": "0",
@@ -124,9 +126,9 @@ def test_bos_refused_report_comes_back_filled_in_with_the_problem_next_to_its_fi
     assert "game_details[" not in html
 
 
-def test_bos_refused_report_counts_the_games_from_the_readers_side() -> None:
+def test_bos_refused_report_counts_the_games_from_the_readers_side(bos_published: BosMatch) -> None:
     """b reports 2-0 for themselves with one game filled in: the count is b's, not a's."""
-    _, _, m = bos_match()
+    _, _, m = bos_published
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "5", "g1_bids_opp": "1"}
     response = logged_in(_player(m, "b")).post(_url(m), form)
     assert response.status_code == 400
@@ -135,8 +137,8 @@ def test_bos_refused_report_counts_the_games_from_the_readers_side() -> None:
     assert "[0, 2, 0]" not in problem and "0\u20132" not in problem
 
 
-def test_bos_refused_report_names_the_higher_bidder() -> None:
-    _, _, m = bos_match()
+def test_bos_refused_report_names_the_higher_bidder(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     form = {
         "won": "1",
         "lost": "1",
@@ -184,8 +186,8 @@ def test_bos_a_swap_line_that_does_not_read_is_named_by_game_and_line() -> None:
     assert 'href="#id_g2_swaps_me"' in html
 
 
-def test_bos_refused_games_count_is_shown_next_to_the_games() -> None:
-    _, _, m = bos_match()
+def test_bos_refused_games_count_is_shown_next_to_the_games(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     form = {"won": "", "lost": "1", "g1_winner": "opp", "g1_bids_me": "2", "g1_bids_opp": "4"}
     response = logged_in(_player(m, "a")).post(_url(m), form)
     assert response.status_code == 400
@@ -195,8 +197,8 @@ def test_bos_refused_games_count_is_shown_next_to_the_games() -> None:
     assert 'name="g1_bids_opp" min="0" max="99" value="4"' in html
 
 
-def test_bos_refused_correction_opens_the_change_my_report_section() -> None:
-    _, _, m = bos_match()
+def test_bos_refused_correction_opens_the_change_my_report_section(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "2", "g1_bids_opp": "2"}
     html = logged_in(_player(m, "a")).post(_url(m), form).content.decode()
@@ -204,18 +206,18 @@ def test_bos_refused_correction_opens_the_change_my_report_section() -> None:
     assert 'name="g1_bids_me" min="0" max="99" value="2"' in html
 
 
-def test_bos_refused_report_page_passes_the_accessibility_audit() -> None:
+def test_bos_refused_report_page_passes_the_accessibility_audit(bos_published: BosMatch) -> None:
     from tests.support import PageAudit
 
-    _, _, m = bos_match()
+    _, _, m = bos_published
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "3", "g1_bids_opp": "3"}
     parser = PageAudit()
     parser.feed(logged_in(_player(m, "a")).post(_url(m), form).content.decode())
     assert parser.report() == []
 
 
-def test_bos_api_keeps_the_field_path() -> None:
-    _, _, m = bos_match()
+def test_bos_api_keeps_the_field_path(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     body = {"games": [1, 0, 0], "game_details": [{"winner": "a", "bids": [3, 3]}]}
     refused = report(player_client(m, "a"), m["id"], body)
     assert refused.status_code == 400
@@ -223,8 +225,8 @@ def test_bos_api_keeps_the_field_path() -> None:
     assert refused.json()["detail"].startswith("game_details[0].bids: equal bids")
 
 
-def test_bos_staff_page_refusal_is_in_words_with_names() -> None:
-    _, organiser, m = bos_match()
+def test_bos_staff_page_refusal_is_in_words_with_names(bos_published: BosMatch) -> None:
+    _, organiser, m = bos_published
     form = {
         "games_a": "2",
         "games_b": "0",
@@ -244,9 +246,9 @@ def test_bos_staff_page_refusal_is_in_words_with_names() -> None:
 # --- no drawn games ------------------------------------------------------------------------
 
 
-def test_bos_report_form_asks_no_drawn_games_and_boba_still_does() -> None:
+def test_bos_report_form_asks_no_drawn_games_and_boba_still_does(bos_published: BosMatch) -> None:
     assert get_game("bos").drawn_games is False
-    _, _, m = bos_match()
+    _, _, m = bos_published
     html = logged_in(_player(m, "a")).get(_url(m)).content.decode()
     assert 'name="drawn"' not in html and "Drawn games" not in html
     event, organiser, _ = running_event(2)
@@ -256,18 +258,18 @@ def test_bos_report_form_asks_no_drawn_games_and_boba_still_does() -> None:
     assert 'name="outcome" value="draw"' in html
 
 
-def test_bos_match_card_reports_say_no_drawn_games() -> None:
-    _, _, m = bos_match()
+def test_bos_match_card_reports_say_no_drawn_games(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(_player(m, "a")).get(_url(m)).content.decode()
     assert "You reported: you won 2, your opponent won 1. Your opponent now confirms it." in html
     assert "0 drawn." not in html
 
 
-def test_bos_judge_ruling_forms_ask_no_drawn_games() -> None:
+def test_bos_judge_ruling_forms_ask_no_drawn_games(bos_published: BosMatch) -> None:
     from matches.models import JudgeCall
 
-    _, organiser, m = bos_match()
+    _, organiser, m = bos_published
     report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     theirs = [DETAILS[0], {"winner": "b", "bids": [6, 0]}, DETAILS[2]]
     report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": theirs})
@@ -281,7 +283,7 @@ def test_bos_judge_ruling_forms_ask_no_drawn_games() -> None:
     assert 'name="games_a"' in html and 'name="games_drawn"' not in html
 
 
-def test_bos_standings_game_win_explanation_has_no_draws() -> None:
+def test_bos_standings_game_win_explanation_has_no_draws(bos_published: BosMatch) -> None:
     from matches import views
 
     def game_win(event: Any) -> str:
@@ -294,7 +296,7 @@ def test_bos_standings_game_win_explanation_has_no_draws() -> None:
         assert "gw" in event.tiebreakers
         return next(e["text"] for e in views._explanations(event, row) if e["key"] == "gw")
 
-    event, _, _ = bos_match()
+    event, _, _ = bos_published
     text = game_win(event)
     assert "You won 2 games (3 points each) and lost 1" in text
     assert "drew" not in text and "point each" not in text

@@ -12,15 +12,17 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Match, MatchStatus, Report, ResultChange, ResultVersion
-from tests.matches.bos_scenes import DETAILS, bos_match, bos_running, game, report
+from tests.matches.bos_scenes import DETAILS, BosMatch, bos_match, bos_running, game, report
 from tests.scenarios import client_for, pair_and_publish_through_api, player_client, running_event
 from tournaments.models import AuditEntry, Registration
 
 pytestmark = pytest.mark.django_db
 
 
-def test_bos_best_of_3_report_and_confirm_with_details_are_final_with_derived_ether() -> None:
-    event, _, m = bos_match()
+def test_bos_best_of_3_report_and_confirm_with_details_are_final_with_derived_ether(
+    bos_published: BosMatch,
+) -> None:
+    event, _, m = bos_published
     a, b = player_client(m, "a"), player_client(m, "b")
     first = report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     assert first.status_code == 200, first.content
@@ -38,8 +40,8 @@ def test_bos_best_of_3_report_and_confirm_with_details_are_final_with_derived_et
     assert "battles" not in round_json["matches"][0]["result"]
 
 
-def test_bos_two_reports_with_the_same_details_are_final() -> None:
-    _, _, m = bos_match()
+def test_bos_two_reports_with_the_same_details_are_final(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     second = report(b, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
@@ -47,8 +49,8 @@ def test_bos_two_reports_with_the_same_details_are_final() -> None:
     assert Match.objects.get(pk=m["id"]).game_details[2]["first"] == "a"
 
 
-def test_bos_two_reports_with_different_details_are_disputed() -> None:
-    _, _, m = bos_match()
+def test_bos_two_reports_with_different_details_are_disputed(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     other = [game("a", (4, 8)), *DETAILS[1:]]  # the same games, another bid in game 1
@@ -59,8 +61,8 @@ def test_bos_two_reports_with_different_details_are_disputed() -> None:
     assert match.calls.get().kind == "dispute"
 
 
-def test_bos_details_one_side_left_out_are_not_a_dispute() -> None:
-    _, _, m = bos_match()
+def test_bos_details_one_side_left_out_are_not_a_dispute(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     second = report(b, m["id"], {"games": [2, 1, 0]})
@@ -95,8 +97,10 @@ def test_bos_details_one_side_left_out_are_not_a_dispute() -> None:
         ({"games": [1, 1, 1], "game_details": DETAILS[:2]}, "games"),  # BOS: Decay, games first
     ],
 )
-def test_bos_impossible_details_are_400_naming_the_field(body: dict[str, Any], field: str) -> None:
-    _, _, m = bos_match()
+def test_bos_impossible_details_are_400_naming_the_field(
+    body: dict[str, Any], field: str, bos_published: BosMatch
+) -> None:
+    _, _, m = bos_published
     response = report(player_client(m, "a"), m["id"], body)
     assert response.status_code == 400, response.content
     assert response.json()["field"] == field and field in response.json()
@@ -108,8 +112,10 @@ def swap(out: str, into: str, count: int = 1) -> dict[str, Any]:
     return {"out": out, "in": into, "count": count}
 
 
-def test_bos_reserves_each_player_reports_own_legal_swaps_and_the_match_has_both() -> None:
-    _, _, m = bos_match(decklists=True)
+def test_bos_reserves_each_player_reports_own_legal_swaps_and_the_match_has_both(
+    bos_published_with_lists: BosMatch,
+) -> None:
+    _, _, m = bos_published_with_lists
     a, b = player_client(m, "a"), player_client(m, "b")
     mine_a = [game("a"), game("b", swaps={"a": [swap("Kindle", "Scorch Rain")]}), game("a")]
     first = report(a, m["id"], {"games": [2, 1, 0], "game_details": mine_a})
@@ -126,8 +132,10 @@ def test_bos_reserves_each_player_reports_own_legal_swaps_and_the_match_has_both
     assert "swaps" not in match.game_details[0]
 
 
-def test_bos_reserves_the_opponent_confirming_keeps_the_reporters_swaps() -> None:
-    _, _, m = bos_match(decklists=True)
+def test_bos_reserves_the_opponent_confirming_keeps_the_reporters_swaps(
+    bos_published_with_lists: BosMatch,
+) -> None:
+    _, _, m = bos_published_with_lists
     mine_b = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight", 2)]}), game("a")]
     report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
     confirmed = player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
@@ -136,10 +144,12 @@ def test_bos_reserves_the_opponent_confirming_keeps_the_reporters_swaps() -> Non
     assert swaps == {"a": [], "b": [swap("Spark Pup", "Brand Knight", 2)]}
 
 
-def test_bos_reserve_swaps_are_shown_to_their_player_and_staff_until_lists_are_published() -> None:
+def test_bos_reserve_swaps_are_shown_to_their_player_and_staff_until_lists_are_published(
+    bos_published_with_lists: BosMatch,
+) -> None:
     from django.utils import timezone
 
-    event, organiser, m = bos_match(decklists=True)
+    event, organiser, m = bos_published_with_lists
     mine_b = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight", 2)]}), game("a")]
     report(player_client(m, "b"), m["id"], {"games": [2, 1, 0], "game_details": mine_b})
     player_client(m, "a").post(f"/api/matches/{m['id']}/confirm/", {}, format="json")
@@ -163,9 +173,11 @@ def test_bos_reserve_swaps_are_shown_to_their_player_and_staff_until_lists_are_p
     assert game_2(APIClient())["swaps"]["b"][0]["out"] == "Spark Pup"
 
 
-def test_bos_reserves_a_player_cannot_report_the_opponents_swaps() -> None:
+def test_bos_reserves_a_player_cannot_report_the_opponents_swaps(
+    bos_published_with_lists: BosMatch,
+) -> None:
     # The opponent's list is private: an answer about their swaps would tell what it holds.
-    _, _, m = bos_match(decklists=True)
+    _, _, m = bos_published_with_lists
     details = [game("a"), game("b", swaps={"b": [swap("Spark Pup", "Brand Knight")]}), game("a")]
     response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
     assert response.status_code == 400
@@ -173,8 +185,10 @@ def test_bos_reserves_a_player_cannot_report_the_opponents_swaps() -> None:
     assert "your own reserve swaps" in response.json()["detail"]
 
 
-def test_bos_reserves_an_illegal_swap_is_400_naming_the_swap_with_the_rule() -> None:
-    _, _, m = bos_match(decklists=True)
+def test_bos_reserves_an_illegal_swap_is_400_naming_the_swap_with_the_rule(
+    bos_published_with_lists: BosMatch,
+) -> None:
+    _, _, m = bos_published_with_lists
     # A spell out, a summon in: 11 summons and 9 spells (BOS: Starting Info).
     details = [game("a"), game("b", swaps={"a": [swap("Heat Wave", "Brand Knight")]}), game("a")]
     response = report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": details})
@@ -191,8 +205,8 @@ def test_bos_reserves_an_illegal_swap_is_400_naming_the_swap_with_the_rule() -> 
     assert not Report.objects.filter(match_id=m["id"]).exists()
 
 
-def test_bos_reserves_staff_enter_both_players_swaps() -> None:
-    _, organiser, m = bos_match(decklists=True)
+def test_bos_reserves_staff_enter_both_players_swaps(bos_published_with_lists: BosMatch) -> None:
+    _, organiser, m = bos_published_with_lists
     both = {"a": [swap("Kindle", "Scorch Rain")], "b": [swap("Smoke Imp", "Brand Knight")]}
     details = [game("a"), game("b", swaps=both), game("a")]
     entered = report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": details})
@@ -209,8 +223,10 @@ def test_bos_reserves_swaps_without_a_registered_list_are_400() -> None:
     assert "no registered decklist" in response.json()["detail"]
 
 
-def test_bos_staff_entry_and_correction_keep_details_in_versions_and_audit() -> None:
-    event, organiser, m = bos_match()
+def test_bos_staff_entry_and_correction_keep_details_in_versions_and_audit(
+    bos_published: BosMatch,
+) -> None:
+    event, organiser, m = bos_published
     staff = client_for(organiser)
     entered = report(staff, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     assert entered.status_code == 200 and entered.json()["status"] == "final"
@@ -233,8 +249,10 @@ def test_bos_staff_entry_and_correction_keep_details_in_versions_and_audit() -> 
     assert api_versions[-1]["after"]["game_details"][1]["ether"] == [0, 2]
 
 
-def test_bos_staff_result_without_details_keeps_them_while_the_games_stand() -> None:
-    _, organiser, m = bos_match()
+def test_bos_staff_result_without_details_keeps_them_while_the_games_stand(
+    bos_published: BosMatch,
+) -> None:
+    _, organiser, m = bos_published
     a = player_client(m, "a")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     staff = client_for(organiser)
@@ -245,8 +263,8 @@ def test_bos_staff_result_without_details_keeps_them_while_the_games_stand() -> 
     assert "game_details" not in changed.json()["result"]  # details of other games dropped
 
 
-def test_bos_correction_preview_checks_the_details() -> None:
-    _, organiser, m = bos_match()
+def test_bos_correction_preview_checks_the_details(bos_published: BosMatch) -> None:
+    _, organiser, m = bos_published
     staff = client_for(organiser)
     report(staff, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     bad = staff.post(
@@ -257,8 +275,8 @@ def test_bos_correction_preview_checks_the_details() -> None:
     assert bad.status_code == 400 and bad.json()["field"] == "game_details[0].bids"
 
 
-def test_bos_judge_ruling_result_carries_details() -> None:
-    _, organiser, m = bos_match()
+def test_bos_judge_ruling_result_carries_details(bos_published: BosMatch) -> None:
+    _, organiser, m = bos_published
     match = Match.objects.get(pk=m["id"])
     call, _ = services.call_open(actor=match.a.player, match=match, question="Bids?")
     judge = client_for(organiser)
@@ -274,8 +292,10 @@ def test_bos_judge_ruling_result_carries_details() -> None:
     assert ruling.json()["result"]["game_details"][0]["bids"] == [4, 7]
 
 
-def test_bos_match_result_record_for_the_match_clock_records_a_loss_on_time() -> None:
-    _, _, m = bos_match()
+def test_bos_match_result_record_for_the_match_clock_records_a_loss_on_time(
+    bos_published: BosMatch,
+) -> None:
+    _, _, m = bos_published
     match = Match.objects.get(pk=m["id"])
     details = [game("a"), game("a", end="time")]
     recorded = services.match_result_record(
@@ -288,10 +308,10 @@ def test_bos_match_result_record_for_the_match_clock_records_a_loss_on_time() ->
     assert version.reason
 
 
-def test_bos_match_result_record_as_staff_needs_staff() -> None:
+def test_bos_match_result_record_as_staff_needs_staff(bos_published: BosMatch) -> None:
     from config.errors import Forbidden
 
-    _, organiser, m = bos_match()
+    _, organiser, m = bos_published
     match = Match.objects.get(pk=m["id"])
     with pytest.raises(Forbidden):
         services.match_result_record(actor=match.a.player, match=match, game_details=DETAILS[:2])
@@ -333,10 +353,10 @@ def test_boba_refuses_game_details_and_keeps_battles_as_before() -> None:
 # --- the report page on the phone -------------------------------------------------------------
 
 
-def test_bos_report_page_asks_each_game_with_labelled_fields() -> None:
+def test_bos_report_page_asks_each_game_with_labelled_fields(bos_published: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, _, m = bos_match()
+    _, _, m = bos_published
     player = Registration.objects.get(pk=m["a"]).player
     page = logged_in(player).get(f"/matches/{m['id']}/report/")
     assert page.status_code == 200
@@ -352,10 +372,10 @@ def test_bos_report_page_asks_each_game_with_labelled_fields() -> None:
     )
 
 
-def test_bos_report_page_posts_details_from_my_side() -> None:
+def test_bos_report_page_posts_details_from_my_side(bos_published_with_lists: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, _, m = bos_match(decklists=True)
+    _, _, m = bos_published_with_lists
     player = Registration.objects.get(pk=m["b"]).player  # b: "me" is b
     form = {
         "won": "1",
@@ -390,10 +410,10 @@ def test_bos_report_page_posts_details_from_my_side() -> None:
     assert 'id="id_g1_bids_me" name="g1_bids_me" min="0" max="99" value="7"' in html
 
 
-def test_bos_report_page_refuses_bad_details_and_saves_nothing() -> None:
+def test_bos_report_page_refuses_bad_details_and_saves_nothing(bos_published: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, _, m = bos_match()
+    _, _, m = bos_published
     player = Registration.objects.get(pk=m["a"]).player
     form = {"won": "2", "lost": "0", "g1_winner": "me", "g1_bids_me": "3", "g1_bids_opp": "3"}
     response = logged_in(player).post(f"/matches/{m['id']}/report/", form, follow=True)
@@ -416,10 +436,12 @@ def test_boba_report_page_asks_trophies_through_the_game_detail_fields() -> None
     assert 'name="trophies_me_1"' not in html  # no BoBA-only block beside the game's fields
 
 
-def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_final() -> None:
+def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_final(
+    bos_published: BosMatch,
+) -> None:
     from tests.factories import logged_in
 
-    _, _, m = bos_match()
+    _, _, m = bos_published
     a_reg, b_reg = Registration.objects.get(pk=m["a"]), Registration.objects.get(pk=m["b"])
     report(player_client(m, "a"), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(b_reg.player).get(f"/matches/{m['id']}/report/").content.decode()
@@ -433,24 +455,24 @@ def test_bos_match_card_shows_each_game_to_the_confirming_opponent_and_when_fina
     assert "Game 3: you won." in html and "You went first." in html
 
 
-def test_bos_staff_match_page_shows_each_game() -> None:
+def test_bos_staff_match_page_shows_each_game(bos_published: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = bos_match()
+    _, organiser, m = bos_published
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     html = logged_in(organiser).get(f"/matches/{m['id']}/staff/").content.decode()
     a_name = Registration.objects.get(pk=m["a"]).name
     assert f"Game 1: {a_name} won." in html and "Game 3:" in html
 
 
-def test_bos_results_csv_has_the_details_as_json() -> None:
+def test_bos_results_csv_has_the_details_as_json(bos_published: BosMatch) -> None:
     import csv
     import io
     import json
 
     from matches import exports
 
-    event, organiser, m = bos_match()
+    event, organiser, m = bos_published
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     rows = list(csv.DictReader(io.StringIO(exports.results_csv(event))))
     assert list(rows[0])[-1] == "game_details"
@@ -458,11 +480,13 @@ def test_bos_results_csv_has_the_details_as_json() -> None:
     assert json.loads(detailed["game_details"])[0]["ether"] == [4, 0]
 
 
-def test_bos_report_and_match_pages_pass_the_accessibility_audit() -> None:
+def test_bos_report_and_match_pages_pass_the_accessibility_audit(
+    bos_published_with_lists: BosMatch,
+) -> None:
     from tests.factories import logged_in
     from tests.support import audit
 
-    _, organiser, m = bos_match(decklists=True)
+    _, organiser, m = bos_published_with_lists
     a_player = Registration.objects.get(pk=m["a"]).player
     b_player = Registration.objects.get(pk=m["b"]).player
     url = f"/matches/{m['id']}/report/"
@@ -482,10 +506,12 @@ def _staff_form(**values: str) -> dict[str, str]:
     return {"games_a": "2", "games_b": "1", "games_drawn": "0", **values}
 
 
-def test_bos_staff_page_enters_each_game_with_both_players_swaps() -> None:
+def test_bos_staff_page_enters_each_game_with_both_players_swaps(
+    bos_published_with_lists: BosMatch,
+) -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = bos_match(decklists=True)
+    _, organiser, m = bos_published_with_lists
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
     html = client.get(url).content.decode()
@@ -516,10 +542,10 @@ def test_bos_staff_page_enters_each_game_with_both_players_swaps() -> None:
     assert 'name="g3_bids_opp" min="0" max="99" value="5"' in html
 
 
-def test_bos_staff_page_corrects_details_through_the_preview() -> None:
+def test_bos_staff_page_corrects_details_through_the_preview(bos_published: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = bos_match()
+    _, organiser, m = bos_published
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
@@ -564,10 +590,12 @@ def test_bos_staff_page_corrects_details_through_the_preview() -> None:
     assert version.before["game_details"][0]["bids"] == [4, 7]
 
 
-def test_bos_staff_page_games_change_with_untouched_details_drops_them() -> None:
+def test_bos_staff_page_games_change_with_untouched_details_drops_them(
+    bos_published: BosMatch,
+) -> None:
     from tests.factories import logged_in
 
-    _, organiser, m = bos_match()
+    _, organiser, m = bos_published
     report(client_for(organiser), m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     client = logged_in(organiser)
     url = f"/matches/{m['id']}/staff/"
@@ -600,10 +628,10 @@ def test_bos_staff_page_games_change_with_untouched_details_drops_them() -> None
     assert match.games == (1, 2, 0) and match.game_details is None
 
 
-def test_bos_report_page_records_a_game_lost_on_time() -> None:
+def test_bos_report_page_records_a_game_lost_on_time(bos_published: BosMatch) -> None:
     from tests.factories import logged_in
 
-    _, _, m = bos_match()
+    _, _, m = bos_published
     player = Registration.objects.get(pk=m["a"]).player
     html = logged_in(player).get(f"/matches/{m['id']}/report/").content.decode()
     assert '<select id="id_g1_end" name="g1_end"' in html and 'value="time"' in html
@@ -623,14 +651,16 @@ def test_bos_report_page_records_a_game_lost_on_time() -> None:
     ]
 
 
-def test_bos_dispute_shows_each_reports_games_on_the_judges_call_page() -> None:
+def test_bos_dispute_shows_each_reports_games_on_the_judges_call_page(
+    bos_published: BosMatch,
+) -> None:
     """In a dispute the judge sees, game by game, where the two reports differ (here the bids
     of game 2), without opening the API."""
     from django.test import Client
 
     from matches.models import JudgeCall
 
-    event, organiser, m = bos_match()
+    event, organiser, m = bos_published
     a, b = player_client(m, "a"), player_client(m, "b")
     report(a, m["id"], {"games": [2, 1, 0], "game_details": DETAILS})
     theirs = [DETAILS[0], game("b", (6, 0)), DETAILS[2]]
@@ -651,17 +681,19 @@ def test_bos_dispute_shows_each_reports_games_on_the_judges_call_page() -> None:
 
 
 @pytest.mark.parametrize("games", [[1, 1, 1], [2, 0, 1], [0, 0, 1]])
-def test_bos_decay_no_drawn_game_even_without_details(games: list[int]) -> None:
+def test_bos_decay_no_drawn_game_even_without_details(
+    games: list[int], bos_published: BosMatch
+) -> None:
     """BOS: Decay: every game has a winner, so a drawn game is refused with or without the
     per-game details; BoBA's drawn games stay allowed."""
-    _, _, m = bos_match()
+    _, _, m = bos_published
     refused = report(player_client(m, "a"), m["id"], {"games": games})
     assert refused.status_code == 400 and refused.json()["field"] == "games"
     assert "BOS: Decay" in refused.json()["detail"]
     assert Match.objects.get(pk=m["id"]).status == MatchStatus.PENDING
 
 
-def test_bos_a_level_swiss_match_at_time_is_still_a_drawn_match() -> None:
-    _, _, m = bos_match()
+def test_bos_a_level_swiss_match_at_time_is_still_a_drawn_match(bos_published: BosMatch) -> None:
+    _, _, m = bos_published
     reported = report(player_client(m, "a"), m["id"], {"games": [1, 1, 0]})
     assert reported.status_code == 200, reported.content

@@ -11,7 +11,7 @@ import pytest
 from matches import services
 from matches.models import ClockEvent, Match, MatchStatus, ResultChange, Round
 from tests.factories import UserFactory
-from tests.scenarios import bos_table, client_for, running_event
+from tests.scenarios import BosTable, bos_table, client_for, running_event
 from tests.support import T0, FakeClock
 from tournaments.models import AuditEntry
 
@@ -36,8 +36,10 @@ def players(match: Match) -> tuple[Any, Any]:
     return client_for(match.a.player), client_for(match.b.player)
 
 
-def test_get_shows_the_games_recommendation_before_the_first_press(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_get_shows_the_games_recommendation_before_the_first_press(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     response = a.get(url(match))
     assert response.status_code == 200
@@ -56,8 +58,10 @@ def test_event_minutes_and_delay_override_the_recommendation(server_time: FakeCl
     assert data["remaining_ms"]["a"] == 20 * 60_000 and data["delay_ms"] == 0
 
 
-def test_a_turn_switches_sides_and_the_delay_absorbs_short_turns(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_a_turn_switches_sides_and_the_delay_absorbs_short_turns(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, b = players(match)
     assert press(a, match, "start", 0, first="a").status_code == 200
     server_time.advance(20)
@@ -73,8 +77,8 @@ def test_a_turn_switches_sides_and_the_delay_absorbs_short_turns(server_time: Fa
     assert rows[1].actor == match.b.player and rows[1].at == T0 + timedelta(seconds=20)
 
 
-def test_pause_freezes_the_clock(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_pause_freezes_the_clock(server_time: FakeClock, bos_clock_table: BosTable) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     press(a, match, "start", 0, first="b")
     server_time.advance(40)
@@ -85,8 +89,10 @@ def test_pause_freezes_the_clock(server_time: FakeClock) -> None:
     assert press(a, match, "turn", 2).status_code == 409
 
 
-def test_a_stale_seq_is_a_409_with_the_current_state(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_a_stale_seq_is_a_409_with_the_current_state(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, b = players(match)
     press(a, match, "start", 0, first="a")
     first = press(a, match, "turn", 1)
@@ -115,9 +121,9 @@ def test_a_stale_seq_is_a_409_with_the_current_state(server_time: FakeClock) -> 
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(
-    server_time: FakeClock, body: dict[str, Any], field: str
+    server_time: FakeClock, body: dict[str, Any], field: str, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     response = a.post(url(match), body, format="json")
     assert response.status_code == 400, response.content
@@ -125,14 +131,16 @@ def test_bad_input_is_a_400_naming_the_field(
     assert not ClockEvent.objects.filter(match=match).exists()
 
 
-def test_a_body_that_is_not_an_object_is_a_400(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_a_body_that_is_not_an_object_is_a_400(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     assert a.post(url(match), [1, 2], format="json").status_code == 400
 
 
-def test_who_may_see_and_press(server_time: FakeClock) -> None:
-    event, organiser, match = bos_table()
+def test_who_may_see_and_press(server_time: FakeClock, bos_clock_table: BosTable) -> None:
+    event, organiser, match = bos_clock_table
     a, _b = players(match)
     stranger = client_for(UserFactory())
     judge = UserFactory()
@@ -151,8 +159,8 @@ def test_who_may_see_and_press(server_time: FakeClock) -> None:
     assert entry.data["after_ms"] == 16 * 60_000 and entry.data["reason"] == "x"
 
 
-def test_an_unknown_match_is_a_404(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_an_unknown_match_is_a_404(server_time: FakeClock, bos_clock_table: BosTable) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     assert a.get(f"/api/matches/{match.pk + 999}/clock/").status_code == 404
     assert client_for(UserFactory()).get("/api/matches/0/clock/").status_code == 404
@@ -166,16 +174,18 @@ def test_no_presses_when_the_event_runs_no_clock(server_time: FakeClock) -> None
     assert response.status_code == 409 and response.json()["field"] == "clock"
 
 
-def test_no_presses_on_a_final_match(server_time: FakeClock) -> None:
-    _event, organiser, match = bos_table()
+def test_no_presses_on_a_final_match(server_time: FakeClock, bos_clock_table: BosTable) -> None:
+    _event, organiser, match = bos_clock_table
     services.match_report(actor=organiser, match=match, games=[2, 0, 0])
     a, _b = players(match)
     response = press(a, match, "start", 0, first="a")
     assert response.status_code == 409 and response.json()["field"] == "match"
 
 
-def test_flag_is_refused_while_time_is_left(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_flag_is_refused_while_time_is_left(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     press(a, match, "start", 0, first="a")
     server_time.advance(30 + 15 * 60 - 1)
@@ -184,8 +194,10 @@ def test_flag_is_refused_while_time_is_left(server_time: FakeClock) -> None:
     assert ClockEvent.objects.filter(match=match).count() == 1
 
 
-def test_per_game_flag_loses_the_game_and_the_clock_goes_on(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_per_game_flag_loses_the_game_and_the_clock_goes_on(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     press(a, match, "start", 0, first="a")
     server_time.advance(30 + 15 * 60)
@@ -209,9 +221,9 @@ def test_per_game_flag_loses_the_game_and_the_clock_goes_on(server_time: FakeClo
 
 
 def test_per_game_flag_that_decides_the_match_is_a_final_loss_on_time(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     a, b = players(match)
     press(a, match, "start", 0, first="a")
     press(a, match, "game_end", 1, winner="a")
@@ -252,8 +264,10 @@ def test_per_match_flag_loses_the_match_and_the_loser_keeps_games_won(
     assert match.versions.get().change == ResultChange.TIME
 
 
-def test_game_end_does_not_enter_a_result(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_game_end_does_not_enter_a_result(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     press(a, match, "start", 0, first="a")
     press(a, match, "game_end", 1, winner="a")
@@ -276,8 +290,10 @@ def test_an_unpublished_round_has_no_clock(server_time: FakeClock) -> None:
     assert response.status_code == 409 and response.json()["field"] == "round"
 
 
-def test_the_clock_keeps_its_settings_when_the_event_changes_them(server_time: FakeClock) -> None:
-    event, _org, match = bos_table()
+def test_the_clock_keeps_its_settings_when_the_event_changes_them(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    event, _org, match = bos_clock_table
     a, _b = players(match)
     press(a, match, "start", 0, first="a")
     event.clock_minutes = 30
@@ -370,9 +386,9 @@ def test_the_event_form_shows_the_games_recommended_clock() -> None:
     ],
 )
 def test_start_bids_are_checked_a_400_naming_payload_bids(
-    server_time: FakeClock, bids: object, message: str
+    server_time: FakeClock, bids: object, message: str, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     a, _b = players(match)
     response = press(a, match, "start", 0, first="a", bids=bids)
     assert response.status_code == 400, response.content
@@ -397,9 +413,9 @@ def _two_games_then_a_flag(
 
 
 def test_a_deciding_flag_records_the_clocks_game_details_with_end_time(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     response = _two_games_then_a_flag(server_time, match)
     assert response.status_code == 200, response.content
     match.refresh_from_db()
@@ -425,9 +441,9 @@ def test_a_deciding_flag_records_the_clocks_game_details_with_end_time(
 
 
 def test_a_deciding_flag_without_every_games_bids_records_the_games_only(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     response = _two_games_then_a_flag(server_time, match, third_bids=None)
     assert response.status_code == 200, response.content
     match.refresh_from_db()
@@ -438,8 +454,10 @@ def test_a_deciding_flag_without_every_games_bids_records_the_games_only(
     assert reason.endswith("lost on time")
 
 
-def test_a_judges_game_end_is_named_in_the_reason(server_time: FakeClock) -> None:
-    event, _org, match = bos_table()
+def test_a_judges_game_end_is_named_in_the_reason(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    event, _org, match = bos_clock_table
     judge = UserFactory(first_name="Jo", last_name="Judge")
     event.judges.add(judge)
     a, _b = players(match)

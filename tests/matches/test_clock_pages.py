@@ -8,7 +8,7 @@ from django.test import Client
 
 from matches.models import ClockEvent
 from tests.factories import UserFactory
-from tests.scenarios import bos_table
+from tests.scenarios import BosTable, bos_table
 from tests.support import FakeClock
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +21,9 @@ def logged_in(user: object) -> Client:
 
 
 def test_the_clock_page_shows_both_times_and_forms_without_javascript(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     page = logged_in(match.a.player).get(f"/matches/{match.pk}/clock/")
     assert page.status_code == 200
     html = page.content.decode()
@@ -34,9 +34,9 @@ def test_the_clock_page_shows_both_times_and_forms_without_javascript(
 
 
 def test_a_press_without_javascript_posts_and_comes_back(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     client = logged_in(match.a.player)
     url = f"/matches/{match.pk}/clock/"
     response = client.post(url, {"press": "start::b", "expected_seq": "0"})
@@ -52,16 +52,18 @@ def test_a_press_without_javascript_posts_and_comes_back(
     assert 'value="turn:a"' in page
 
 
-def test_strangers_may_not_open_the_clock(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_strangers_may_not_open_the_clock(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     assert logged_in(UserFactory()).get(f"/matches/{match.pk}/clock/").status_code == 403
     assert Client().get(f"/matches/{match.pk}/clock/").status_code == 302  # to log in
 
 
 def test_judges_adjust_from_the_page_and_see_the_clock_on_the_staff_page(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    event, organiser, match = bos_table()
+    event, organiser, match = bos_clock_table
     client = logged_in(organiser)
     url = f"/matches/{match.pk}/clock/"
     client.post(url, {"press": "start::a", "expected_seq": "0"})
@@ -85,8 +87,10 @@ def test_judges_adjust_from_the_page_and_see_the_clock_on_the_staff_page(
     assert f"/matches/{match.pk}/clock/" in player_page.content.decode()
 
 
-def test_players_do_not_get_the_adjust_form(server_time: FakeClock) -> None:
-    _event, _org, match = bos_table()
+def test_players_do_not_get_the_adjust_form(
+    server_time: FakeClock, bos_clock_table: BosTable
+) -> None:
+    _event, _org, match = bos_clock_table
     page = logged_in(match.a.player).get(f"/matches/{match.pk}/clock/").content.decode()
     assert "adjust_seconds" not in page
 
@@ -98,11 +102,11 @@ def test_no_clock_link_when_the_event_runs_none(server_time: FakeClock) -> None:
 
 
 def test_the_clock_page_passes_the_accessibility_basics(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
     from tests.support import audit
 
-    _event, organiser, match = bos_table()
+    _event, organiser, match = bos_clock_table
     url = f"/matches/{match.pk}/clock/"
     for user in (match.a.player, organiser):
         client = logged_in(user)
@@ -113,9 +117,9 @@ def test_the_clock_page_passes_the_accessibility_basics(
 
 
 def test_the_start_form_asks_both_bids_and_a_start_without_javascript_keeps_them(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     client = logged_in(match.a.player)
     url = f"/matches/{match.pk}/clock/"
     html = client.get(url).content.decode()
@@ -137,9 +141,9 @@ def test_the_start_form_asks_both_bids_and_a_start_without_javascript_keeps_them
 
 
 def test_a_game_lost_on_time_shows_on_the_clock_and_fills_in_the_report_form(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     client = logged_in(match.b.player)
     url = f"/matches/{match.pk}/clock/"
     client.post(url, {"press": "start::a", "expected_seq": "0", "bid_a": "2", "bid_b": "6"})
@@ -159,9 +163,9 @@ def test_a_game_lost_on_time_shows_on_the_clock_and_fills_in_the_report_form(
 
 
 def test_a_clock_game_without_bids_is_shown_but_not_filled_in(
-    server_time: FakeClock,
+    server_time: FakeClock, bos_clock_table: BosTable
 ) -> None:
-    _event, _org, match = bos_table()
+    _event, _org, match = bos_clock_table
     client = logged_in(match.a.player)
     url = f"/matches/{match.pk}/clock/"
     client.post(url, {"press": "start::a", "expected_seq": "0"})

@@ -20,7 +20,7 @@ from django.urls import reverse
 from matches import judge_views, services
 from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus, Ruling
 from tests.factories import UserFactory, logged_in
-from tests.scenarios import published_round, running_event
+from tests.scenarios import own_copy, published_round, running_event
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
@@ -31,6 +31,31 @@ def _published(players: int = 4, judge: Any = None) -> tuple[Any, Any, Any, list
     """A running event with a published round 1; (event, organiser, judge, matches)."""
     scene = published_round(players, judge=judge)
     return scene.event, scene.organiser, scene.judge, scene.matches
+
+
+Published = tuple[Any, Any, Any, list[Match]]
+
+
+@pytest.fixture(scope="module")
+def published_four_once(module_db: None) -> Published:
+    return _published(4)
+
+
+@pytest.fixture
+def published_four(published_four_once: Published, db: None) -> Published:
+    """`_published(4)`, built once for the module (tests/scenarios.py: sharing a world)."""
+    return own_copy(published_four_once)
+
+
+@pytest.fixture(scope="module")
+def published_six_once(module_db: None) -> Published:
+    return _published(6)
+
+
+@pytest.fixture
+def published_six(published_six_once: Published, db: None) -> Published:
+    """`_published(6)`, built once for the module (tests/scenarios.py: sharing a world)."""
+    return own_copy(published_six_once)
 
 
 def _call(match: Match, question: str = "Can he substitute twice?") -> JudgeCall:
@@ -79,8 +104,8 @@ def test_the_queue_lists_calls_and_disputes_of_both_judged_events_and_not_a_thir
     assert "judge-queue.js" in html and 'http-equiv="refresh"' in html
 
 
-def test_the_queue_filters_mine_escalated_and_resolved() -> None:
-    event, _, judge, matches = _published(6)
+def test_the_queue_filters_mine_escalated_and_resolved(published_six: Published) -> None:
+    event, _, judge, matches = published_six
     held = _call(matches[0], "held by me")
     services.call_claim(actor=judge, call=held)
     flagged = _call(matches[1], "flagged")
@@ -98,9 +123,9 @@ def test_the_queue_filters_mine_escalated_and_resolved() -> None:
     assert "rare card" in listed("escalated")  # the latest note shows in the row
 
 
-def test_the_queue_is_paginated(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_queue_is_paginated(monkeypatch: pytest.MonkeyPatch, published_six: Published) -> None:
     monkeypatch.setattr(judge_views, "PAGE_SIZE", 2)
-    _, _, judge, matches = _published(6)
+    _, _, judge, matches = published_six
     for i, m in enumerate(matches):
         _call(m, f"question number {i}")
     client = logged_in(judge)
@@ -110,8 +135,8 @@ def test_the_queue_is_paginated(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "question number 2" in second and "Page 2 of 2" in second
 
 
-def test_the_queue_sorts_by_table() -> None:
-    _, _, judge, matches = _published(6)
+def test_the_queue_sorts_by_table(published_six: Published) -> None:
+    _, _, judge, matches = published_six
     _call(matches[2], "table three first")
     _call(matches[0], "table one second")
     html = logged_in(judge).get(QUEUE, {"sort": "table", "partial": "1"}).content.decode()
@@ -155,8 +180,10 @@ def _queue_list_queries(client: Any) -> tuple[str, int]:
     return response.content.decode(), len(listing)
 
 
-def test_the_queue_is_rendered_once_and_shared_by_the_judges_with_their_own_csrf_token() -> None:
-    event, _, first_judge, matches = _published(6)
+def test_the_queue_is_rendered_once_and_shared_by_the_judges_with_their_own_csrf_token(
+    published_six: Published,
+) -> None:
+    event, _, first_judge, matches = published_six
     second_judge = UserFactory()
     event.judges.add(second_judge)
     call = _call(matches[0], "shared question")
@@ -176,8 +203,8 @@ def test_the_queue_is_rendered_once_and_shared_by_the_judges_with_their_own_csrf
     assert call.holder == second_judge
 
 
-def test_a_change_to_the_calls_shows_at_the_next_look() -> None:
-    _, _, judge, matches = _published(6)
+def test_a_change_to_the_calls_shows_at_the_next_look(published_six: Published) -> None:
+    _, _, judge, matches = published_six
     client = logged_in(judge)
     _call(matches[0], "the first question")
     assert "the first question" in client.get(QUEUE).content.decode()
@@ -189,10 +216,10 @@ def test_a_change_to_the_calls_shows_at_the_next_look() -> None:
 
 
 def test_within_the_grace_others_changes_wait_but_your_own_show_at_once(
-    settings: Any,
+    settings: Any, published_six: Published
 ) -> None:
     settings.JUDGE_QUEUE_MAX_STALE_SECONDS = 60
-    event, _, judge, matches = _published(6)
+    event, _, judge, matches = published_six
     colleague = UserFactory()
     event.judges.add(colleague)
     client = logged_in(judge)
@@ -209,8 +236,8 @@ def test_within_the_grace_others_changes_wait_but_your_own_show_at_once(
     assert reads == 1 and "my own note" in html and "a new player question" in html
 
 
-def test_the_calls_you_hold_are_listed_above_the_shared_list() -> None:
-    event, _, judge, matches = _published(6)
+def test_the_calls_you_hold_are_listed_above_the_shared_list(published_six: Published) -> None:
+    event, _, judge, matches = published_six
     colleague = UserFactory(display_name="Colleague Judge")
     event.judges.add(colleague)
     held = _call(matches[1], "mine to rule")
@@ -231,8 +258,8 @@ def test_the_calls_you_hold_are_listed_above_the_shared_list() -> None:
     assert "<strong>you</strong>" in only_mine and "Go to my call" in only_mine
 
 
-def test_a_page_number_out_of_range_is_bounded() -> None:
-    _, _, judge, matches = _published(4)
+def test_a_page_number_out_of_range_is_bounded(published_four: Published) -> None:
+    _, _, judge, matches = published_four
     _call(matches[0], "only one")
     client = logged_in(judge)
     for page in ("0", "-3", "x", "99999999999999999999"):
@@ -269,8 +296,8 @@ def test_anonymous_people_are_sent_to_log_in() -> None:
 # --- claim, hand back, escalate, extend ------------------------------------------------------
 
 
-def test_claim_hand_back_and_escalate_through_the_pages() -> None:
-    event, _, judge, matches = _published(4)
+def test_claim_hand_back_and_escalate_through_the_pages(published_four: Published) -> None:
+    event, _, judge, matches = published_four
     call = _call(matches[0])
     client = logged_in(judge)
     claimed = client.post(call_url(call, "claim"), {"next": call_url(call)}, follow=True)
@@ -290,8 +317,8 @@ def test_claim_hand_back_and_escalate_through_the_pages() -> None:
     assert "Escalated" in page and "Needs the head judge" in page
 
 
-def test_escalating_hands_the_call_to_the_head_judge() -> None:
-    event, _, judge, matches = _published(4)
+def test_escalating_hands_the_call_to_the_head_judge(published_four: Published) -> None:
+    event, _, judge, matches = published_four
     head = UserFactory(display_name="Hannah Head")
     event.judges.add(head)
     event.head_judge = head
@@ -304,8 +331,8 @@ def test_escalating_hands_the_call_to_the_head_judge() -> None:
     assert call.escalated and call.holder == head and call.status == CallStatus.CLAIMED
 
 
-def test_a_second_judges_claim_shows_who_holds_the_call() -> None:
-    event, _, judge, matches = _published(4)
+def test_a_second_judges_claim_shows_who_holds_the_call(published_four: Published) -> None:
+    event, _, judge, matches = published_four
     other = UserFactory(display_name="Olga Other")
     event.judges.add(other)
     call = _call(matches[0])
@@ -329,8 +356,8 @@ def test_a_second_judges_claim_shows_who_holds_the_call() -> None:
     assert refused.status_code == 409 and "Olga Other holds this call" in refused.content.decode()
 
 
-def test_extra_minutes_from_a_call_feed_the_tables_timer() -> None:
-    _, _, judge, matches = _published(4)
+def test_extra_minutes_from_a_call_feed_the_tables_timer(published_four: Published) -> None:
+    _, _, judge, matches = published_four
     call = _call(matches[0])
     client = logged_in(judge)
     response = client.post(call_url(call, "extend"), {"minutes": "4"}, follow=True)
@@ -348,8 +375,10 @@ def test_extra_minutes_from_a_call_feed_the_tables_timer() -> None:
 # --- rulings ---------------------------------------------------------------------------------
 
 
-def test_a_ruling_with_a_result_changes_the_match_and_both_players_see_it() -> None:
-    event, _, judge, matches = _published(4)
+def test_a_ruling_with_a_result_changes_the_match_and_both_players_see_it(
+    published_four: Published,
+) -> None:
+    event, _, judge, matches = published_four
     m = matches[0]
     call = _dispute(m)
     client = logged_in(judge)
@@ -384,8 +413,8 @@ def test_a_ruling_with_a_result_changes_the_match_and_both_players_see_it() -> N
     assert "You lost" in loser
 
 
-def test_ruling_mistakes_come_back_in_the_form_naming_the_field() -> None:
-    _, _, judge, matches = _published(4)
+def test_ruling_mistakes_come_back_in_the_form_naming_the_field(published_four: Published) -> None:
+    _, _, judge, matches = published_four
     call = _call(matches[0])
     client = logged_in(judge)
     url = call_url(call, "ruling")
@@ -408,8 +437,10 @@ def test_ruling_mistakes_come_back_in_the_form_naming_the_field() -> None:
     assert call.status == CallStatus.OPEN and not Ruling.objects.exists()
 
 
-def test_a_ruling_with_an_uploaded_record_shows_the_engines_replay() -> None:
-    _, _, judge, matches = _published(4)
+def test_a_ruling_with_an_uploaded_record_shows_the_engines_replay(
+    published_four: Published,
+) -> None:
+    _, _, judge, matches = published_four
     call = _call(matches[0])
     client = logged_in(judge)
     record = (GOLDEN / "playmaker_illegal_second_substitution.json").read_bytes()
@@ -436,8 +467,8 @@ def test_a_ruling_with_an_uploaded_record_shows_the_engines_replay() -> None:
     assert "The engine replays the record: legal." in page and "Winner: Alice (A)" in page
 
 
-def test_the_call_page_links_the_adjudication_page() -> None:
-    _, _, judge, matches = _published(4)
+def test_the_call_page_links_the_adjudication_page(published_four: Published) -> None:
+    _, _, judge, matches = published_four
     call = _call(matches[0])
     html = logged_in(judge).get(call_url(call)).content.decode()
     assert f'href="/judge/calls/{call.pk}/adjudicate/"' in html
@@ -447,8 +478,10 @@ def test_the_call_page_links_the_adjudication_page() -> None:
 # --- the player's side -------------------------------------------------------------------------
 
 
-def test_a_player_calls_a_judge_from_my_match_and_sees_who_holds_it() -> None:
-    event, _, judge, matches = _published(4)
+def test_a_player_calls_a_judge_from_my_match_and_sees_who_holds_it(
+    published_four: Published,
+) -> None:
+    event, _, judge, matches = published_four
     judge.display_name = "Alex Judge"
     judge.save()
     m = matches[0]
@@ -475,8 +508,8 @@ def test_a_player_calls_a_judge_from_my_match_and_sees_who_holds_it() -> None:
     assert JudgeCall.objects.filter(match=m).count() == 1
 
 
-def test_someone_else_cannot_call_on_a_match() -> None:
-    _, _, _, matches = _published(4)
+def test_someone_else_cannot_call_on_a_match(published_four: Published) -> None:
+    _, _, _, matches = published_four
     stranger = logged_in(matches[1].a.player)
     response = stranger.post(reverse("match_call", args=[matches[0].pk]), {"question": "x"})
     assert response.status_code == 403
@@ -486,8 +519,10 @@ def test_someone_else_cannot_call_on_a_match() -> None:
 # --- navigation and accessibility --------------------------------------------------------------
 
 
-def test_the_judge_desk_link_shows_for_judges_after_their_first_visit() -> None:
-    event, organiser, judge, matches = _published(4)
+def test_the_judge_desk_link_shows_for_judges_after_their_first_visit(
+    published_four: Published,
+) -> None:
+    event, organiser, judge, matches = published_four
     client = logged_in(judge)
     staff_page = client.get(reverse("round_control", args=[event.slug])).content.decode()
     assert f'href="/judge/?event={event.slug}"' in staff_page
@@ -497,10 +532,10 @@ def test_the_judge_desk_link_shows_for_judges_after_their_first_visit() -> None:
     assert "Judge desk" not in player_page
 
 
-def test_the_judge_pages_pass_the_accessibility_audit() -> None:
+def test_the_judge_pages_pass_the_accessibility_audit(published_six: Published) -> None:
     from tests.support import audit
 
-    event, _, judge, matches = _published(6)
+    event, _, judge, matches = published_six
     second, _, _, second_matches = _published(4, judge=judge)
     open_call = _call(matches[0])
     _dispute(second_matches[0])

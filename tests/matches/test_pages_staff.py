@@ -3,6 +3,7 @@ the match slips, as organisers, judges and players use them."""
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -16,7 +17,7 @@ from matches import services
 from matches.models import Match, MatchStatus, ResultVersion, Round, RoundStatus
 from matches.staff_views import parse_result
 from tests.factories import RegistrationFactory, UserFactory, logged_in
-from tests.scenarios import running_event
+from tests.scenarios import own_copy, running_event
 from tests.support import audit
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +43,40 @@ def _published(players: int = 8, **fields: Any) -> tuple[Any, Any, list[Any], Ro
     return event, organiser, regs, round_, client
 
 
+Staffed = tuple[Any, Any, list[Any], Round, Client]
+
+
+def _own(world: Staffed) -> Staffed:
+    """The test's own copy of a world built once for the module, and a client with the
+    organiser's cookies as the build left them (their session, their messages)."""
+    event, organiser, regs, round_, client = world
+    own = Client()
+    own.cookies = copy.deepcopy(client.cookies)
+    return (*own_copy((event, organiser, regs, round_)), own)
+
+
+@pytest.fixture(scope="module")
+def paired_eight_once(module_db: None) -> Staffed:
+    return _paired(8)
+
+
+@pytest.fixture
+def paired_eight(paired_eight_once: Staffed, db: None) -> Staffed:
+    """`_paired(8)`, built once for the module (tests/scenarios.py: sharing a world)."""
+    return _own(paired_eight_once)
+
+
+@pytest.fixture(scope="module")
+def published_eight_once(module_db: None) -> Staffed:
+    return _published(8)
+
+
+@pytest.fixture
+def published_eight(published_eight_once: Staffed, db: None) -> Staffed:
+    """`_published(8)`, built once for the module (tests/scenarios.py: sharing a world)."""
+    return _own(published_eight_once)
+
+
 def _messages(response: Any) -> str:
     return " ".join(str(m) for m in response.context["messages"])
 
@@ -49,8 +84,8 @@ def _messages(response: Any) -> str:
 # --- round control -----------------------------------------------------------------------------
 
 
-def test_an_organiser_pairs_and_reviews_with_the_checks_and_reasons() -> None:
-    event, _organiser, _regs, round_, client = _paired(8)
+def test_an_organiser_pairs_and_reviews_with_the_checks_and_reasons(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = paired_eight
     page = client.get(f"/events/{event.slug}/manage/rounds/")
     html = page.content.decode()
     assert page.status_code == 200
@@ -73,8 +108,8 @@ def test_pairing_a_round_shows_a_progress_bar_that_refreshes_itself() -> None:
     assert "Review before publishing" not in html
 
 
-def test_publishing_makes_the_round_visible_and_shows_the_sweep() -> None:
-    event, _organiser, _regs, round_, client = _published(8)
+def test_publishing_makes_the_round_visible_and_shows_the_sweep(published_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = published_eight
     html = client.get(f"/events/{event.slug}/manage/rounds/1/").content.decode()
     assert "0 of 4 matches final" in html
     assert "Matches without a final result, by table" in html
@@ -86,8 +121,10 @@ def test_publishing_makes_the_round_visible_and_shows_the_sweep() -> None:
     )
 
 
-def test_the_sweep_filters_by_state_and_searches_by_table_and_name() -> None:
-    event, organiser, _regs, round_, client = _published(8)
+def test_the_sweep_filters_by_state_and_searches_by_table_and_name(
+    published_eight: Staffed,
+) -> None:
+    event, organiser, _regs, round_, client = published_eight
     m1, m2 = round_.matches.order_by("table")[:2]
     services.match_report(actor=organiser, match=m1, games=[2, 0, 0])
     url = f"/events/{event.slug}/manage/rounds/1/"
@@ -101,8 +138,8 @@ def test_the_sweep_filters_by_state_and_searches_by_table_and_name() -> None:
     assert re.findall(r'id="table-(\d+)"', by_name) == ["2"]
 
 
-def test_an_organiser_swaps_two_players_by_typed_seat() -> None:
-    event, _organiser, _regs, round_, client = _paired(8)
+def test_an_organiser_swaps_two_players_by_typed_seat(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = paired_eight
     t1, t2 = round_.matches.order_by("table")[:2]
     a1, b2 = t1.a_id, t2.b_id
     response = client.post(
@@ -113,8 +150,8 @@ def test_an_organiser_swaps_two_players_by_typed_seat() -> None:
     assert round_.matches.get(table=2).b_id == a1
 
 
-def test_a_swap_names_what_it_could_not_find() -> None:
-    event, _organiser, _regs, round_, client = _paired(8)
+def test_a_swap_names_what_it_could_not_find(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = paired_eight
     before = list(round_.matches.values_list("a_id", "b_id"))
     response = client.post(
         f"/events/{event.slug}/manage/rounds/1/swap/",
@@ -125,8 +162,8 @@ def test_a_swap_names_what_it_could_not_find() -> None:
     assert list(round_.matches.values_list("a_id", "b_id")) == before
 
 
-def test_an_organiser_moves_a_match_to_another_table() -> None:
-    event, _organiser, _regs, round_, client = _paired(8)
+def test_an_organiser_moves_a_match_to_another_table(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = paired_eight
     at_1 = round_.matches.get(table=1).pk
     at_3 = round_.matches.get(table=3).pk
     response = client.post(
@@ -137,8 +174,8 @@ def test_an_organiser_moves_a_match_to_another_table() -> None:
     assert Match.objects.get(pk=at_3).table == 1
 
 
-def test_deleting_a_round_needs_the_second_explicit_confirmation() -> None:
-    event, _organiser, _regs, _round, client = _paired(8)
+def test_deleting_a_round_needs_the_second_explicit_confirmation(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, _round, client = paired_eight
     url = f"/events/{event.slug}/manage/rounds/1/delete/"
     page = client.get(url).content.decode()
     assert "Delete round 1 and its 4 pairings?" in page
@@ -184,9 +221,11 @@ def test_the_top_cut_starts_from_round_control_when_the_swiss_rounds_are_done() 
     assert Round.objects.get(tournament=event, number=2).is_top_cut
 
 
-def test_round_control_says_why_no_next_round_is_offered_mid_round() -> None:
+def test_round_control_says_why_no_next_round_is_offered_mid_round(
+    published_eight: Staffed,
+) -> None:
     """Finding 6: offer only what can be done now, and say why something cannot, in words."""
-    event, organiser, _regs, round_, client = _published(8)
+    event, organiser, _regs, round_, client = published_eight
     html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
     assert "Pair the next round" not in html
     assert "Finish round 1 first: 4 matches are not final." in html
@@ -200,8 +239,8 @@ def test_round_control_says_why_no_next_round_is_offered_mid_round() -> None:
     assert "Pair the next round" in html and "not final" not in html
 
 
-def test_round_control_says_an_unpublished_round_comes_first() -> None:
-    event, _organiser, _regs, _round, client = _paired(8)
+def test_round_control_says_an_unpublished_round_comes_first(paired_eight: Staffed) -> None:
+    event, _organiser, _regs, _round, client = paired_eight
     html = client.get(f"/events/{event.slug}/manage/rounds/").content.decode()
     assert "Round 1 is not published yet" in html and "Pair the next round" not in html
 
@@ -271,8 +310,10 @@ def test_parse_result_short_forms() -> None:
     assert parse_result("a-b") is None
 
 
-def test_the_scorekeeper_enters_a_result_and_lists_it_with_an_undo_link() -> None:
-    event, _organiser, _regs, round_, client = _published(8)
+def test_the_scorekeeper_enters_a_result_and_lists_it_with_an_undo_link(
+    published_eight: Staffed,
+) -> None:
+    event, _organiser, _regs, round_, client = published_eight
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
     page = client.get(url).content.decode()
     assert re.search(r'<input[^>]*id="sk-table"[^>]*autofocus', page)
@@ -298,8 +339,8 @@ def _refusal(response: Any) -> str:
     return re.sub(r"<[^>]+>", "", found.group(1))
 
 
-def test_the_scorekeeper_refuses_an_unknown_table_naming_it() -> None:
-    event, _organiser, _regs, round_, client = _published(8)
+def test_the_scorekeeper_refuses_an_unknown_table_naming_it(published_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = published_eight
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
     response = client.post(url, {"table": "999", "result": "2-0"})
     assert response.status_code == 400
@@ -310,8 +351,8 @@ def test_the_scorekeeper_refuses_an_unknown_table_naming_it() -> None:
     assert not round_.matches.filter(status=MatchStatus.FINAL, b__isnull=False).exists()
 
 
-def test_the_scorekeeper_refuses_an_impossible_result() -> None:
-    event, _organiser, _regs, round_, client = _published(8)
+def test_the_scorekeeper_refuses_an_impossible_result(published_eight: Staffed) -> None:
+    event, _organiser, _regs, round_, client = published_eight
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"
     response = client.post(url, {"table": "1", "result": "3-3"})
     assert response.status_code == 400
@@ -322,8 +363,10 @@ def test_the_scorekeeper_refuses_an_impossible_result() -> None:
     assert round_.matches.get(table=1).status == MatchStatus.PENDING
 
 
-def test_the_scorekeeper_never_overwrites_a_different_final_result() -> None:
-    event, organiser, _regs, round_, client = _published(8)
+def test_the_scorekeeper_never_overwrites_a_different_final_result(
+    published_eight: Staffed,
+) -> None:
+    event, organiser, _regs, round_, client = published_eight
     match = round_.matches.get(table=2)
     services.match_report(actor=organiser, match=match, games=[2, 1, 0])
     url = f"/events/{event.slug}/manage/rounds/1/scorekeeper/"

@@ -10,12 +10,25 @@ import pytest
 from django.test import Client
 
 from tests.matches.team_stage_support import StagedTeamEvent, lower_id_wins
-from tests.scenarios import client_for
+from tests.scenarios import client_for, own_copy
 from tournaments.models import Team, Tournament
 from tournaments.selectors import event_facts
 from tournaments.swiss import recommended_structure
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def six_teams_once(module_db: None) -> StagedTeamEvent:
+    """Six teams of the legacy Swiss and a top 2, running, built once for the module
+    (tests/scenarios.py: sharing a world)."""
+    return StagedTeamEvent(None, team_count=6)
+
+
+@pytest.fixture
+def six_teams(six_teams_once: StagedTeamEvent, db: None) -> StagedTeamEvent:
+    """The test's own copy of the six teams' event; its changes are rolled back."""
+    return own_copy(six_teams_once)
 
 
 def _calculator(ev: StagedTeamEvent) -> dict[str, Any]:
@@ -24,8 +37,10 @@ def _calculator(ev: StagedTeamEvent) -> dict[str, Any]:
     return dict(answer.json())
 
 
-def test_the_cut_calculator_of_a_team_event_answers_for_teams_on_the_team_standings() -> None:
-    ev = StagedTeamEvent(None, team_count=6)  # the legacy Swiss and a top 2 of teams
+def test_the_cut_calculator_of_a_team_event_answers_for_teams_on_the_team_standings(
+    six_teams: StagedTeamEvent,
+) -> None:
+    ev = six_teams
     Tournament.objects.filter(pk=ev.event.pk).update(planned_rounds=3)
     ev.play_round(lower_id_wins)
     calc = _calculator(ev)
@@ -43,8 +58,10 @@ def test_the_cut_calculator_of_a_team_event_answers_for_teams_on_the_team_standi
     assert _calculator(ev)["pairings_known"] is True
 
 
-def test_a_team_events_calculator_page_shows_teams_and_the_players_own_team() -> None:
-    ev = StagedTeamEvent(None, team_count=6)
+def test_a_team_events_calculator_page_shows_teams_and_the_players_own_team(
+    six_teams: StagedTeamEvent,
+) -> None:
+    ev = six_teams
     Tournament.objects.filter(pk=ev.event.pk).update(planned_rounds=3)
     ev.play_round(lower_id_wins)
     team_id, roster = next(iter(ev.rosters.items()))
@@ -59,8 +76,10 @@ def test_a_team_events_calculator_page_shows_teams_and_the_players_own_team() ->
     assert f'href="/events/{ev.slug}/standings/cut/"' in listed.content.decode()
 
 
-def test_a_team_events_planned_swiss_rounds_count_its_teams_not_its_players() -> None:
-    ev = StagedTeamEvent(None, team_count=6)  # 24 players, 6 teams, no planned rounds
+def test_a_team_events_planned_swiss_rounds_count_its_teams_not_its_players(
+    six_teams: StagedTeamEvent,
+) -> None:
+    ev = six_teams  # 24 players, 6 teams, no planned rounds
     assert recommended_structure(6)[0] != recommended_structure(24)[0]
     ev.play_round(lower_id_wins)
     assert _calculator(ev)["rounds_left"] == recommended_structure(6)[0] - 1

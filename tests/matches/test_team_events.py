@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from matches.models import Match, MatchStatus, TeamMatch
 from tests.factories import OrganiserFactory, RegistrationFactory, UserFactory
-from tests.scenarios import client_for
+from tests.scenarios import client_for, own_copy
 from tests.support import run_at_once
 from tournaments import services as event_services
 from tournaments.models import Registration, Team, TeamMember, Tournament
@@ -142,9 +142,17 @@ class TeamEvent:
             assert response.status_code == 200, response.json()
 
 
-@pytest.fixture
-def team_event() -> TeamEvent:
+@pytest.fixture(scope="module")
+def team_event_once(module_db: None) -> TeamEvent:
+    """The 12 teams formed, built once for the module (tests/scenarios.py: sharing a world)."""
     return TeamEvent()
+
+
+@pytest.fixture
+def team_event(team_event_once: TeamEvent, db: None) -> TeamEvent:
+    """The test's own copy of the 12 teams' event (no client made yet; each test's changes
+    are rolled back)."""
+    return own_copy(team_event_once)
 
 
 def _play_round(

@@ -30,7 +30,7 @@ from matches import exports
 from matches import services as ms
 from matches.models import Match, ResultVersion, Ruling
 from tests.factories import UserFactory, logged_in
-from tests.scenarios import client_for, running_event
+from tests.scenarios import client_for, own_copy, running_event
 from tests.support import fresh_manage
 from tests.tournaments.archive_scenes import (
     NASTY_NAMES,
@@ -40,7 +40,7 @@ from tests.tournaments.archive_scenes import (
     submit_decklist,
 )
 from tournaments import services as ts
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Registration, Tournament
 
 
 def keyed_standings(event: Tournament) -> list[tuple[Any, ...]]:
@@ -54,6 +54,23 @@ def keyed_standings(event: Tournament) -> list[tuple[Any, ...]]:
         (row["rank"], key[row["registration"]], row["points"], row["record"], row["tiebreakers"])
         for row in rows
     )
+
+
+Built = tuple[Tournament, Any, list[Registration]]
+
+
+@pytest.fixture(scope="module")
+def event_of_five_once(module_db: None) -> Built:
+    """archive_scenes.build_event of 5 players, built once for the module (tests/scenarios.py:
+    sharing a world)."""
+    return build_event(players=5)
+
+
+@pytest.fixture
+def event_of_five(event_of_five_once: Built, db: None) -> Built:
+    """The event, its organiser and its registrations (the test's own copies; each test's
+    changes are rolled back)."""
+    return own_copy(event_of_five_once)
 
 
 def _round_trip() -> None:
@@ -108,8 +125,8 @@ def test_round_trip_on_postgresql(require_postgres: None) -> None:
 
 
 @pytest.mark.django_db
-def test_a_dry_run_reports_what_it_would_create_and_writes_nothing() -> None:
-    event, _organiser, _regs = build_event(players=5)
+def test_a_dry_run_reports_what_it_would_create_and_writes_nothing(event_of_five: Built) -> None:
+    event, _organiser, _regs = event_of_five
     text = archive.dumps(event_archive(event))
     slug = event.slug
     delete_event(event)
@@ -123,8 +140,8 @@ def test_a_dry_run_reports_what_it_would_create_and_writes_nothing() -> None:
 
 
 @pytest.mark.django_db
-def test_a_change_since_the_archive_is_reported_and_restored() -> None:
-    event, _organiser, _regs = build_event(players=5)
+def test_a_change_since_the_archive_is_reported_and_restored(event_of_five: Built) -> None:
+    event, _organiser, _regs = event_of_five
     text = archive.dumps(event_archive(event))
     match = Match.objects.filter(round__tournament=event, round__number=1).first()
     assert match is not None
@@ -137,8 +154,8 @@ def test_a_change_since_the_archive_is_reported_and_restored() -> None:
 
 
 @pytest.mark.django_db
-def test_an_archive_the_database_refuses_imports_nothing() -> None:
-    event, _organiser, _regs = build_event(players=5)
+def test_an_archive_the_database_refuses_imports_nothing(event_of_five: Built) -> None:
+    event, _organiser, _regs = event_of_five
     doc = event_archive(event)
     delete_event(event)
     doc["matches"][-1]["games_a"] = "lots"
@@ -418,6 +435,7 @@ def test_the_penalty_log_csv_uses_the_shared_helper() -> None:
 def test_a_walk_in_and_a_decklist_are_in_the_archive() -> None:
     event, organiser, regs = running_event(2)
     ts.registration_add_walk_in(actor=organiser, tournament=event, name="Wanda")
+    decklists_before = Decklist.objects.count()  # the module's shared event has one
     submit_decklist(regs[0])
     doc = event_archive(event)
     walk_ins = [r for r in doc["registrations"] if r["player"] is None]
@@ -425,7 +443,7 @@ def test_a_walk_in_and_a_decklist_are_in_the_archive() -> None:
     assert doc["decklists"][0]["registration"] == "R1"
     assert doc["decklists"][0]["versions"][0]["number"] == 1
     assert doc["cards"], "the cards the list names travel with it"
-    assert Decklist.objects.count() == 1
+    assert Decklist.objects.count() == decklists_before + 1
 
 
 def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
@@ -439,11 +457,11 @@ def test_the_archive_format_and_the_csv_helper_import_no_django() -> None:
 
 @pytest.mark.django_db
 def test_restored_on_another_installation_by_manage_py(
-    tmp_path: Path, migrated_sqlite: Path
+    tmp_path: Path, migrated_sqlite: Path, event_of_five: Built
 ) -> None:
     """As an organiser runs it: a fresh process and an empty database of its own."""
 
-    event, _organiser, _regs = build_event(players=5)
+    event, _organiser, _regs = event_of_five
     first = event_archive(event)
     path = tmp_path / "event.json"
     path.write_text(archive.dumps(first))

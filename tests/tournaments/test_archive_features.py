@@ -13,19 +13,33 @@ from eventdata.archive import ArchiveError
 from eventdata.archive_selectors import event_archive
 from eventdata.archive_services import archive_import
 from overlays.models import MAX_SLOT, FeatureMatch
+from tests.scenarios import own_copy
 from tests.tournaments.archive_scenes import build_event, delete_event
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 
-def _exported() -> tuple[Tournament, Any, dict[str, Any]]:
+Exported = tuple[Tournament, Any, dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def exported_once(module_db: None) -> Exported:
+    """An event with a feature match and its archive, built once for the module
+    (tests/scenarios.py: sharing a world)."""
     event, organiser, _regs = build_event()
     return event, organiser, event_archive(event)
 
 
-def test_a_feature_match_survives_export_delete_import() -> None:
-    event, organiser, doc = _exported()
+@pytest.fixture
+def exported(exported_once: Exported, db: None) -> Exported:
+    """The event, its organiser and its archive (the test's own copies; the event still on
+    this installation, each test's changes rolled back)."""
+    return own_copy(exported_once)
+
+
+def test_a_feature_match_survives_export_delete_import(exported: Exported) -> None:
+    event, organiser, doc = exported
     marked = FeatureMatch.objects.get(tournament=event)
     assert doc["feature_matches"] == [
         {
@@ -50,8 +64,8 @@ def test_a_feature_match_survives_export_delete_import() -> None:
     assert not archive_import(archive.dumps(doc)).changed  # found again by its match
 
 
-def test_an_archive_written_before_feature_matches_imports_with_none() -> None:
-    event, _organiser, doc = _exported()
+def test_an_archive_written_before_feature_matches_imports_with_none(exported: Exported) -> None:
+    event, _organiser, doc = exported
     del doc["feature_matches"]
     delete_event(event)
 
@@ -76,8 +90,10 @@ def test_the_archive_s_slot_range_is_the_overlays() -> None:
         (lambda f, other: f.update(marked_by="nobody-here"), "'marked_by' names nothing"),
     ],
 )
-def test_a_bad_feature_match_is_refused_naming_its_place(change: Any, message: str) -> None:
-    _event, _organiser, doc = _exported()
+def test_a_bad_feature_match_is_refused_naming_its_place(
+    change: Any, message: str, exported: Exported
+) -> None:
+    _event, _organiser, doc = exported
     change(doc["feature_matches"][0], None)
     with pytest.raises(ArchiveError) as refused:
         archive.parse(doc)
@@ -85,8 +101,10 @@ def test_a_bad_feature_match_is_refused_naming_its_place(change: Any, message: s
     assert message in str(refused.value)
 
 
-def test_two_feature_matches_in_one_slot_of_a_round_or_one_match_twice_are_refused() -> None:
-    _event, _organiser, doc = _exported()
+def test_two_feature_matches_in_one_slot_of_a_round_or_one_match_twice_are_refused(
+    exported: Exported,
+) -> None:
+    _event, _organiser, doc = exported
     first = doc["feature_matches"][0]
     same_round = [
         m["key"]
