@@ -20,6 +20,11 @@ pytestmark = [
     pytest.mark.usefixtures("fresh_cache"),
 ]
 
+# The BOS delay the flag test's event gives each turn. Player a's turn must end inside it (the
+# start and the turn presses were 0.15 to 0.2 s apart on a 2-core machine at load 9), and b's
+# flag waits out what is left of b's, in real time: 3 s is 15 times that gap, where 10 s
+# made the test wait 7 s more for nothing.
+DELAY_SECONDS = 3
 SMALL_PHONE = {
     "viewport": {"width": 360, "height": 740},
     "is_mobile": True,
@@ -47,7 +52,7 @@ def _fits_the_phone(page: Any, screenshot_env: str) -> None:
 def test_one_phone_runs_the_clock_for_both_players_and_flags_at_zero(
     open_page: Callable[..., Any], live_server: Any
 ) -> None:
-    _event, organiser, match = bos_table(structure="bo1", clock_delay_seconds=10)
+    _event, organiser, match = bos_table(structure="bo1", clock_delay_seconds=DELAY_SECONDS)
     assert match.b is not None
     page = _clock_page(open_page, live_server, match.a.player, match)
 
