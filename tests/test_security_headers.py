@@ -117,8 +117,8 @@ REDOC_LOGO = "cdn.redoc.ly/redoc/logo-mini.svg"
 
 class PolicyWatch:
     """A page whose policy violations are collected twice over: the page's own violation
-    events and chromium's console messages about the policy (the console also hears what a
-    worker of the page refused). Its requests in flight are counted, so a page is read once
+    events and, as before them, chromium's console messages about the policy (two witnesses
+    that do not share a path). Its requests in flight are counted, so a page is read once
     everything its load started (a script's fetch, the API docs' schema) has answered."""
 
     def __init__(self, page: Any) -> None:
@@ -149,9 +149,9 @@ class PolicyWatch:
         assert response is not None and response.status == 200, path
         while self.in_flight:
             request = next(iter(self.in_flight))
-            response = request.response()  # waits for it; None when the request failed
-            if response is not None:
-                response.finished()
+            answer = request.response()  # waits for it; None when the request failed
+            if answer is not None:
+                answer.finished()
             self.in_flight.discard(request)
 
     def read(self) -> None:
