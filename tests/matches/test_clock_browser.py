@@ -20,10 +20,9 @@ pytestmark = [
     pytest.mark.usefixtures("fresh_cache"),
 ]
 
-# The BOS delay the flag test's event gives each turn. Player a's turn must end inside it (the
-# start and the turn presses were 0.15 to 0.2 s apart on a 2-core machine at load 9), and b's
-# flag waits out what is left of b's, in real time: 3 s is 15 times that gap, where 10 s
-# made the test wait 7 s more for nothing.
+# The BOS delay of the flag test's event, per turn. Player a's turn must end inside it (the
+# start and turn presses were 0.15 to 0.2 s apart on the 2-core machine at load 9): 3 s is 15
+# times that. The flag waits out, in real time, what is left of b's delay: 10 s cost 7 s more.
 DELAY_SECONDS = 3
 SMALL_PHONE = {
     "viewport": {"width": 360, "height": 740},
