@@ -3,7 +3,7 @@
     .venv/bin/python bench/publish_spike.py [--players 2048] [--rounds-before 0]
                                             [--spread 60] [--poll-minutes 5]
                                             [--poll-players 2048] [--poll-seconds 30]
-                                            [--workers 3] [--clients 128] [--check-every 10]
+                                            [--workers 5] [--clients 128] [--check-every 10]
                                             [--profile] [--no-spike] [--seed 2026]
 
 1. Pairing and writing a round through ``matches.services.round_pair`` (the Celery task that
@@ -13,7 +13,7 @@
    results written in bulk). Goal < 5 s at 8,192 players (4,096 matches). ``--profile`` prints
    the call's cProfile (the 25 costliest functions, cumulative).
 2. The publish spike: the round published through ``services.round_publish``, then against
-   gunicorn started as in production (docker-compose.yml: ``--workers 3 --timeout 60``, DEBUG
+   gunicorn started as in production (docker-compose.yml: ``--workers 5 --timeout 60``, DEBUG
    off, Redis cache when reachable; started afresh for each phase, so an overloaded phase's
    queue is not measured as the next one's) on loopback, every player fetches the published round
    through the contract's endpoint ``GET /api/events/{slug}/rounds/{n}/`` and the event page
@@ -544,7 +544,7 @@ def main() -> int:
     parser.add_argument("--poll-minutes", type=float, default=5.0, help="0: no polling phase")
     parser.add_argument("--poll-players", type=int, default=2048)
     parser.add_argument("--poll-seconds", type=float, default=30.0)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument("--workers", type=int, default=5, help="gunicorn workers")
     parser.add_argument(
         "--clients", type=int, default=128, help="requests in flight at most (the load generator)"
     )
