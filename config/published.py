@@ -103,9 +103,7 @@ class LocalCopies:
         """The copy of `name` if it is the one with `etag` and younger than `max_age`."""
         with self._lock:
             copy = self._copies.get(name)
-            if copy is None or copy.etag != etag:
-                return None
-            if max_age is not None and time.time() - copy.made_at >= max_age:
+            if copy is None or copy.etag != etag or not _young(copy, max_age):
                 return None
             self._copies.move_to_end(name)
             return copy
@@ -230,8 +228,7 @@ def stored(
     while True:
         copy = cache.get(key)
         if copy is not None and copy.etag == etag:
-            young = max_age is None or time.time() - copy.made_at < max_age
-            if young:
+            if _young(copy, max_age):
                 LOCAL.put(name, copy)
                 return copy
             if not cache.add(lock, 1, LOCK_SECONDS):
@@ -285,23 +282,23 @@ def existing(name: str, *, version: str, max_age: float | None = None) -> Copy |
     here = LOCAL.get(name, etag, max_age)
     if here is not None:
         return here
-    copy: Copy | None = cache.get(copy_key(name))
-    if copy is None or copy.etag != etag:
-        return None
-    if max_age is not None and time.time() - copy.made_at >= max_age:
-        return None
-    LOCAL.put(name, copy)
+    copy = _finished_copy(copy_key(name), etag, max_age)
+    if copy is not None:
+        LOCAL.put(name, copy)
     return copy
 
 
 def _finished_copy(key: str, etag: str, max_age: float | None) -> Copy | None:
     """The copy another request has just stored for this version, if it is young enough."""
-    copy = cache.get(key)
-    if copy is None or copy.etag != etag:
-        return None
-    if max_age is not None and time.time() - copy.made_at >= max_age:
+    copy: Copy | None = cache.get(key)
+    if copy is None or copy.etag != etag or not _young(copy, max_age):
         return None
     return copy
+
+
+def _young(copy: Copy, max_age: float | None) -> bool:
+    """The copy may still be served (no `max_age`, or made less than that long ago)."""
+    return max_age is None or time.time() - copy.made_at < max_age
 
 
 def _cache_answers(lock: str) -> bool:
