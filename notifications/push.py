@@ -25,8 +25,6 @@ import requests
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from py_vapid import VapidException
-from pywebpush import WebPushException, webpush
 
 from config.errors import ServiceError
 from notifications.models import MAX_PUSH_ENDPOINT, MAX_PUSH_KEY, Delivery, PushSubscription
@@ -192,6 +190,11 @@ def send(
 ) -> int:
     """Encrypt ``data`` for the subscription and hand it to its push service, signed with the
     site's VAPID key; the HTTP status on success, else a DeliveryError (``Gone`` for 404/410)."""
+    # Imported here, not at the top: pywebpush brings aiohttp (0.1 s), which every process
+    # would otherwise load at start (each web and Celery worker, each manage.py command).
+    from py_vapid import VapidException
+    from pywebpush import WebPushException, webpush
+
     _check_public_host(str(subscription["endpoint"]))
     try:
         response = webpush(

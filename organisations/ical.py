@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from django.http import HttpResponse
-from icalendar import Calendar, Event
 
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
@@ -27,6 +26,10 @@ def events_ics(events: Iterable[Tournament], name: str, *, base_url: str = "") -
     """The events as one VCALENDAR named ``name``: one VEVENT each, its UID stable (the event's
     slug), its URL the event page (absolute when ``base_url`` is given), cancelled events
     marked STATUS:CANCELLED."""
+    # Imported here, not at the top: icalendar takes 0.1 s to load, which every process would
+    # otherwise pay at start for a feed few requests ask for.
+    from icalendar import Calendar, Event
+
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")

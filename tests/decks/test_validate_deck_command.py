@@ -67,13 +67,32 @@ def test_real_manage_py_exit_codes(tmp_path: Path, migrated_sqlite: Path) -> Non
     result = manage("validate_deck", "--format", "rookie", "--json", str(deck))
     assert result.returncode == 1, result.stderr
     assert json.loads(result.stdout)["legal"] is False
-    # Input it cannot read is exit 2, never 1 ("read it, and it is not legal").
+    # Input it cannot read is exit 2, never 1 ("read it, and it is not legal"): a CommandError
+    # with returncode 2, which manage.py turns into the process's exit code (one real process
+    # shows it; test_input_it_cannot_read_is_exit_2 checks each such input in-process).
     missing = manage("validate_deck", str(tmp_path / "nowhere.txt"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
-    broken = tmp_path / "deck.json"
-    broken.write_text("{not json")
-    assert manage("validate_deck", str(broken)).returncode == 2
-    assert manage("validate_deck", "--format", "nonsense", str(deck)).returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "extra"),
+    [
+        ("nowhere.txt", None, ()),
+        ("deck.json", "{not json", ()),
+        ("deck.txt", "Heroes\n1 Solo (Fire 100)\n", ("--format", "nonsense")),
+    ],
+)
+def test_input_it_cannot_read_is_exit_2(
+    tmp_path: Path, name: str, text: str | None, extra: tuple[str, ...]
+) -> None:
+    from django.core.management.base import CommandError
+
+    path = tmp_path / name
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(CommandError) as excinfo:
+        call_command("validate_deck", *extra, str(path))
+    assert excinfo.value.returncode == 2
 
 
 def test_validate_deck_reads_the_catalog_it_is_given(tmp_path: Path, legal_list: str) -> None:
