@@ -15,7 +15,9 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run_python(code: str, **env: str) -> str:
+def run_fresh(args: list[str], *, timeout: float = 120, **env: str) -> str:
+    """Python in a fresh process in the project folder, its settings only ``env``'s (none of
+    this process's DJANGO_*, DATABASE_URL or REDIS_URL); its output."""
     clean = {
         k: v
         for k, v in os.environ.items()
@@ -23,15 +25,19 @@ def run_python(code: str, **env: str) -> str:
     }
     clean.update(env)
     result = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, *args],
         cwd=REPO,
         env=clean,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
+
+
+def run_python(code: str, **env: str) -> str:
+    return run_fresh(["-c", code], **env)
 
 
 SETTINGS_PROBE = (
@@ -176,21 +182,7 @@ def test_production_static_files_build_and_pages_render(
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
     }
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
-    }
-    clean.update(env)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=REPO,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    run_fresh(["manage.py", "collectstatic", "--noinput", "-v0"], timeout=300, **env)
     shutil.copyfile(migrated_sqlite, tmp_path / "db.sqlite3")
     assert (tmp_path / "static" / "staticfiles.json").is_file()
     page = run_python(
