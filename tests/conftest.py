@@ -24,6 +24,7 @@ from tests.support import (
     FakeClock,
     OwnRedis,
     SqliteCopies,
+    end_other_sessions,
     in_memory_sqlite,
     migrated_database,
     missing_service,
@@ -358,6 +359,9 @@ def django_db_setup(  # type: ignore[no-untyped-def]
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
+            for connection, _old_name, destroy in db_cfg:
+                if destroy:
+                    end_other_sessions(connection)
             # As pytest-django's own: a connection still open elsewhere (a pooled one, another
             # thread's) must not turn the run's end into an error.
             try:

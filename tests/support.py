@@ -496,3 +496,22 @@ def wsgi_calls_in_the_tests_transaction(monkeypatch: pytest.MonkeyPatch) -> Iter
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)
         cache.clear()
+
+
+def end_other_sessions(connection: Any) -> None:
+    """On PostgreSQL, close this process's connections to ``connection``'s test database (its
+    own and its pool's) and end any other session still on it (a thread's, a subprocess's), so
+    that the run's end can drop the database: PostgreSQL refuses to drop a database in use."""
+    if connection.vendor != "postgresql":
+        return
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    close_pool = getattr(connection, "close_pool", None)
+    if close_pool is not None:
+        close_pool()
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
