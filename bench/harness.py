@@ -570,18 +570,30 @@ def signed_in_cookies(session: str, *, csrf: bool = True) -> str:
     return f"sessionid={session}; csrftoken={secret}"
 
 
-def new_sessions(users: list[Any]) -> dict[int, str]:
-    """A logged-in session for each user, in bulk: user id -> session key."""
+SESSION_SECONDS = 24 * 60 * 60
+
+
+def new_sessions(users: list[Any], *, cached: bool = True) -> dict[int, str]:
+    """A logged-in session for each user, in bulk: user id -> session key. As a real sign-in
+    leaves it: the row, and (`cached`, with the site's cached_db session engine) the copy in
+    the cache that the engine writes beside the row when it saves a session, so a phone's
+    first request reads its session from the cache as it would after signing in. Without
+    `cached`, the cache holds no session (as after Redis lost its data): each session's
+    first request reads its row."""
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.cached_db import SessionStore as CachedSessionStore
     from django.contrib.sessions.backends.db import SessionStore
     from django.contrib.sessions.models import Session
+    from django.core.cache import caches
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
     store = SessionStore()
-    expires = timezone.now() + timedelta(days=1)
+    expires = timezone.now() + timedelta(seconds=SESSION_SECONDS)
     rows = []
     keys = {}
+    copies: dict[str, dict[str, str]] = {}
     for u in users:
         key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
         data = {
@@ -591,7 +603,13 @@ def new_sessions(users: list[Any]) -> dict[int, str]:
         }
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
         keys[u.pk] = key
+        copies[CachedSessionStore.cache_key_prefix + key] = data
     Session.objects.bulk_create(rows, batch_size=1000)
+    if cached and settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db":
+        session_cache = caches[settings.SESSION_CACHE_ALIAS]
+        items = list(copies.items())
+        for start in range(0, len(items), 1000):
+            session_cache.set_many(dict(items[start : start + 1000]), SESSION_SECONDS)
     return keys
 
 

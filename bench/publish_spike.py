@@ -107,7 +107,7 @@ def build_event(b: Bench) -> None:
     b.organiser, b.players, _ = harness.new_people(USER_PREFIX, n, organiser_number=n)
     harness.new_event(b, f"Bench Spike Open {n}", slug, max(b.args.rounds_before + 1, 8))
     b.registration_of = {r.player_id: r.pk for r in harness.register(b.event, b.players)}
-    b.sessions = harness.new_sessions(b.players)
+    b.sessions = harness.new_sessions(b.players, cached=not b.args.cold_sessions)
     harness.print_built(slug, f"{n:,} users", started, deleted)
 
 
@@ -379,7 +379,12 @@ def measure_phase(
     print(
         f"   {len(requests):,} requests due over {window:g} s, at most {b.args.clients} in "
         f"flight (one thread, bench/loadgen.py); load average (1 / 5 min) before "
-        f"{load_before}",
+        f"{load_before}; sessions "
+        + (
+            "in PostgreSQL only (--cold-sessions: as after Redis lost its data)"
+            if b.args.cold_sessions
+            else "in the cache as a sign-in leaves them (and their rows)"
+        ),
         flush=True,
     )
     run = Run(deadline=time.perf_counter() + window + 2 * REQUEST_TIMEOUT_S)
@@ -556,6 +561,12 @@ def main() -> int:
         "connections alive)",
     )
     parser.add_argument("--check-every", type=int, default=10, help="parse every k-th round answer")
+    parser.add_argument(
+        "--cold-sessions",
+        action="store_true",
+        help="the sessions' rows only, none in the cache (as after Redis lost its data): each "
+        "player's first request reads its session from PostgreSQL",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the pairing")
     parser.add_argument("--no-spike", action="store_true", help="pairing only: no server")
     parser.add_argument("--seed", type=int, default=2026)

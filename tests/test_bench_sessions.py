@@ -1,0 +1,62 @@
+"""The benches' signed-in players (bench/harness.py, `new_sessions`): their sessions are where
+a real sign-in leaves them, the row and the copy that the cached_db session engine keeps in the
+cache, so a phone's first request reads its session from the cache; `cached=False` leaves the
+rows alone (as after Redis lost its data), and then the first read is the row's."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.cached_db import SessionStore
+from pytest_django import DjangoAssertNumQueries
+
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _load_harness() -> ModuleType:
+    # By file, not by putting bench/ on sys.path: bench/decks.py and bench/engine.py would
+    # hide the apps of the same names.
+    spec = importlib.util.spec_from_file_location("bench_harness", BENCH / "harness.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while decorating
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = _load_harness()
+
+
+def test_the_site_keeps_sessions_in_the_cache_beside_their_rows() -> None:
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+
+
+def test_a_benchs_session_is_read_from_the_cache_as_after_a_sign_in(
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
+    users = [UserFactory(), UserFactory()]
+    keys = harness.new_sessions(users)
+    for user in users:
+        with django_assert_num_queries(0):
+            assert SessionStore(keys[user.pk]).load()[SESSION_KEY] == str(user.pk)
+
+
+def test_cold_sessions_are_only_rows_and_their_first_read_is_the_rows(
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
+    user = UserFactory()
+    key = harness.new_sessions([user], cached=False)[user.pk]
+    with django_assert_num_queries(1):
+        assert SessionStore(key).load()[SESSION_KEY] == str(user.pk)
+    with django_assert_num_queries(0):
+        assert SessionStore(key).load()[SESSION_KEY] == str(user.pk)
