@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -515,3 +516,18 @@ def end_other_sessions(connection: Any) -> None:
             " WHERE datname = %s AND pid <> pg_backend_pid()",
             [name],
         )
+
+
+def bench_module(name: str) -> ModuleType:
+    """bench/<name>.py as a module, loaded by its file rather than by putting bench/ on
+    sys.path: bench/decks.py and bench/engine.py would hide the apps of the same names."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        f"bench_{name}", REPO_ROOT / "bench" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while decorating
+    spec.loader.exec_module(module)
+    return module

@@ -6,33 +6,17 @@ flight. No timing is asserted: the benches measure time, this checks what they c
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import socket
 import socketserver
-import sys
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.support import bench_module
 
-
-def _load_loadgen() -> ModuleType:
-    # By file, not by putting bench/ on sys.path: bench/decks.py and bench/engine.py would
-    # hide the apps of the same names.
-    spec = importlib.util.spec_from_file_location("bench_loadgen", BENCH / "loadgen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while decorating
-    spec.loader.exec_module(module)
-    return module
-
-
-loadgen = _load_loadgen()
+loadgen = bench_module("loadgen")
 
 PAGE = b"<!doctype html><title>t</title><p>" + b"x" * 70_000 + b"</p></html>"
 

@@ -5,11 +5,6 @@ rows alone (as after Redis lost its data), and then the first read is the row's.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -17,24 +12,12 @@ from django.contrib.sessions.backends.cached_db import SessionStore
 from pytest_django import DjangoAssertNumQueries
 
 from tests.factories import UserFactory
+from tests.support import bench_module
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 
-
-def _load_harness() -> ModuleType:
-    # By file, not by putting bench/ on sys.path: bench/decks.py and bench/engine.py would
-    # hide the apps of the same names.
-    spec = importlib.util.spec_from_file_location("bench_harness", BENCH / "harness.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while decorating
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load_harness()
+harness = bench_module("harness")
 
 
 def test_the_site_keeps_sessions_in_the_cache_beside_their_rows() -> None:
