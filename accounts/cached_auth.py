@@ -19,8 +19,6 @@ too), in the same cache that holds the sessions.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from importlib import import_module
 from typing import Any
 
@@ -34,6 +32,8 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
+
+from config.kept import Kept
 
 USER_SECONDS = 300
 
@@ -79,11 +79,7 @@ def signed_in(session_key: str) -> tuple[SessionBase, Any] | None:
     user = verified_copy(session, _read_with_session(session)) or _verified_row(session)
     if user is None:
         return None
-    with _session_accounts_lock:
-        _session_accounts[session_key] = str(user.pk)
-        _session_accounts.move_to_end(session_key)
-        while len(_session_accounts) > SESSION_ACCOUNTS_MAX:
-            _session_accounts.popitem(last=False)
+    _session_accounts.put(session_key, str(user.pk))
     return session, user
 
 
@@ -92,8 +88,7 @@ def signed_in(session_key: str) -> tuple[SessionBase, Any] | None:
 # session and the account's copy from the cache in one round trip. Only a guess of which
 # account's key to read: the session read with it still names its account, and is checked.
 SESSION_ACCOUNTS_MAX = 20_000
-_session_accounts: OrderedDict[str, str] = OrderedDict()
-_session_accounts_lock = threading.Lock()
+_session_accounts: Kept[str, str] = Kept(SESSION_ACCOUNTS_MAX)
 
 
 def _read_with_session(session: SessionBase) -> Any:
@@ -108,8 +103,7 @@ def _read_with_session(session: SessionBase) -> Any:
         return _NOT_READ
     if settings.SESSION_CACHE_ALIAS != DEFAULT_CACHE_ALIAS:
         return _NOT_READ
-    with _session_accounts_lock:
-        user_id = _session_accounts.get(key)
+    user_id = _session_accounts.get(key)
     if user_id is None:
         return _NOT_READ
     session_cache_key = session.cache_key

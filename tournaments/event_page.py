@@ -31,8 +31,6 @@ gets it too.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +47,7 @@ from django.utils.translation import gettext as _
 
 from config import shared_copies, stand_ins
 from config.cache import redis_is_down
+from config.kept import Kept
 from config.stand_ins import (
     CSRF,
     digest,
@@ -124,7 +123,7 @@ def _context_and_state(
 ) -> tuple[dict[str, Any], str]:
     """The page's context (but its claim form, which only a render needs) and the digest of
     its state but a running timer's (`page_state`). With `keep`, the rounds section and that
-    digest come from what this process kept for the same state (`_kept_state`)."""
+    digest come from what this process kept for the same state (`_kept_states`)."""
     # The version of the event's rounds, stages and organisers, read with the event's row on
     # PostgreSQL: the reads of those rows below take them from what this process kept for
     # that version (no query instead of four, and no JSON to decode:
@@ -175,7 +174,7 @@ def _context_and_state(
         assert registration is not None and registration.player is not None  # as above
         context["check_in_qr"] = check_in_qr(registration.player.player_id, also[qr_key])
     key = _state_key(request, context) if keep else None
-    kept = None if key is None else _kept_state(key)
+    kept = None if key is None else _kept_states.get(key)
     if kept is not None:
         rounds, state = kept
         if rounds is not None:
@@ -193,7 +192,7 @@ def _context_and_state(
         rounds = None
         if rounds_info is not None:
             rounds = {k: v for k, v in rounds_info.items() if k != "timer"}
-        _keep_state(key, (rounds, state))
+        _kept_states.put(key, (rounds, state))
     return context, state
 
 
@@ -202,8 +201,7 @@ def _context_and_state(
 # At most this many states a process (least recently used dropped first): each is an event's
 # rounds section (a few rows) and a digest, for one combination of the inputs below.
 KEPT_STATES_MAX = 256
-_kept_states: OrderedDict[tuple[Any, ...], tuple[dict[str, Any] | None, str]] = OrderedDict()
-_kept_states_lock = threading.Lock()
+_kept_states: Kept[tuple[Any, ...], tuple[dict[str, Any] | None, str]] = Kept(KEPT_STATES_MAX)
 # The context's entries that are not the page's state (the reader's own), or that the key
 # names otherwise (the event by its row's version, the counts as a tuple).
 _NOT_IN_KEY = frozenset({"registration", "check_in_qr", "rounds_info", "claim_form", "event"})
@@ -247,25 +245,9 @@ def _state_key(request: HttpRequest, context: dict[str, Any]) -> tuple[Any, ...]
     return tuple(parts)
 
 
-def _kept_state(key: tuple[Any, ...]) -> tuple[dict[str, Any] | None, str] | None:
-    with _kept_states_lock:
-        found = _kept_states.get(key)
-        if found is not None:
-            _kept_states.move_to_end(key)
-        return found
-
-
-def _keep_state(key: tuple[Any, ...], kept: tuple[dict[str, Any] | None, str]) -> None:
-    with _kept_states_lock:
-        _kept_states[key] = kept
-        while len(_kept_states) > KEPT_STATES_MAX:
-            _kept_states.popitem(last=False)
-
-
 def forget_kept_states() -> None:
     """Drop every kept state (tests)."""
-    with _kept_states_lock:
-        _kept_states.clear()
+    _kept_states.clear()
 
 
 def _shows_check_in_code(registration: Registration | None, event: Tournament) -> bool:

@@ -114,14 +114,15 @@ def visible_event_with_roles(
     ``ROWS_VERSION_READ``: `event_rows_version`). With `with_registration`, a signed-in
     reader's registration too, which `registration_for` then answers for them."""
     user = request.user
+    signed_in = permissions.is_authenticated(user) and type(user.pk) is int
     # Its SQL compiled once per process (config.prepared): everybody loads the event page.
-    if permissions.is_authenticated(user) and type(user.pk) is int and with_registration:
+    if signed_in and with_registration:
         found = prepared.fetch(
             "page-event-with-registration", _page_event_with_registration_of, slug, user.pk
         )
         if found:
             setattr(found[0], READER_REGISTRATION_OF, user.pk)
-    elif permissions.is_authenticated(user) and type(user.pk) is int:
+    elif signed_in:
         found = prepared.fetch("page-event-with-roles", _page_event_with_roles_of, slug, user.pk)
     else:
         found = prepared.fetch("page-event", _page_event, slug)
