@@ -531,3 +531,13 @@ def bench_module(name: str) -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up while decorating
     spec.loader.exec_module(module)
     return module
+
+
+# A form's CSRF field as pages render it: its masked token differs on every call of get_token
+# (the same secret, another mask), so two renders of one page differ there alone.
+CSRF_FIELD = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
+
+
+def without_csrf_value(body: bytes) -> bytes:
+    """``body`` with every form's CSRF token written as TOKEN: two renders compare byte for byte."""
+    return CSRF_FIELD.sub(b'name="csrfmiddlewaretoken" value="TOKEN"', body)

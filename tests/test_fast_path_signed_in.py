@@ -40,7 +40,12 @@ from matches.fast_routes import ROUTES
 from tests import scenarios
 from tests.factories import TournamentFactory, UserFactory
 from tests.scenarios import PublishedRound
-from tests.support import Answer, wsgi_calls_in_the_tests_transaction
+from tests.support import (
+    CSRF_FIELD,
+    Answer,
+    without_csrf_value,
+    wsgi_calls_in_the_tests_transaction,
+)
 from tests.support import call_wsgi as call
 from tournaments import event_page
 from tournaments.fast_routes import ROUTES as PAGE_ROUTES
@@ -419,7 +424,6 @@ def test_the_events_staff_get_their_own_top_cut_from_the_full_stack(
 # cookie (the one they sent, else the one the answer sets), then compare the rest byte for byte.
 
 _EXPIRES = re.compile(r"expires=[^;]+;")
-_PAGE_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
 
 
 def _page_apps() -> tuple[FastPath, WSGIHandler]:
@@ -445,10 +449,10 @@ def _normal_page(answer: Answer, sent_csrf: str = "") -> tuple[int, bytes, dict[
     """(status, body, headers) with every CSRF token checked against the reader's secret and
     replaced by TOKEN, and the new CSRF cookie's value (if any) replaced by SECRET."""
     secret = _csrf_secret(answer, sent_csrf)
-    tokens = _PAGE_TOKEN.findall(answer.body)
+    tokens = CSRF_FIELD.findall(answer.body)
     for token in tokens:
         assert _unmask_cipher_token(token.decode()) == secret
-    body = _PAGE_TOKEN.sub(b'name="csrfmiddlewaretoken" value="TOKEN"', answer.body)
+    body = without_csrf_value(answer.body)
     headers = answer.header_set()
     if "set-cookie" in headers:  # its expiry is the clock's second: the two calls may straddle one
         cookie = headers["set-cookie"].replace(secret, "SECRET", 1)

@@ -21,6 +21,7 @@ from matches import judge_views, services
 from matches.models import CallKind, CallStatus, JudgeCall, Match, MatchStatus, Ruling
 from tests.factories import UserFactory, logged_in
 from tests.scenarios import own_copy, published_round, running_event
+from tests.support import without_csrf_value
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "boba" / "golden"
@@ -598,7 +599,6 @@ def test_the_queues_rows_kept_rendered_are_the_rows_rendered_afresh() -> None:
     event.judges.add(other_judge)
     calls = [_call(m, f"question {k}") for k, m in enumerate(matches[:3])]
     client = logged_in(judge)
-    token = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
     moment = re.compile(rb"<time datetime=[^<]+</time>")
 
     def listed(keep_rows: bool) -> bytes:
@@ -606,7 +606,7 @@ def test_the_queues_rows_kept_rendered_are_the_rows_rendered_afresh() -> None:
         if not keep_rows:
             judge_views.ROWS.clear()
         body = client.get(QUEUE + "?status=all&partial=1").content
-        return moment.sub(b"TIME", token.sub(b"TOKEN", body))
+        return moment.sub(b"TIME", without_csrf_value(body))
 
     fresh = listed(keep_rows=False)
     assert listed(keep_rows=True) == fresh
@@ -645,14 +645,13 @@ def test_the_queue_read_as_plain_values_is_the_queue_read_as_models(
     second = published_round(4, judge=judge)
     _call(second.matches[0], "Second event")
     client = logged_in(judge)
-    token = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
     moment = re.compile(rb"<time datetime=[^<]+</time>")
 
     def listed() -> bytes:
         cache.clear()  # the shared copy too: the list is rendered for this look
         judge_views.ROWS.clear()
         body = client.get(f"{QUEUE}?status={status}&sort={sort}&partial=1").content
-        return moment.sub(b"TIME", token.sub(b"TOKEN", body))
+        return moment.sub(b"TIME", without_csrf_value(body))
 
     as_values = listed()
     with monkeypatch.context() as as_models:

@@ -27,13 +27,17 @@ from matches.models import Match
 from matches.views import my_match_page
 from tests import scenarios
 from tests.scenarios import PublishedRound
-from tests.support import Answer, wsgi_calls_in_the_tests_transaction
+from tests.support import (
+    CSRF_FIELD,
+    Answer,
+    without_csrf_value,
+    wsgi_calls_in_the_tests_transaction,
+)
 from tests.support import call_wsgi as call
 from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
 
-_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
 _STAND_IN = re.compile(rb"bd[a-z]+x[0-9a-f]{40}|7\d{18}")
 _EXPIRES = re.compile(r"expires=[^;]+;")
 
@@ -52,7 +56,7 @@ def _url(scene: PublishedRound) -> str:
 
 
 def _tokens_out(body: bytes) -> bytes:
-    return _TOKEN.sub(b'name="csrfmiddlewaretoken" value="TOKEN"', body)
+    return without_csrf_value(body)
 
 
 def _client(user: Any) -> Client:
@@ -208,7 +212,7 @@ def _normal(answer: Answer, sent_csrf: str) -> tuple[int, bytes, dict[str, str]]
             secret = value.strip().split(";", 1)[0].split("=", 1)[1]
     if len(secret) == CSRF_TOKEN_LENGTH:
         secret = _unmask_cipher_token(secret)
-    for token in _TOKEN.findall(answer.body):
+    for token in CSRF_FIELD.findall(answer.body):
         assert _unmask_cipher_token(token.decode()) == secret
     headers = answer.header_set()
     if "set-cookie" in headers:

@@ -28,13 +28,17 @@ from matches.views import pairings_page
 from tests import scenarios
 from tests.factories import UserFactory
 from tests.scenarios import PublishedRound
-from tests.support import Answer, wsgi_calls_in_the_tests_transaction
+from tests.support import (
+    CSRF_FIELD,
+    Answer,
+    without_csrf_value,
+    wsgi_calls_in_the_tests_transaction,
+)
 from tests.support import call_wsgi as call
 from tournaments.timer import RoundTimer
 
 pytestmark = pytest.mark.django_db
 
-_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
 _STAND_IN = re.compile(rb"bd[a-z]+x[0-9a-f]{40}|7\d{18}")
 _EXPIRES = re.compile(r"expires=[^;]+;")
 
@@ -66,7 +70,7 @@ def _reader(scene: PublishedRound, who: str) -> Any:
 
 
 def _tokens_out(body: bytes) -> bytes:
-    return _TOKEN.sub(b'name="csrfmiddlewaretoken" value="TOKEN"', body)
+    return without_csrf_value(body)
 
 
 def _start_timer(scene: PublishedRound) -> None:
@@ -165,7 +169,7 @@ def _normal(answer: Answer, sent_csrf: str) -> tuple[int, bytes, dict[str, str]]
     body = answer.body
     if answer.header("Content-Encoding") == "gzip":
         body = gzip.decompress(body)
-    for token in _TOKEN.findall(body):
+    for token in CSRF_FIELD.findall(body):
         assert _unmask_cipher_token(token.decode()) == secret
     headers = answer.header_set()
     headers.pop("content-length", None)  # the compressed lengths may differ: the bodies do not

@@ -9,7 +9,6 @@ each kind of change here is checked against the page with nothing kept, for the 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,15 +29,13 @@ from tests.factories import (
     logged_in,
 )
 from tests.scenarios import RunningTopCut
-from tests.support import missing_service
+from tests.support import missing_service, without_csrf_value
 from tournaments import event_page, extensions, selectors
 from tournaments.audit import EVENT_COPIES
 from tournaments.models import Tournament
 from tournaments.status import EventStatus
 
 pytestmark = pytest.mark.django_db
-
-_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[A-Za-z0-9]+"')
 
 
 @pytest.fixture(autouse=True)
@@ -129,7 +126,7 @@ def test_the_state_is_computed_once_per_version(
 
 
 def _page(client: Client, path: str) -> bytes:
-    return _TOKEN.sub(b"", client.get(path).content)
+    return without_csrf_value(client.get(path).content)
 
 
 def _page_with_nothing_kept(monkeypatch: pytest.MonkeyPatch, client: Client, path: str) -> bytes:
