@@ -127,6 +127,9 @@ def test_a_slip_sent_while_the_connection_is_down_waits_and_is_saved_when_it_ret
     page = open_page(organiser, PHONE)
     url = f"{live_server.url}/events/{event.slug}/manage/rounds/1/scorekeeper/"
     page.goto(url)
+    # The browser applies autofocus after the load: typing before it lands elsewhere (a Tab
+    # then an Enter on the header's links left the page).
+    expect(page.locator("#sk-table")).to_be_focused()
     dropped: list[str] = []
 
     def drop_the_first_post(route: Any) -> None:
